@@ -1,0 +1,21 @@
+/**
+ * @file io_density.h
+ * @brief Reading a 3D scalar field (e.g. n_H) from an HDF5 dataset.
+ */
+#ifndef IONF_IO_DENSITY_H
+#define IONF_IO_DENSITY_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+/**
+ * Read dataset `dataset` of HDF5 file `file` into `out` (n^3 doubles, C order).
+ * The dataset must be 3D with shape (n, n, n) and a numeric type. Errors name
+ * the file, dataset, expected/actual shape; NaN/Inf/negative values are
+ * IONF_ERR_INPUT naming the first bad cell (i, j, k) and value.
+ */
+IONF_NODISCARD ionf_err io_density_read(const char *file, const char *dataset, int64_t n,
+                                        double *out);
+
+#endif

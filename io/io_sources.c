@@ -1,0 +1,307 @@
+/**
+ * @file io_sources.c
+ * @brief Source lists from C2-Ray style text files or HDF5 files.
+ *
+ * Positions are only converted here (1-based text -> 0-based); whether they
+ * lie inside the grid is sources_validate()'s job.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "io_sources.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- HDF5 helpers ------------------------------------------------------------ */
+
+struct h5_err_walk {
+  char desc[512];
+  int found;
+};
+
+/* Upward walks start at the innermost frame, which has the real reason. */
+static herr_t h5_err_walk_cb(unsigned n, const H5E_error2_t *err, void *data) {
+  (void)n;
+  struct h5_err_walk *w = data;
+  if (!w->found && err->desc && err->desc[0]) {
+    snprintf(w->desc, sizeof w->desc, "%s", err->desc);
+    w->found = 1;
+  }
+  return 0;
+}
+
+/* Call right after the failing HDF5 call: the next API call clears the stack. */
+static void h5_error_text(char *buf, size_t size) {
+  struct h5_err_walk w;
+  memset(&w, 0, sizeof w);
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_err_walk_cb, &w);
+  snprintf(buf, size, "%s", w.found ? w.desc : "unknown HDF5 error");
+}
+
+/* The HDF5 signature sits at offset 0 or, after a user block, at 512, 1024, 2048... */
+static int io_sources_is_hdf5(FILE *f) {
+  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  unsigned char buf[8];
+  for (long off = 0; off <= (1L << 30); off = off ? 2 * off : 512) {
+    if (fseek(f, off, SEEK_SET) != 0 || fread(buf, 1, 8, f) != 8) return 0;
+    if (memcmp(buf, sig, 8) == 0) return 1;
+  }
+  return 0;
+}
+
+/* ---- text format ------------------------------------------------------------- */
+
+/* A whole token as a long long (no trailing junk). */
+static int parse_ll(const char *tok, long long *v) {
+  char *end;
+  errno = 0;
+  *v = strtoll(tok, &end, 10);
+  return errno == 0 && end != tok && *end == '\0';
+}
+
+/* A whole token as a double; Fortran exponents (1.0D+52) are accepted. */
+static int parse_double(const char *tok, double *v) {
+  char buf[64];
+  size_t len = strlen(tok);
+  if (len == 0 || len >= sizeof buf) return 0;
+  for (size_t c = 0; c <= len; ++c) buf[c] = (tok[c] == 'D' || tok[c] == 'd') ? 'e' : tok[c];
+  char *end;
+  errno = 0;
+  *v = strtod(buf, &end);
+  return errno != ERANGE && end != buf && *end == '\0';
+}
+
+/* Split `line` (modified) into at most `max` whitespace-separated tokens. */
+static int split_tokens(char *line, char **tok, int max) {
+  int count = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+    if (count == max) return max + 1;
+    tok[count++] = t;
+  }
+  return count;
+}
+
+/* Grow `s` (whose arrays hold `*cap` sources) to hold at least `need`. */
+static ionf_err sources_grow(struct source_list *s, int64_t *cap, int64_t need) {
+  if (need <= *cap) return IONF_OK;
+  int64_t cap2 = *cap ? 2 * *cap : 64;
+  while (cap2 < need) cap2 *= 2;
+  int32_t *ijk = realloc(s->ijk, (size_t)cap2 * 3 * sizeof(int32_t));
+  if (ijk) s->ijk = ijk;
+  double *nd = ijk ? realloc(s->ndot_per_s, (size_t)cap2 * sizeof(double)) : NULL;
+  if (nd) s->ndot_per_s = nd;
+  IONF_CHECK(ijk && nd, IONF_ERR_MEM, "could not allocate room for %lld sources",
+             (long long)cap2);
+  *cap = cap2;
+  return IONF_OK;
+}
+
+static ionf_err io_sources_read_text(FILE *f, const char *path, struct source_list *out) {
+  char *line = NULL, shown[96];
+  size_t line_cap = 0;
+  long lineno = 0, header_line = 0;
+  long long declared = -1;
+  int64_t cap = 0;
+  ionf_err rc = IONF_OK;
+
+  while (rc == IONF_OK && getline(&line, &line_cap, f) != -1) {
+    ++lineno;
+    line[strcspn(line, "\r\n")] = '\0';
+    /* The line as the user wrote it (shortened), for messages. */
+    snprintf(shown, sizeof shown, "%s", line);
+    if (strlen(line) >= sizeof shown) strcpy(shown + sizeof shown - 4, "...");
+
+    line[strcspn(line, "#")] = '\0'; /* comments, whole-line or trailing */
+    char *tok[6];
+    int ntok = split_tokens(line, tok, 5);
+    if (ntok == 0) continue;
+
+    if (declared < 0) { /* the first data line: the number of sources */
+      long long count;
+      if (ntok != 1 || !parse_ll(tok[0], &count) || count < 0) {
+        rc = ionf_error_set(IONF_ERR_INPUT, "%s:%ld: expected the number of sources, got '%s'",
+                            path, lineno, shown);
+        break;
+      }
+      declared = count;
+      header_line = lineno;
+      continue;
+    }
+
+    long long ijk[3];
+    double ndot, flag;
+    int ok = (ntok == 4 || ntok == 5) && parse_ll(tok[0], &ijk[0]) &&
+             parse_ll(tok[1], &ijk[1]) && parse_ll(tok[2], &ijk[2]) &&
+             parse_double(tok[3], &ndot) && (ntok == 4 || parse_double(tok[4], &flag));
+    if (!ok) {
+      rc = ionf_error_set(IONF_ERR_INPUT, "%s:%ld: expected 'i j k Ndot', got '%s'", path,
+                          lineno, shown);
+      break;
+    }
+    if (out->n >= declared) {
+      rc = ionf_error_set(IONF_ERR_INPUT,
+                          "%s:%ld: more sources than the %lld announced on line %ld", path,
+                          lineno, declared, header_line);
+      break;
+    }
+    /* Only representability is checked here; the grid range is sources_validate's. */
+    for (int d = 0; d < 3 && rc == IONF_OK; ++d)
+      if (ijk[d] <= INT32_MIN || ijk[d] > INT32_MAX)
+        rc = ionf_error_set(IONF_ERR_INPUT, "%s:%ld: cell index %lld is out of range in '%s'",
+                            path, lineno, ijk[d], shown);
+    if (rc == IONF_OK) rc = sources_grow(out, &cap, out->n + 1);
+    if (rc != IONF_OK) break;
+    for (int d = 0; d < 3; ++d) out->ijk[3 * out->n + d] = (int32_t)(ijk[d] - 1); /* 1-based */
+    out->ndot_per_s[out->n] = ndot;
+    ++out->n;
+  }
+  if (rc == IONF_OK && ferror(f))
+    rc = ionf_error_set(IONF_ERR_IO, "cannot read source file '%s': %s", path, strerror(errno));
+  if (rc == IONF_OK && declared < 0)
+    rc = ionf_error_set(IONF_ERR_INPUT, "%s: no source count found (the file is empty)", path);
+  if (rc == IONF_OK && out->n != declared)
+    rc = ionf_error_set(IONF_ERR_INPUT, "%s: line %ld announces %lld sources but the file has %lld",
+                        path, header_line, declared, (long long)out->n);
+  free(line);
+  return rc;
+}
+
+/* ---- HDF5 format ------------------------------------------------------------- */
+
+/* Open `name`, check its class and rank; dims receives the shape. */
+static ionf_err h5_open_numeric(hid_t file, const char *path, const char *name, int want_rank,
+                                int integer_only, hid_t *dset, hsize_t *dims) {
+  *dset = H5I_INVALID_HID;
+  htri_t group = H5Lexists(file, "sources", H5P_DEFAULT);
+  htri_t there = group > 0 ? H5Lexists(file, name, H5P_DEFAULT) : 0;
+  IONF_CHECK(there > 0, IONF_ERR_INPUT, "HDF5 source file '%s' has no dataset '%s'", path,
+             name);
+  hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+  if (d < 0) {
+    char detail[512];
+    h5_error_text(detail, sizeof detail);
+    int plain = strcmp(detail, "not a dataset") == 0;
+    return ionf_error_set(IONF_ERR_INPUT, "'%s' in HDF5 source file '%s' is not a dataset%s%s%s",
+                          name, path, plain ? "" : " (", plain ? "" : detail, plain ? "" : ")");
+  }
+  hid_t space = H5Dget_space(d), type = H5Dget_type(d);
+  int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  H5T_class_t cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
+  hsize_t got[H5S_MAX_RANK];
+  if (rank > 0) H5Sget_simple_extent_dims(space, got, NULL);
+  if (type >= 0) H5Tclose(type);
+  if (space >= 0) H5Sclose(space);
+
+  ionf_err rc = IONF_OK;
+  if (rank != want_rank || (want_rank == 2 && got[1] != 3)) {
+    char shape[128] = "()";
+    int used = 0;
+    for (int r = 0; r < rank && used < (int)sizeof shape - 24; ++r)
+      used += snprintf(shape + used, sizeof shape - (size_t)used, "%s%llu",
+                       r ? ", " : "(", (unsigned long long)got[r]);
+    if (rank > 0) snprintf(shape + used, sizeof shape - (size_t)used, ")");
+    rc = ionf_error_set(IONF_ERR_INPUT, "dataset '%s' in '%s' has shape %s; expected %s", name,
+                        path, shape, want_rank == 2 ? "(n, 3)" : "(n)");
+  } else if (cls != H5T_INTEGER && (integer_only || cls != H5T_FLOAT)) {
+    rc = ionf_error_set(IONF_ERR_INPUT, "dataset '%s' in '%s' must hold %s (HDF5 type class %d)",
+                        name, path, integer_only ? "integers" : "numbers", (int)cls);
+  }
+  if (rc != IONF_OK) {
+    H5Dclose(d);
+    return rc;
+  }
+  for (int r = 0; r < rank; ++r) dims[r] = got[r];
+  *dset = d;
+  return IONF_OK;
+}
+
+static ionf_err io_sources_read_h5_file(hid_t file, const char *path, struct source_list *out) {
+  static const char *pos_name = "/sources/position", *ndot_name = "/sources/Ndot";
+  hid_t dpos = H5I_INVALID_HID, dndot = H5I_INVALID_HID;
+  hsize_t pdims[2], ndims[1];
+  int64_t *pos = NULL;
+  char detail[512];
+
+  ionf_err rc = h5_open_numeric(file, path, pos_name, 2, 1, &dpos, pdims);
+  if (rc == IONF_OK) rc = h5_open_numeric(file, path, ndot_name, 1, 0, &dndot, ndims);
+  if (rc == IONF_OK && ndims[0] != pdims[0])
+    rc = ionf_error_set(IONF_ERR_INPUT,
+                        "dataset '%s' in '%s' has shape (%llu); expected (%llu) to match '%s' "
+                        "(%llu, 3)",
+                        ndot_name, path, (unsigned long long)ndims[0],
+                        (unsigned long long)pdims[0], pos_name, (unsigned long long)pdims[0]);
+  if (rc == IONF_OK) rc = sources_alloc((int64_t)pdims[0], out);
+  if (rc == IONF_OK) {
+    pos = ionf_malloc((size_t)pdims[0] * 3 * sizeof(int64_t), "source positions");
+    if (!pos) rc = IONF_ERR_MEM;
+  }
+  /* Positions as int64 first: HDF5 would clip silently when converting to int32. */
+  if (rc == IONF_OK && pdims[0] > 0 &&
+      H5Dread(dpos, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pos) < 0) {
+    h5_error_text(detail, sizeof detail);
+    rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' from '%s': %s", pos_name, path,
+                        detail);
+  }
+  if (rc == IONF_OK && pdims[0] > 0 &&
+      H5Dread(dndot, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->ndot_per_s) < 0) {
+    h5_error_text(detail, sizeof detail);
+    rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' from '%s': %s", ndot_name, path,
+                        detail);
+  }
+  for (int64_t q = 0; rc == IONF_OK && q < 3 * (int64_t)pdims[0]; ++q) {
+    if (pos[q] < INT32_MIN || pos[q] > INT32_MAX)
+      rc = ionf_error_set(IONF_ERR_INPUT, "%s:%s: source %lld has cell index %lld, out of range",
+                          path, pos_name, (long long)(q / 3), (long long)pos[q]);
+    else
+      out->ijk[q] = (int32_t)pos[q];
+  }
+  free(pos);
+  if (dpos >= 0) H5Dclose(dpos);
+  if (dndot >= 0) H5Dclose(dndot);
+  return rc;
+}
+
+static ionf_err io_sources_read_h5(const char *path, struct source_list *out) {
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    char detail[512];
+    h5_error_text(detail, sizeof detail);
+    return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 source file '%s': %s", path, detail);
+  }
+  ionf_err rc = io_sources_read_h5_file(file, path, out);
+  H5Fclose(file);
+  return rc;
+}
+
+/* ---- entry ----------------------------------------------------------------------- */
+
+ionf_err io_sources_read(const char *path, enum source_format format,
+                         struct source_list *out) {
+  IONF_CHECK(path && out, IONF_ERR_INTERNAL, "io_sources_read: NULL argument");
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(path, "rb");
+  IONF_CHECK(f, IONF_ERR_IO, "cannot open source file '%s': %s", path, strerror(errno));
+
+  int hdf5 = format == SOURCE_FORMAT_HDF5 ||
+             (format == SOURCE_FORMAT_AUTO && io_sources_is_hdf5(f));
+  ionf_err rc;
+  if (hdf5) {
+    fclose(f);
+    rc = io_sources_read_h5(path, out);
+  } else {
+    rewind(f);
+    rc = io_sources_read_text(f, path, out);
+    fclose(f);
+  }
+  if (rc != IONF_OK) {
+    sources_free(out);
+    ionf_error_trace(__func__, __FILE__, __LINE__);
+  }
+  return rc;
+}

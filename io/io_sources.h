@@ -1,0 +1,22 @@
+/**
+ * @file io_sources.h
+ * @brief Reading source lists from files.
+ *
+ * Formats:
+ *  - text (C2-Ray style): first line the number of sources, then one line per
+ *    source "i j k Ndot [flag]" with 1-based cell indices and Ndot in photons/s.
+ *    Lines starting with '#' are ignored.
+ *  - HDF5: datasets /sources/position (n x 3, integer, 0-based cell indices) and
+ *    /sources/Ndot (n, float64, photons/s).
+ */
+#ifndef IONF_IO_SOURCES_H
+#define IONF_IO_SOURCES_H
+
+#include "config.h"
+#include "sources.h"
+
+/** Read sources from `path` (format from config; AUTO picks HDF5 by signature). */
+IONF_NODISCARD ionf_err io_sources_read(const char *path, enum source_format format,
+                                        struct source_list *out);
+
+#endif

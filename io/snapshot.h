@@ -1,0 +1,55 @@
+/**
+ * @file snapshot.h
+ * @brief HDF5 snapshots and the per-step log.
+ *
+ * Snapshot DIR/snapshot_NNNN.h5:
+ *   /Grid/x_HII, /Grid/Gamma_HI [s^-1], /Grid/n_H [cm^-3], /Grid/T [K]:
+ *     float64, shape (N, N, N), C order [i][j][k], i the x index; each with a
+ *     string attribute `units`.
+ *   Root attributes: time_s (double), box_size_cm (double), N (int64),
+ *     step (int64), config (string: the full effective YAML), ionfront_version
+ *     (string); redshift (double) only when cosmological (not yet).
+ * Written to DIR/.snapshot_NNNN.h5.tmp and renamed, so a crash never leaves a
+ * truncated file under the final name.
+ */
+#ifndef IONF_SNAPSHOT_H
+#define IONF_SNAPSHOT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "grid.h"
+
+struct snapshot_meta {
+  int index;              /*!< NNNN in the file name */
+  int64_t step;           /*!< time steps taken so far */
+  double time_s;          /*!< simulation time [s] */
+  double redshift;        /*!< < 0 when not cosmological */
+};
+
+/**
+ * Write one snapshot of `fields` (x_HII is written from fields->x_hii).
+ * `path_out` (may be NULL) receives the final file name.
+ */
+IONF_NODISCARD ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
+                                       const struct grid_fields *fields,
+                                       const struct snapshot_meta *meta, char *path_out,
+                                       size_t path_out_size);
+
+/** Create the output directory (and parents); error names the directory. */
+IONF_NODISCARD ionf_err output_dir_prepare(const char *dir);
+
+/** The step log DIR/log.csv: header on open, one row per step. */
+struct step_log {
+  FILE *file;
+  char path[IONF_PATH_MAX];
+};
+IONF_NODISCARD ionf_err step_log_open(struct step_log *log, const char *dir);
+/** time_s, iterations, mean x_HII by volume and by mass, wall seconds of the step. */
+IONF_NODISCARD ionf_err step_log_row(struct step_log *log, int64_t step, double time_s,
+                                     int iterations, double x_mean_volume,
+                                     double x_mean_mass, double wall_s);
+void step_log_close(struct step_log *log);
+
+#endif

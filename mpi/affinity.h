@@ -1,0 +1,13 @@
+/**
+ * @file affinity.h
+ * @brief Where this rank runs: the hwloc view of the cores it may use.
+ */
+#ifndef IONF_AFFINITY_H
+#define IONF_AFFINITY_H
+
+#include <stddef.h>
+
+/** "N cores / M PUs, bound to PUs 0-3" (hwloc); never fails (says "unknown"). */
+void affinity_describe(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,75 @@
+/**
+ * @file comm.c
+ * @brief MPI glue.
+ */
+#include "comm.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+
+static int my_rank = 0;
+static int my_size = 1;
+static char host_name[MPI_MAX_PROCESSOR_NAME] = "unknown";
+
+static ionf_err mpi_check(int rc, const char *what) {
+  if (rc == MPI_SUCCESS) return IONF_OK;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  return ionf_error_set(IONF_ERR_MPI, "rank %d: %s failed: %s", my_rank, what, text);
+}
+
+ionf_err comm_init(int *argc, char ***argv) {
+  int provided = 0;
+  IONF_CALL(mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
+  /* Errors come back as codes, so that they can be reported with context. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &my_size);
+  int len = 0;
+  MPI_Get_processor_name(host_name, &len);
+  ionf_log_set_rank(my_rank, my_size);
+  return IONF_OK;
+}
+
+void comm_finalize(void) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void comm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+int comm_rank(void) { return my_rank; }
+int comm_size(void) { return my_size; }
+const char *comm_host_name(void) { return host_name; }
+
+ionf_err comm_allreduce_sum(double *buf, int64_t count) {
+  if (my_size == 1) return IONF_OK;
+  const int64_t chunk = (int64_t)1 << 30; /* well below INT_MAX elements */
+  for (int64_t off = 0; off < count; off += chunk) {
+    int n = (int)(count - off < chunk ? count - off : chunk);
+    IONF_CALL(mpi_check(MPI_Allreduce(MPI_IN_PLACE, buf + off, n, MPI_DOUBLE, MPI_SUM,
+                                      MPI_COMM_WORLD),
+                        "MPI_Allreduce of the photoionization rates"));
+  }
+  return IONF_OK;
+}
+
+ionf_err comm_agree(ionf_err local, ionf_err *any_failed) {
+  int failed;
+  return comm_agree_count(local, any_failed, &failed);
+}
+
+ionf_err comm_agree_count(ionf_err local, ionf_err *any_failed, int *n_failed) {
+  int mine[2] = {(int)local, local != IONF_OK}, all[2] = {mine[0], mine[1]};
+  if (my_size > 1) {
+    IONF_CALL(mpi_check(MPI_Allreduce(&mine[0], &all[0], 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD),
+                        "agreeing on errors"));
+    IONF_CALL(mpi_check(MPI_Allreduce(&mine[1], &all[1], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                        "agreeing on errors"));
+  }
+  *any_failed = (ionf_err)all[0];
+  *n_failed = all[1];
+  return IONF_OK;
+}

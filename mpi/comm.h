@@ -1,0 +1,38 @@
+/**
+ * @file comm.h
+ * @brief MPI glue: start-up, the rank layout, the Gamma sum, and agreeing on
+ *        failure so that a job never hangs on one rank's error.
+ */
+#ifndef IONF_COMM_H
+#define IONF_COMM_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+/** MPI_Init (threads: funneled) and the message prefix. */
+IONF_NODISCARD ionf_err comm_init(int *argc, char ***argv);
+/** MPI_Finalize. */
+void comm_finalize(void);
+/** End every rank now (MPI_Abort) with exit code `code`. */
+void comm_abort(int code);
+int comm_rank(void);
+int comm_size(void);
+
+/** In-place sum of `count` doubles over all ranks (chunked beyond 2^31 - 1). */
+IONF_NODISCARD ionf_err comm_allreduce_sum(double *buf, int64_t count);
+
+/**
+ * Collective: every rank passes its local result; returns the worst code of
+ * all ranks in *any_failed (IONF_OK if none).  Ranks that did not fail learn
+ * that another did and can stop without waiting on it.
+ */
+IONF_NODISCARD ionf_err comm_agree(ionf_err local, ionf_err *any_failed);
+
+/** As comm_agree, also counting the ranks that failed. */
+IONF_NODISCARD ionf_err comm_agree_count(ionf_err local, ionf_err *any_failed, int *n_failed);
+
+/** Host name of this rank (for start-up logs). */
+const char *comm_host_name(void);
+
+#endif

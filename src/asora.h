@@ -1,0 +1,43 @@
+/**
+ * @file asora.h
+ * @brief Inputs of one ray-tracing pass (all sources of a rank onto Gamma),
+ *        and the CPU implementation.  The CUDA one is gpu/asora_cuda.h.
+ */
+#ifndef IONF_ASORA_H
+#define IONF_ASORA_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "grid.h"
+#include "photo_k.h"
+#include "sources.h"
+
+struct trace_input {
+  struct grid grid;                 /*!< geometry */
+  const double *n_h_cm3;            /*!< n^3 hydrogen densities */
+  const double *x_hii_av;           /*!< n^3 time-averaged ionized fractions */
+  const struct source_list *sources;/*!< all sources */
+  int64_t first_source;             /*!< this pass traces sources first..first+count-1 */
+  int64_t source_count;
+  double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
+  struct photo_table_view tables;   /*!< rate tables */
+  double *column_out;               /*!< optional (NULL): outgoing HI column [cm^-2]
+                                         per grid cell of the traced sources (last
+                                         writer wins; meant for one source, in tests) */
+};
+
+/** Statistics of a pass, for benchmarks and logs. */
+struct trace_stats {
+  int64_t cells_traced;             /*!< (source, cell) pairs visited */
+};
+
+/**
+ * Add every listed source's photoionization rate to gamma_out (n^3, not
+ * zeroed here).  OpenMP: within shells for few sources, over sources (with
+ * atomic adds) for many.
+ */
+IONF_NODISCARD ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
+                                        struct trace_stats *stats);
+
+#endif

@@ -1,0 +1,237 @@
+/**
+ * @file asora_k.h
+ * @brief ASORA short characteristics: octahedral shells and the upstream
+ *        interpolation of column density (shared host/device maths).
+ *
+ * Shell q holds the cells at L1 distance q from the source,
+ * |di| + |dj| + |dk| = q: 1 cell for q = 0, 4q^2 + 2 otherwise.  A cell's
+ * incoming column is interpolated from up to four cells of the layer one step
+ * closer to the source along the ray's dominant axis (C2-Ray's cinterp, as in
+ * its code, not the paper's Eq. 11).  Every neighbour with a non-zero weight
+ * lies in a lower shell, so shells can be processed in order with all cells of
+ * one shell independent: the causality ASORA parallelises.
+ */
+#ifndef IONF_ASORA_K_H
+#define IONF_ASORA_K_H
+
+#include <math.h>
+
+#include "ionf_hd.h"
+
+/** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
+#define ASORA_TAU_WEIGHT_FLOOR 0.6
+
+/** Number of cells in shell q. */
+IONF_HD IONF_INLINE long long asora_shell_size(int q) {
+  return q == 0 ? 1LL : 4LL * q * q + 2LL;
+}
+
+/** Number of cells in shells 0..q (the octahedron of radius q). */
+IONF_HD IONF_INLINE long long asora_octahedron_size(int q) {
+  long long qq = q;
+  return (2 * qq + 1) * (2 * qq * qq + 2 * qq + 3) / 3;
+}
+
+/** Shell radius needed to cover a sphere of radius r_cells (its L1 ball). */
+IONF_HD IONF_INLINE int asora_shell_radius_for(double r_cells) {
+  return (int)ceil(sqrt(3.0) * r_cells);
+}
+
+/* Map index s of the 2q(q+1)+1 cells of the top half-shell to in-plane (u, v). */
+IONF_HD IONF_INLINE void asora_map_half_shell(long long s, int q, int *u, int *v) {
+  if (s == 0) {
+    *u = q;
+    *v = 0;
+    return;
+  }
+  long long b = (s - 1) / (2LL * q);
+  long long a = (s - 1) % (2LL * q);
+  if (a + 2 * b > 2LL * q) { /* translate the upper-left triangle into the gap */
+    a += 1;
+    b -= 1 + q;
+  }
+  *u = (int)(a + b - q);
+  *v = (int)b;
+}
+
+/**
+ * Offset (di, dj, dk) of the s-th cell of shell q (0 <= s < asora_shell_size(q)):
+ * the top half (dk >= 0) has 2q(q+1)+1 cells, the bottom half (dk < 0) the
+ * top-half layout of q-1.
+ */
+IONF_HD IONF_INLINE void asora_shell_cell(long long s, int q, int *di, int *dj, int *dk) {
+  if (q == 0) {
+    *di = *dj = *dk = 0;
+    return;
+  }
+  long long n_top = 2LL * q * (q + 1) + 1;
+  int u, v;
+  if (s < n_top) {
+    asora_map_half_shell(s, q, &u, &v);
+    *dk = q - abs(u) - abs(v);
+  } else {
+    asora_map_half_shell(s - n_top, q - 1, &u, &v);
+    *dk = -(q - abs(u) - abs(v));
+  }
+  *di = u;
+  *dj = v;
+}
+
+/** The upstream neighbours of one cell and their geometric weights. */
+struct asora_stencil {
+  int n;               /*!< neighbours with non-zero weight (1..4) */
+  int off[4][3];       /*!< their offsets from the source */
+  double s[4];         /*!< geometric (bilinear) weights */
+  double ds_cells;     /*!< path length of the ray through the cell [cells] */
+  double corner_factor;/*!< sqrt(3) / sqrt(2) next to the source, else 1 */
+};
+
+/**
+ * Build the stencil of the cell at offset d = (di, dj, dk) != 0 from the source.
+ * Dominant axis a: the largest |d|, ties broken z, then y, then x (C2-Ray).
+ * The ray crosses the upstream face of the cell at in-plane distances
+ * (dp, dq) from the shared corner; the four cells around that point in the
+ * layer one step back along a get bilinear weights.
+ */
+IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora_stencil *st) {
+  int d[3];
+  d[0] = di;
+  d[1] = dj;
+  d[2] = dk;
+  int ad0 = abs(di), ad1 = abs(dj), ad2 = abs(dk);
+  int a, p, q;
+  if (ad2 >= ad0 && ad2 >= ad1) {
+    a = 2; p = 0; q = 1;
+  } else if (ad1 >= ad0) {
+    a = 1; p = 0; q = 2;
+  } else {
+    a = 0; p = 1; q = 2;
+  }
+  int sa = d[a] >= 0 ? 1 : -1, sp = d[p] >= 0 ? 1 : -1, sq = d[q] >= 0 ? 1 : -1;
+  double inv = 1.0 / (double)abs(d[a]);
+  double dp = fabs((double)sp - (double)d[p] * inv);
+  double dq = fabs((double)sq - (double)d[q] * inv);
+  double w[4];
+  int shift_p[4], shift_q[4];
+  w[0] = (1.0 - dp) * (1.0 - dq); shift_p[0] = 1; shift_q[0] = 1;
+  w[1] = dp * (1.0 - dq);         shift_p[1] = 0; shift_q[1] = 1;
+  w[2] = (1.0 - dp) * dq;         shift_p[2] = 1; shift_q[2] = 0;
+  w[3] = dp * dq;                 shift_p[3] = 0; shift_q[3] = 0;
+  st->n = 0;
+  for (int m = 0; m < 4; ++m) {
+    if (w[m] <= 0.0) continue; /* zero-weight cells may lie outside the traced region */
+    int o[3];
+    o[0] = d[0]; o[1] = d[1]; o[2] = d[2];
+    o[a] -= sa;
+    o[p] -= shift_p[m] * sp;
+    o[q] -= shift_q[m] * sq;
+    st->off[st->n][0] = o[0];
+    st->off[st->n][1] = o[1];
+    st->off[st->n][2] = o[2];
+    st->s[st->n] = w[m];
+    st->n++;
+  }
+  double rp = (double)d[p] * inv, rq = (double)d[q] * inv;
+  st->ds_cells = sqrt(1.0 + rp * rp + rq * rq);
+  st->corner_factor = 1.0;
+  if (abs(d[a]) == 1) {
+    int ones = (abs(d[p]) == 1) + (abs(d[q]) == 1);
+    /* The only upstream cell is then the source, whose stored column is the
+       axis-parallel half cell; a diagonal ray crosses sqrt(2) or sqrt(3) more. */
+    if (ones == 2) st->corner_factor = sqrt(3.0);
+    else if (ones == 1) st->corner_factor = sqrt(2.0);
+  }
+}
+
+/**
+ * Incoming column density [cm^-2] from the neighbours' outgoing columns
+ * col[m] (in stencil order): weights s_m / max(tau_0, sigma0 N_m), normalised,
+ * so optically thick neighbours count less (C2-Ray, Mellema et al. 2006 App. A).
+ */
+IONF_HD IONF_INLINE double asora_column_in(const struct asora_stencil *st, const double *col,
+                                           double sigma0_cm2) {
+  double sum_w = 0.0, sum_wn = 0.0;
+  for (int m = 0; m < st->n; ++m) {
+    double tau = sigma0_cm2 * col[m];
+    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
+    sum_w += w;
+    sum_wn += w * col[m];
+  }
+  return st->corner_factor * sum_wn / sum_w;
+}
+
+/** Shell volume 4 pi r^2 ds [cm^3] of a cell at offset d (not the source cell). */
+IONF_HD IONF_INLINE double asora_shell_volume_cm3(int di, int dj, int dk, double ds_cells,
+                                                  double cell_cm) {
+  double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
+  return 4.0 * 3.14159265358979323846 * r2 * ds_cells * cell_cm * cell_cm * cell_cm;
+}
+
+/**
+ * The part of a source's octahedron that is traced: offsets lo..hi per axis
+ * (the box, or the periodic window that keeps images apart, clipped to the
+ * photon radius) and the largest shell needed.
+ */
+struct asora_domain {
+  int lo[3], hi[3];     /*!< offset range per axis, inclusive */
+  int q_max;            /*!< last shell */
+  double r2_max_cells;  /*!< squared photon radius [cells^2]; rates only inside */
+};
+
+/**
+ * Periodic: offsets in [-n/2, n/2 - 1 + n%2] (C2-Ray), so no two offsets map to
+ * the same cell.  Non-periodic: the box.  r_max_cells <= 0 means no radius.
+ */
+IONF_HD IONF_INLINE void asora_domain_make(const int *src, long long n, int periodic,
+                                           double r_max_cells, struct asora_domain *dom) {
+  int r_int = r_max_cells > 0.0 ? (int)ceil(r_max_cells) : 0;
+  int l1 = 0;
+  for (int a = 0; a < 3; ++a) {
+    int lo, hi;
+    if (periodic) {
+      lo = -(int)(n / 2);
+      hi = (int)(n / 2) - 1 + (int)(n % 2);
+    } else {
+      lo = -src[a];
+      hi = (int)n - 1 - src[a];
+    }
+    if (r_int > 0) {
+      if (lo < -r_int) lo = -r_int;
+      if (hi > r_int) hi = r_int;
+    }
+    dom->lo[a] = lo;
+    dom->hi[a] = hi;
+    l1 += (-lo > hi ? -lo : hi);
+  }
+  dom->q_max = l1;
+  if (r_max_cells > 0.0) {
+    int q_r = asora_shell_radius_for(r_max_cells);
+    if (q_r < dom->q_max) dom->q_max = q_r;
+    dom->r2_max_cells = r_max_cells * r_max_cells;
+  } else {
+    dom->r2_max_cells = 1e300;
+  }
+}
+
+/** Cells of the domain's bounding box (size of a dense per-source column buffer). */
+IONF_HD IONF_INLINE long long asora_domain_box_cells(const struct asora_domain *dom) {
+  return (long long)(dom->hi[0] - dom->lo[0] + 1) * (dom->hi[1] - dom->lo[1] + 1) *
+         (dom->hi[2] - dom->lo[2] + 1);
+}
+
+/** Index of offset (di, dj, dk) in the domain's bounding box. */
+IONF_HD IONF_INLINE long long asora_domain_box_index(const struct asora_domain *dom, int di,
+                                                     int dj, int dk) {
+  return ((long long)(di - dom->lo[0]) * (dom->hi[1] - dom->lo[1] + 1) + (dj - dom->lo[1])) *
+             (dom->hi[2] - dom->lo[2] + 1) +
+         (dk - dom->lo[2]);
+}
+
+/** Grid coordinate of source coordinate + offset (periodic wrap when asked). */
+IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic) {
+  if (!periodic) return c;
+  long long m = c % n;
+  return m < 0 ? m + n : m;
+}
+
+#endif /* IONF_ASORA_K_H */

@@ -1,0 +1,44 @@
+/**
+ * @file chem.h
+ * @brief One chemistry pass over the grid (every cell's C2-Ray update with
+ *        the current Gamma), and the CPU implementation.  CUDA: gpu/chem_cuda.h.
+ */
+#ifndef IONF_CHEM_H
+#define IONF_CHEM_H
+
+#include <stdint.h>
+
+#include "chem_k.h"
+#include "config.h"
+#include "error.h"
+
+struct chem_input {
+  int64_t n_cells;
+  double dt_s;
+  struct chem_params params;
+  const double *n_h_cm3;
+  const double *temperature_k;
+  const double *gamma_hi_per_s;
+  const double *x_hii;      /*!< start-of-step ionized fraction */
+};
+
+struct chem_state {
+  double *x_hii_av;         /*!< in: current estimate; out: updated time average */
+  double *x_hii_end;        /*!< out: end-of-step value */
+};
+
+struct chem_pass_result {
+  int64_t unconverged_cells; /*!< cells whose x_av still moved (chem_cell_unconverged) */
+  int64_t cells_at_max_iter; /*!< cells whose n_e iteration did not converge */
+  double sum_x_end;          /*!< sum over cells of x_end */
+  double sum_x_neutral_end;  /*!< sum over cells of 1 - x_end */
+};
+
+/** The chemistry parameters of a config. */
+struct chem_params chem_params_from_config(const struct ionf_config *cfg);
+
+/** Update every cell (OpenMP). */
+IONF_NODISCARD ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
+                                      struct chem_pass_result *result);
+
+#endif

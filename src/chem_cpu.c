@@ -1,0 +1,45 @@
+/**
+ * @file chem_cpu.c
+ * @brief The chemistry pass on the CPU: an OpenMP loop over cells calling
+ *        chem_cell_update from chem_k.h.
+ */
+#include "chem.h"
+
+#include "constants.h"
+
+struct chem_params chem_params_from_config(const struct ionf_config *cfg) {
+  struct chem_params p;
+  p.alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s;
+  p.alpha_b_power = cfg->alpha_b_power;
+  /* C2-Ray: colh0 = 1.3e-8 * f_H0 * xi_H0 / E_H0^2 with f = 0.83, xi = 1, E in eV. */
+  p.col_h0 = 1.3e-8 * 0.83 * 1.0 / (IONF_E_HI_EV * IONF_E_HI_EV);
+  p.col_t_h0_k = IONF_E_HI_EV / IONF_K_B_EV;
+  p.collisional = cfg->collisional_ionization;
+  p.abu_c = cfg->abu_c;
+  return p;
+}
+
+ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
+                       struct chem_pass_result *result) {
+  int64_t unconverged = 0, at_max = 0;
+  double sum_x = 0.0, sum_neutral = 0.0;
+  const struct chem_params p = in->params;
+#pragma omp parallel for schedule(static) reduction(+ : unconverged, at_max, sum_x, sum_neutral)
+  for (int64_t c = 0; c < in->n_cells; ++c) {
+    double x_av_old = state->x_hii_av[c];
+    struct chem_cell_result r =
+        chem_cell_update(&p, in->x_hii[c], x_av_old, in->n_h_cm3[c], in->temperature_k[c],
+                         in->gamma_hi_per_s[c], in->dt_s);
+    state->x_hii_av[c] = r.x_av;
+    state->x_hii_end[c] = r.x_end;
+    unconverged += chem_cell_unconverged(x_av_old, r.x_av);
+    at_max += !r.converged;
+    sum_x += r.x_end;
+    sum_neutral += 1.0 - r.x_end;
+  }
+  result->unconverged_cells = unconverged;
+  result->cells_at_max_iter = at_max;
+  result->sum_x_end = sum_x;
+  result->sum_x_neutral_end = sum_neutral;
+  return IONF_OK;
+}

@@ -1,0 +1,861 @@
+/**
+ * @file config.c
+ * @brief YAML tree -> validated struct ionf_config.
+ *
+ * While validating, an "effective" tree is built next to the user's: every
+ * known key in a fixed order, the user's value where given and the default
+ * otherwise, input paths resolved.  Validation reads the effective tree, so a
+ * default goes through the same checks as a user value, and emitting that tree
+ * shows the user every value the run used.
+ */
+#define _POSIX_C_SOURCE 200809L /* getcwd */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "constants.h"
+#include "problems.h"
+#include "units.h"
+
+/* Defaults, as YAML text: the effective tree shows exactly these, and
+ * config_defaults() reads the same strings, so the two cannot drift apart. */
+#define CONFIG_DEF_PERIODIC "false"
+#define CONFIG_DEF_ALPHA_B "2.59e-13"
+#define CONFIG_DEF_ALPHA_B_POWER "-0.7"
+#define CONFIG_DEF_COLLISIONAL "true"
+#define CONFIG_DEF_ABU_C "7.1e-7"
+#define CONFIG_DEF_SPECTRUM "grey"
+#define CONFIG_DEF_SIGMA_0 "6.30e-18"
+#define CONFIG_DEF_POWER_LAW "2.8"
+#define CONFIG_DEF_NUM_TAU "20000"
+#define CONFIG_DEF_MIN_LOG_TAU "-20"
+#define CONFIG_DEF_MAX_LOG_TAU "4"
+#define CONFIG_DEF_R_MAX "0"
+#define CONFIG_DEF_CONVERGENCE "1.0e-4"
+#define CONFIG_DEF_MAX_ITER "100"
+#define CONFIG_DEF_BACKEND "auto"
+#define CONFIG_DEF_SOURCE_FORMAT "auto"
+#define CONFIG_DEF_OUTPUT_DIR "out"
+#define CONFIG_DEF_PROGRESS "true"
+
+#define CONFIG_N_MAX 4096
+#define CONFIG_TEXT_MAX 256
+
+struct config_ctx {
+  const char *name;        /* config name for messages */
+  char dir[IONF_PATH_MAX]; /* directory of the config file with '/', "" = cwd */
+  struct param_node *eff;  /* the effective tree */
+};
+
+/* One mapping being validated: the user's keys and their effective copy. */
+struct config_section {
+  struct config_ctx *ctx;
+  const char *name;              /* "grid", "sources[2]", "material.n_H" */
+  const struct param_node *user; /* NULL when absent */
+  struct param_node *eff;
+  char path[CONFIG_TEXT_MAX];    /* "grid.N": the key taken last */
+};
+
+static const char *const config_sections[] = {"grid",     "material",   "chemistry",
+                                              "sources",  "spectrum",   "time",
+                                              "raytracing", "output"};
+#define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
+
+/* ---- did you mean ---------------------------------------------------------- */
+
+static size_t config_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  size_t row[64];
+  if (la >= CONFIG_N(row) || lb >= CONFIG_N(row)) return SIZE_MAX;
+  for (size_t j = 0; j <= lb; ++j) row[j] = j;
+  for (size_t i = 1; i <= la; ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; ++j) {
+      size_t up = row[j];
+      size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+      size_t best = diag + cost;
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The closest candidate, if close enough to be a likely typo; a candidate
+ * that shares no letter at all ("bx" -> "N") is not a typo of it. */
+static const char *config_suggest(const char *word, const char *const *cands, size_t n) {
+  size_t len = strlen(word);
+  size_t limit = len / 3 > 2 ? len / 3 : 2;
+  const char *best = NULL;
+  size_t best_d = SIZE_MAX;
+  for (size_t i = 0; i < n; ++i) {
+    size_t d = config_distance(word, cands[i]);
+    size_t longer = len > strlen(cands[i]) ? len : strlen(cands[i]);
+    if (d <= limit && d < longer && d < best_d) {
+      best = cands[i];
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+static void config_join(const char *const *names, size_t n, char *out, size_t cap) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < n && used < cap; ++i)
+    used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* prefix NULL: top level (sections). */
+static ionf_err config_check_keys(const struct config_ctx *ctx, const struct param_node *map,
+                                  const char *prefix, const char *const *known, size_t n_known) {
+  if (!map || map->kind != PARAM_MAPPING) return IONF_OK;
+  for (size_t i = 0; i < map->n_items; ++i) {
+    const char *key = map->keys[i];
+    int found = 0;
+    for (size_t k = 0; k < n_known && !found; ++k) found = strcmp(key, known[k]) == 0;
+    if (found) continue;
+    const char *guess = config_suggest(key, known, n_known);
+    char list[512];
+    config_join(known, n_known, list, sizeof list);
+    if (!prefix) {
+      if (guess)
+        return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown section '%s' (did you mean '%s'?)",
+                              ctx->name, key, guess);
+      return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown section '%s' (sections are: %s)",
+                            ctx->name, key, list);
+    }
+    if (guess)
+      return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)",
+                            ctx->name, prefix, key, guess);
+    return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (known keys: %s)", ctx->name,
+                          prefix, key, list);
+  }
+  return IONF_OK;
+}
+
+/* ---- describing values in messages ------------------------------------------- */
+
+static const char *config_kind(const struct param_node *n) {
+  if (!n || n->kind == PARAM_NULL) return "nothing";
+  switch (n->kind) {
+    case PARAM_SCALAR: return n->quoted ? "a quoted string" : "a single value";
+    case PARAM_SEQUENCE: return "a list";
+    case PARAM_MAPPING: return "a mapping";
+    case PARAM_NULL: break;
+  }
+  return "nothing";
+}
+
+/* The value as the user wrote it: "5 Myr", "\"64\"", "[0, 0, 200]", or its kind. */
+static const char *config_text(const struct param_node *n, char *buf, size_t cap) {
+  if (n && n->kind == PARAM_SCALAR) {
+    snprintf(buf, cap, n->quoted ? "\"%s\"" : "%s", n->scalar);
+    return buf;
+  }
+  if (n && n->kind == PARAM_SEQUENCE) {
+    size_t used = (size_t)snprintf(buf, cap, "[");
+    for (size_t i = 0; i < n->n_items && used < cap; ++i) {
+      const struct param_node *it = n->items[i];
+      const char *t = it->kind == PARAM_SCALAR ? it->scalar
+                      : it->kind == PARAM_NULL ? "null"
+                      : it->kind == PARAM_SEQUENCE ? "[...]" : "{...}";
+      used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", t);
+    }
+    if (used < cap) snprintf(buf + used, cap - used, "]");
+    return buf;
+  }
+  return config_kind(n);
+}
+
+/* ---- typed values ----------------------------------------------------------- */
+
+static ionf_err config_number(const struct config_ctx *ctx, const char *path,
+                              const struct param_node *n, const char *expected, double *out) {
+  char t[CONFIG_TEXT_MAX];
+  IONF_CHECK(n && n->kind == PARAM_SCALAR, IONF_ERR_CONFIG, "%s: %s: expected %s, got %s",
+             ctx->name, path, expected, config_kind(n));
+  IONF_CHECK(!n->quoted, IONF_ERR_CONFIG,
+             "%s: %s = %s: expected %s, got a quoted string (write it without quotes)", ctx->name,
+             path, config_text(n, t, sizeof t), expected);
+  IONF_CHECK(units_parse_number(n->scalar, out), IONF_ERR_CONFIG,
+             "%s: %s = %s: expected %s", ctx->name, path, n->scalar, expected);
+  return IONF_OK;
+}
+
+static ionf_err config_range(const struct config_ctx *ctx, const char *path,
+                             const struct param_node *n, const char *rule) {
+  char t[CONFIG_TEXT_MAX];
+  return ionf_error_set(IONF_ERR_CONFIG, "%s: %s = %s is out of range (%s)", ctx->name, path,
+                        config_text(n, t, sizeof t), rule);
+}
+
+static ionf_err config_int(const struct config_ctx *ctx, const char *path,
+                           const struct param_node *n, int64_t lo, int64_t hi, int64_t *out) {
+  char rule[96];
+  double v = 0.0;
+  snprintf(rule, sizeof rule, "an integer in %lld..%lld", (long long)lo, (long long)hi);
+  IONF_CALL(config_number(ctx, path, n, rule, &v));
+  IONF_CHECK(v == floor(v), IONF_ERR_CONFIG, "%s: %s = %s is not an integer (must be %s)",
+             ctx->name, path, n->scalar, rule);
+  if (v < (double)lo || v > (double)hi) {
+    char must[128];
+    snprintf(must, sizeof must, "must be %s", rule);
+    return config_range(ctx, path, n, must);
+  }
+  *out = (int64_t)v;
+  return IONF_OK;
+}
+
+static ionf_err config_bool(const struct config_ctx *ctx, const char *path,
+                            const struct param_node *n, int *out) {
+  static const char *const yes[] = {"true", "yes", "on"};
+  static const char *const no[] = {"false", "no", "off"};
+  char t[CONFIG_TEXT_MAX];
+  IONF_CHECK(n && n->kind == PARAM_SCALAR, IONF_ERR_CONFIG,
+             "%s: %s: expected true or false, got %s", ctx->name, path, config_kind(n));
+  IONF_CHECK(!n->quoted, IONF_ERR_CONFIG,
+             "%s: %s = %s: expected true or false without quotes, got a quoted string",
+             ctx->name, path, config_text(n, t, sizeof t));
+  for (size_t i = 0; i < CONFIG_N(yes); ++i) {
+    if (config_distance(n->scalar, yes[i]) == 0) {
+      *out = 1;
+      return IONF_OK;
+    }
+    if (config_distance(n->scalar, no[i]) == 0) {
+      *out = 0;
+      return IONF_OK;
+    }
+  }
+  return ionf_error_set(IONF_ERR_CONFIG,
+                        "%s: %s = %s: expected a bool (true/false, yes/no, on/off)", ctx->name,
+                        path, n->scalar);
+}
+
+static ionf_err config_string(const struct config_ctx *ctx, const char *path,
+                              const struct param_node *n, const char *what, char *out,
+                              size_t cap) {
+  IONF_CHECK(n && n->kind == PARAM_SCALAR, IONF_ERR_CONFIG, "%s: %s: expected %s, got %s",
+             ctx->name, path, what, config_kind(n));
+  IONF_CHECK(n->scalar[0] != '\0', IONF_ERR_CONFIG, "%s: %s: expected %s, got an empty string",
+             ctx->name, path, what);
+  IONF_CHECK(strlen(n->scalar) < cap, IONF_ERR_CONFIG,
+             "%s: %s = '%.60s...' is too long (at most %zu characters)", ctx->name, path,
+             n->scalar, cap - 1);
+  memcpy(out, n->scalar, strlen(n->scalar) + 1);
+  return IONF_OK;
+}
+
+/* Index of the value in `names` (case-insensitive). */
+static ionf_err config_enum(const struct config_ctx *ctx, const char *path,
+                            const struct param_node *n, const char *const *names, size_t n_names,
+                            int *out) {
+  char list[256];
+  config_join(names, n_names, list, sizeof list);
+  IONF_CHECK(n && n->kind == PARAM_SCALAR, IONF_ERR_CONFIG, "%s: %s: expected one of %s, got %s",
+             ctx->name, path, list, config_kind(n));
+  for (size_t i = 0; i < n_names; ++i) {
+    if (config_distance(n->scalar, names[i]) == 0) {
+      *out = (int)i;
+      return IONF_OK;
+    }
+  }
+  const char *guess = config_suggest(n->scalar, names, n_names);
+  if (guess)
+    return ionf_error_set(IONF_ERR_CONFIG, "%s: %s = %s: must be one of %s (did you mean '%s'?)",
+                          ctx->name, path, n->scalar, list, guess);
+  return ionf_error_set(IONF_ERR_CONFIG, "%s: %s = %s: must be one of %s", ctx->name, path,
+                        n->scalar, list);
+}
+
+/* A length or time: a bare number in `default_unit` or "6.6 kpc". */
+static ionf_err config_quantity(const struct config_ctx *ctx, const char *path,
+                                const struct param_node *n, enum unit_dim dim,
+                                double default_unit, double cell_cm, double *out) {
+  const char *like = dim == UNIT_LENGTH ? "a length like '6.6 kpc'" : "a time like '10 Myr'";
+  IONF_CHECK(n && n->kind == PARAM_SCALAR, IONF_ERR_CONFIG,
+             "%s: %s: expected a number or %s, got %s", ctx->name, path, like, config_kind(n));
+  char key[2 * CONFIG_TEXT_MAX];
+  snprintf(key, sizeof key, "%s: %s", ctx->name, path);
+  IONF_CALL(units_parse(n->scalar, dim, default_unit, cell_cm, key, out));
+  return IONF_OK;
+}
+
+/* Relative input paths are relative to the config file; the result is made
+ * absolute so the effective YAML means the same from any directory. */
+static ionf_err config_resolve(const struct config_ctx *ctx, const char *path, const char *file,
+                               char *out, size_t cap) {
+  const char *dir = file[0] == '/' ? "" : ctx->dir;
+  if (strncmp(dir, "./", 2) == 0) dir += 2;
+  char cwd[IONF_PATH_MAX] = "";
+  const char *sep = "";
+  if (file[0] != '/' && dir[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    sep = cwd[0] && cwd[strlen(cwd) - 1] == '/' ? "" : "/";
+    if (dir[0] == '\0' && strncmp(file, "./", 2) == 0) file += 2;
+  }
+  size_t need = strlen(cwd) + strlen(sep) + strlen(dir) + strlen(file);
+  IONF_CHECK(need < cap, IONF_ERR_CONFIG, "%s: %s: the path '%s%s%s%s' is too long", ctx->name,
+             path, cwd, sep, dir, file);
+  snprintf(out, cap, "%s%s%s%s", cwd, sep, dir, file);
+  return IONF_OK;
+}
+
+/* ---- sections --------------------------------------------------------------- */
+
+static ionf_err config_open(struct config_ctx *ctx, const struct param_node *user,
+                            const char *name, const char *const *keys, size_t n_keys,
+                            struct config_section *s) {
+  memset(s, 0, sizeof *s);
+  s->ctx = ctx;
+  s->name = name;
+  s->user = user && user->kind != PARAM_NULL ? user : NULL;
+  IONF_CHECK(!s->user || s->user->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: %s: expected a mapping of keys (%s: followed by indented 'key: value' lines), "
+             "got %s",
+             ctx->name, name, name, config_kind(s->user));
+  IONF_CALL(config_check_keys(ctx, s->user, name, keys, n_keys));
+  s->eff = params_new(PARAM_MAPPING, NULL);
+  IONF_CHECK(s->eff, IONF_ERR_MEM, "out of memory");
+  return IONF_OK;
+}
+
+/* Open a top-level section and attach its effective mapping to the tree. */
+static ionf_err config_open_section(struct config_ctx *ctx, const struct param_node *root,
+                                    const char *name, const char *const *keys, size_t n_keys,
+                                    struct config_section *s) {
+  IONF_CALL(config_open(ctx, params_get(root, name), name, keys, n_keys, s));
+  IONF_CALL(params_map_set(ctx->eff, name, s->eff));
+  return IONF_OK;
+}
+
+/* The effective value of `key`: a copy of the user's, else the default `def`
+ * (else NULL: the caller decides whether the key is required). */
+static ionf_err config_take(struct config_section *s, const char *key, const char *def,
+                            struct param_node **out) {
+  snprintf(s->path, sizeof s->path, "%s.%s", s->name, key);
+  *out = NULL;
+  const struct param_node *u = params_get(s->user, key);
+  struct param_node *n = NULL;
+  if (u && u->kind != PARAM_NULL)
+    n = params_copy(u);
+  else if (def)
+    n = params_new(PARAM_SCALAR, def);
+  else
+    return IONF_OK;
+  IONF_CHECK(n, IONF_ERR_MEM, "out of memory");
+  IONF_CALL(params_map_set(s->eff, key, n));
+  *out = n;
+  return IONF_OK;
+}
+
+static ionf_err config_require(const struct config_section *s, const struct param_node *n,
+                               const char *what) {
+  IONF_CHECK(n, IONF_ERR_CONFIG, "%s: missing required key '%s' (%s)", s->ctx->name, s->path,
+             what);
+  return IONF_OK;
+}
+
+/* A required positive finite number. */
+static ionf_err config_positive(struct config_section *s, const char *key, const char *def,
+                                const char *what, double *out) {
+  struct param_node *n;
+  IONF_CALL(config_take(s, key, def, &n));
+  IONF_CALL(config_require(s, n, what));
+  IONF_CALL(config_number(s->ctx, s->path, n, "a number", out));
+  if (!(*out > 0)) {
+    char rule[160];
+    snprintf(rule, sizeof rule, "must be > 0: %s", what);
+    return config_range(s->ctx, s->path, n, rule);
+  }
+  return IONF_OK;
+}
+
+static ionf_err config_grid(struct config_ctx *ctx, const struct param_node *root,
+                            struct ionf_config *cfg) {
+  static const char *const keys[] = {"N", "box_size", "periodic"};
+  struct config_section s;
+  struct param_node *n;
+  IONF_CALL(config_open_section(ctx, root, "grid", keys, CONFIG_N(keys), &s));
+
+  IONF_CALL(config_take(&s, "N", NULL, &n));
+  IONF_CALL(config_require(&s, n, "cells per side, an integer in 1..4096"));
+  IONF_CALL(config_int(ctx, s.path, n, 1, CONFIG_N_MAX, &cfg->n_cells_1d));
+
+  IONF_CALL(config_take(&s, "box_size", NULL, &n));
+  IONF_CALL(config_require(&s, n, "side of the box, e.g. '6.6 kpc'; a bare number is in Mpc"));
+  IONF_CALL(config_quantity(ctx, s.path, n, UNIT_LENGTH, IONF_MPC_CM, 0.0, &cfg->box_size_cm));
+  if (!(cfg->box_size_cm > 0)) return config_range(ctx, s.path, n, "must be > 0");
+
+  IONF_CALL(config_take(&s, "periodic", CONFIG_DEF_PERIODIC, &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->periodic));
+  return IONF_OK;
+}
+
+static ionf_err config_density(struct config_section *s, struct ionf_config *cfg) {
+  struct config_ctx *ctx = s->ctx;
+  struct param_node *n;
+  IONF_CALL(config_take(s, "n_H", NULL, &n));
+  IONF_CALL(config_require(s, n, "hydrogen density in cm^-3, or {file: PATH, dataset: NAME}"));
+  if (n->kind == PARAM_SCALAR) {
+    char t[CONFIG_TEXT_MAX];
+    IONF_CALL(config_number(ctx, s->path, n, "a density in cm^-3", &cfg->n_h_cm3.value));
+    IONF_CHECK(cfg->n_h_cm3.value >= 0, IONF_ERR_CONFIG, "%s: %s = %s: a density must be >= 0",
+               ctx->name, s->path, config_text(n, t, sizeof t));
+    return IONF_OK;
+  }
+  IONF_CHECK(n->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: %s: expected a density in cm^-3 or {file: PATH, dataset: NAME}, got %s",
+             ctx->name, s->path, config_kind(n));
+
+  /* Rebuild the file form from the user's node: the copy `n` is replaced. */
+  static const char *const keys[] = {"file", "dataset"};
+  struct config_section f;
+  struct param_node *file, *dataset;
+  IONF_CALL(config_open(ctx, params_get(s->user, "n_H"), "material.n_H", keys, CONFIG_N(keys),
+                        &f));
+  IONF_CALL(params_map_set(s->eff, "n_H", f.eff));
+  IONF_CALL(config_take(&f, "file", NULL, &file));
+  IONF_CALL(config_require(&f, file, "an HDF5 file; both 'file' and 'dataset' are needed"));
+  IONF_CALL(config_string(ctx, f.path, file, "a file name", cfg->n_h_cm3.file,
+                          sizeof cfg->n_h_cm3.file));
+  IONF_CALL(config_resolve(ctx, f.path, file->scalar, cfg->n_h_cm3.file,
+                           sizeof cfg->n_h_cm3.file));
+  IONF_CALL(config_take(&f, "dataset", NULL, &dataset));
+  IONF_CALL(config_require(&f, dataset, "the dataset in the file; both 'file' and 'dataset' are needed"));
+  IONF_CALL(config_string(ctx, f.path, dataset, "a dataset name", cfg->n_h_cm3.dataset,
+                          sizeof cfg->n_h_cm3.dataset));
+  struct param_node *resolved = params_new(PARAM_SCALAR, cfg->n_h_cm3.file);
+  IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
+  resolved->quoted = 1;
+  IONF_CALL(params_map_set(f.eff, "file", resolved));
+  cfg->n_h_cm3.from_file = 1;
+  return IONF_OK;
+}
+
+static ionf_err config_material(struct config_ctx *ctx, const struct param_node *root,
+                                struct ionf_config *cfg) {
+  static const char *const keys[] = {"n_H", "temperature", "x_HII_initial"};
+  struct config_section s;
+  struct param_node *n;
+  IONF_CALL(config_open_section(ctx, root, "material", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_density(&s, cfg));
+  IONF_CALL(config_positive(&s, "temperature", NULL, "the initial gas temperature in K",
+                            &cfg->temperature_k));
+  IONF_CALL(config_take(&s, "x_HII_initial", NULL, &n));
+  IONF_CALL(config_require(&s, n, "the initial ionized fraction, 0 < x <= 1"));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->x_hii_initial));
+  if (!(cfg->x_hii_initial > 0 && cfg->x_hii_initial <= 1))
+    return config_range(ctx, s.path, n, "must be in (0, 1]");
+  return IONF_OK;
+}
+
+static ionf_err config_chemistry(struct config_ctx *ctx, const struct param_node *root,
+                                 struct ionf_config *cfg) {
+  static const char *const keys[] = {"alpha_B", "alpha_B_power", "collisional_ionization",
+                                     "abu_c"};
+  struct config_section s;
+  struct param_node *n;
+  IONF_CALL(config_open_section(ctx, root, "chemistry", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_positive(&s, "alpha_B", CONFIG_DEF_ALPHA_B,
+                            "case-B recombination coefficient at 1e4 K in cm^3/s",
+                            &cfg->alpha_b_1e4_cm3_s));
+  IONF_CALL(config_take(&s, "alpha_B_power", CONFIG_DEF_ALPHA_B_POWER, &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->alpha_b_power));
+  IONF_CALL(config_take(&s, "collisional_ionization", CONFIG_DEF_COLLISIONAL, &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->collisional_ionization));
+  IONF_CALL(config_take(&s, "abu_c", CONFIG_DEF_ABU_C, &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->abu_c));
+  if (!(cfg->abu_c >= 0 && cfg->abu_c <= 1)) return config_range(ctx, s.path, n, "must be in [0, 1]");
+  return IONF_OK;
+}
+
+static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_node *entry,
+                                    size_t index, struct param_node *eff_list,
+                                    struct ionf_config *cfg) {
+  static const char *const keys[] = {"position", "Ndot"};
+  char name[64];
+  snprintf(name, sizeof name, "sources[%zu]", index);
+  IONF_CHECK(entry && entry->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: %s: expected a mapping {position: [i, j, k], Ndot: RATE}, got %s", ctx->name,
+             name, config_kind(entry));
+  struct config_section s;
+  struct param_node *n;
+  IONF_CALL(config_open(ctx, entry, name, keys, CONFIG_N(keys), &s));
+  IONF_CALL(params_seq_append(eff_list, s.eff));
+
+  IONF_CALL(config_take(&s, "position", NULL, &n));
+  IONF_CALL(config_require(&s, n, "0-based cell indices [i, j, k]"));
+  char t[CONFIG_TEXT_MAX];
+  int64_t last = cfg->n_cells_1d - 1;
+  IONF_CHECK(n->kind == PARAM_SEQUENCE && n->n_items == 3, IONF_ERR_CONFIG,
+             "%s: %s = %s: expected a list of 3 cell indices [i, j, k], each in 0..%lld",
+             ctx->name, s.path, config_text(n, t, sizeof t), (long long)last);
+  for (int d = 0; d < 3; ++d) {
+    const struct param_node *c = n->items[d];
+    double v = 0.0;
+    int ok = c->kind == PARAM_SCALAR && !c->quoted && units_parse_number(c->scalar, &v) &&
+             v == floor(v);
+    IONF_CHECK(ok, IONF_ERR_CONFIG,
+               "%s: %s = %s: cell indices must be integers (0-based, each in 0..%lld)",
+               ctx->name, s.path, config_text(n, t, sizeof t), (long long)last);
+    IONF_CHECK(v >= 0 && v <= (double)last, IONF_ERR_CONFIG,
+               "%s: %s = %s is outside the grid (indices must be in 0..%lld)", ctx->name, s.path,
+               config_text(n, t, sizeof t), (long long)last);
+    cfg->source_ijk[3 * index + (size_t)d] = (int32_t)v;
+  }
+  IONF_CALL(config_positive(&s, "Ndot", NULL, "ionizing photons per second",
+                            &cfg->source_ndot_per_s[index]));
+  return IONF_OK;
+}
+
+static ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
+                               struct ionf_config *cfg) {
+  const struct param_node *u = params_get(root, "sources");
+  IONF_CHECK(u && u->kind != PARAM_NULL && !(u->kind == PARAM_SEQUENCE && u->n_items == 0),
+             IONF_ERR_CONFIG, "%s: no sources given (sources: a list of {position, Ndot} or {file: ...})",
+             ctx->name);
+  IONF_CHECK(u->kind != PARAM_SCALAR, IONF_ERR_CONFIG,
+             "%s: sources: expected a list of {position: [i, j, k], Ndot: RATE} or {file: PATH}, "
+             "got a single value",
+             ctx->name);
+
+  if (u->kind == PARAM_MAPPING) {
+    static const char *const keys[] = {"file", "format"};
+    static const char *const formats[] = {"auto", "hdf5", "text"};
+    static const enum source_format format_of[] = {SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5,
+                                                   SOURCE_FORMAT_TEXT};
+    struct config_section s;
+    struct param_node *n;
+    int which = 0;
+    IONF_CALL(config_open_section(ctx, root, "sources", keys, CONFIG_N(keys), &s));
+    IONF_CALL(config_take(&s, "file", NULL, &n));
+    IONF_CALL(config_require(&s, n, "a source file, HDF5 or text"));
+    IONF_CALL(config_string(ctx, s.path, n, "a file name", cfg->source_file,
+                            sizeof cfg->source_file));
+    IONF_CALL(config_resolve(ctx, s.path, n->scalar, cfg->source_file, sizeof cfg->source_file));
+    struct param_node *resolved = params_new(PARAM_SCALAR, cfg->source_file);
+    IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
+    resolved->quoted = 1;
+    IONF_CALL(params_map_set(s.eff, "file", resolved));
+    IONF_CALL(config_take(&s, "format", CONFIG_DEF_SOURCE_FORMAT, &n));
+    IONF_CALL(config_enum(ctx, s.path, n, formats, CONFIG_N(formats), &which));
+    cfg->source_format = format_of[which];
+    return IONF_OK;
+  }
+
+  struct param_node *list = params_new(PARAM_SEQUENCE, NULL);
+  IONF_CHECK(list, IONF_ERR_MEM, "out of memory");
+  IONF_CALL(params_map_set(ctx->eff, "sources", list));
+  cfg->source_ijk = ionf_malloc(3 * u->n_items * sizeof *cfg->source_ijk, "source positions");
+  cfg->source_ndot_per_s = ionf_malloc(u->n_items * sizeof *cfg->source_ndot_per_s, "source rates");
+  IONF_CHECK(cfg->source_ijk && cfg->source_ndot_per_s, IONF_ERR_MEM, "out of memory");
+  for (size_t i = 0; i < u->n_items; ++i)
+    IONF_CALL(config_source_entry(ctx, u->items[i], i, list, cfg));
+  cfg->n_sources_inline = (int64_t)u->n_items;
+  return IONF_OK;
+}
+
+static ionf_err config_spectrum(struct config_ctx *ctx, const struct param_node *root,
+                                struct ionf_config *cfg) {
+  static const char *const keys[] = {"type",    "T_eff",       "sigma_0",    "power_law_index",
+                                     "num_tau", "min_log_tau", "max_log_tau"};
+  static const char *const types[] = {"grey", "blackbody"};
+  struct config_section s;
+  struct param_node *n, *lo, *hi;
+  int type = 0;
+  int64_t num_tau = 0;
+  IONF_CALL(config_open_section(ctx, root, "spectrum", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_take(&s, "type", CONFIG_DEF_SPECTRUM, &n));
+  IONF_CALL(config_enum(ctx, s.path, n, types, CONFIG_N(types), &type));
+  cfg->spectrum = type == 1 ? SPECTRUM_BLACKBODY : SPECTRUM_GREY;
+
+  /* T_eff is only used by blackbody; given with grey it is checked and kept. */
+  IONF_CALL(config_take(&s, "T_eff", NULL, &n));
+  if (cfg->spectrum == SPECTRUM_BLACKBODY)
+    IONF_CALL(config_require(&s, n, "the black-body temperature in K, needed for type: blackbody"));
+  if (n) {
+    IONF_CALL(config_number(ctx, s.path, n, "a temperature in K", &cfg->t_eff_k));
+    if (!(cfg->t_eff_k > 0)) return config_range(ctx, s.path, n, "must be > 0 K");
+  }
+  IONF_CALL(config_positive(&s, "sigma_0", CONFIG_DEF_SIGMA_0,
+                            "HI cross-section at threshold in cm^2", &cfg->sigma0_cm2));
+  IONF_CALL(config_take(&s, "power_law_index", CONFIG_DEF_POWER_LAW, &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->sigma_power_law_index));
+  IONF_CALL(config_take(&s, "num_tau", CONFIG_DEF_NUM_TAU, &n));
+  IONF_CALL(config_int(ctx, s.path, n, 100, 1000000, &num_tau));
+  cfg->num_tau = (int)num_tau;
+  IONF_CALL(config_take(&s, "min_log_tau", CONFIG_DEF_MIN_LOG_TAU, &lo));
+  IONF_CALL(config_number(ctx, s.path, lo, "a number", &cfg->min_log_tau));
+  IONF_CALL(config_take(&s, "max_log_tau", CONFIG_DEF_MAX_LOG_TAU, &hi));
+  IONF_CALL(config_number(ctx, s.path, hi, "a number", &cfg->max_log_tau));
+  IONF_CHECK(cfg->min_log_tau < cfg->max_log_tau, IONF_ERR_CONFIG,
+             "%s: spectrum.min_log_tau = %s must be smaller than spectrum.max_log_tau = %s",
+             ctx->name, lo->scalar, hi->scalar);
+  return IONF_OK;
+}
+
+static int config_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static ionf_err config_time(struct config_ctx *ctx, const struct param_node *root,
+                            struct ionf_config *cfg) {
+  static const char *const keys[] = {"dt", "t_end", "outputs"};
+  struct config_section s;
+  struct param_node *dt, *t_end, *n;
+  char t[CONFIG_TEXT_MAX];
+  IONF_CALL(config_open_section(ctx, root, "time", keys, CONFIG_N(keys), &s));
+
+  IONF_CALL(config_take(&s, "dt", NULL, &dt));
+  IONF_CALL(config_require(&s, dt, "the time step, e.g. '5 Myr'; a bare number is in Myr"));
+  IONF_CALL(config_quantity(ctx, s.path, dt, UNIT_TIME, IONF_MYR_S, 0.0, &cfg->dt_s));
+  if (!(cfg->dt_s > 0)) return config_range(ctx, s.path, dt, "must be > 0");
+
+  IONF_CALL(config_take(&s, "t_end", NULL, &t_end));
+  IONF_CALL(config_require(&s, t_end, "the end time, e.g. '500 Myr'; a bare number is in Myr"));
+  IONF_CALL(config_quantity(ctx, s.path, t_end, UNIT_TIME, IONF_MYR_S, 0.0, &cfg->t_end_s));
+  if (!(cfg->t_end_s > 0)) return config_range(ctx, s.path, t_end, "must be > 0");
+  IONF_CHECK(cfg->dt_s <= cfg->t_end_s, IONF_ERR_CONFIG,
+             "%s: time.dt = %s is larger than time.t_end = %s", ctx->name, dt->scalar,
+             t_end->scalar);
+
+  IONF_CALL(config_take(&s, "outputs", NULL, &n));
+  if (!n) { /* default: one output at t_end */
+    struct param_node *end_copy = params_copy(t_end);
+    n = params_new(PARAM_SEQUENCE, NULL);
+    if (!n || !end_copy) {
+      params_free(n);
+      params_free(end_copy);
+      return ionf_error_set(IONF_ERR_MEM, "out of memory");
+    }
+    IONF_CALL(params_map_set(s.eff, "outputs", n));
+    IONF_CALL(params_seq_append(n, end_copy));
+  }
+  IONF_CHECK(n->kind != PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: time.outputs: expected a time or a list of times like [10 Myr, 50 Myr], got a "
+             "mapping",
+             ctx->name);
+  size_t count = n->kind == PARAM_SEQUENCE ? n->n_items : 1;
+  IONF_CHECK(count > 0, IONF_ERR_CONFIG,
+             "%s: time.outputs is an empty list (leave it out to write only at t_end)", ctx->name);
+  cfg->output_times_s = ionf_malloc(count * sizeof *cfg->output_times_s, "output times");
+  IONF_CHECK(cfg->output_times_s, IONF_ERR_MEM, "out of memory");
+  for (size_t i = 0; i < count; ++i) {
+    const struct param_node *item = n->kind == PARAM_SEQUENCE ? n->items[i] : n;
+    char path[64];
+    if (n->kind == PARAM_SEQUENCE)
+      snprintf(path, sizeof path, "time.outputs[%zu]", i);
+    else
+      snprintf(path, sizeof path, "time.outputs");
+    double v = 0.0;
+    IONF_CALL(config_quantity(ctx, path, item, UNIT_TIME, IONF_MYR_S, 0.0, &v));
+    /* "0.5 Gyr" and "500 Myr" may differ in the last bit. */
+    if (v > cfg->t_end_s && v <= cfg->t_end_s * (1 + 1e-12)) v = cfg->t_end_s;
+    IONF_CHECK(v > 0 && v <= cfg->t_end_s, IONF_ERR_CONFIG,
+               "%s: %s = %s is out of range (must be in (0, t_end], t_end = %s)", ctx->name, path,
+               config_text(item, t, sizeof t), t_end->scalar);
+    cfg->output_times_s[i] = v;
+  }
+  qsort(cfg->output_times_s, count, sizeof *cfg->output_times_s, config_cmp_double);
+  size_t kept = 0;
+  for (size_t i = 0; i < count; ++i)
+    if (kept == 0 || cfg->output_times_s[i] - cfg->output_times_s[kept - 1] > 1e-9 * cfg->t_end_s)
+      cfg->output_times_s[kept++] = cfg->output_times_s[i];
+  cfg->n_outputs = (int)kept;
+  return IONF_OK;
+}
+
+static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_node *root,
+                                  struct ionf_config *cfg) {
+  static const char *const keys[] = {"R_max", "convergence_fraction", "max_iterations",
+                                     "backend"};
+  static const char *const backends[] = {"cpu", "cuda", "auto"};
+  static const enum backend_kind backend_of[] = {BACKEND_CPU, BACKEND_CUDA, BACKEND_AUTO};
+  struct config_section s;
+  struct param_node *n;
+  int64_t iters = 0;
+  int which = 0;
+  IONF_CALL(config_open_section(ctx, root, "raytracing", keys, CONFIG_N(keys), &s));
+
+  /* Bare numbers are cells; lengths are converted with the grid's cell. */
+  double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
+  double r_cm = 0.0;
+  IONF_CALL(config_take(&s, "R_max", CONFIG_DEF_R_MAX, &n));
+  IONF_CALL(config_quantity(ctx, s.path, n, UNIT_LENGTH, cell_cm, cell_cm, &r_cm));
+  cfg->r_max_cells = r_cm / cell_cm;
+  if (!(cfg->r_max_cells >= 0))
+    return config_range(ctx, s.path, n, "must be >= 0; 0 means the whole box");
+
+  IONF_CALL(config_take(&s, "convergence_fraction", CONFIG_DEF_CONVERGENCE, &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->convergence_fraction));
+  if (!(cfg->convergence_fraction > 0 && cfg->convergence_fraction <= 0.1))
+    return config_range(ctx, s.path, n, "must be in (0, 0.1]");
+
+  IONF_CALL(config_take(&s, "max_iterations", CONFIG_DEF_MAX_ITER, &n));
+  IONF_CALL(config_int(ctx, s.path, n, 1, 10000, &iters));
+  cfg->max_iterations = (int)iters;
+
+  IONF_CALL(config_take(&s, "backend", CONFIG_DEF_BACKEND, &n));
+  IONF_CALL(config_enum(ctx, s.path, n, backends, CONFIG_N(backends), &which));
+  cfg->backend = backend_of[which];
+  return IONF_OK;
+}
+
+static ionf_err config_output(struct config_ctx *ctx, const struct param_node *root,
+                              struct ionf_config *cfg) {
+  static const char *const keys[] = {"directory", "progress"};
+  struct config_section s;
+  struct param_node *n;
+  IONF_CALL(config_open_section(ctx, root, "output", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_take(&s, "directory", CONFIG_DEF_OUTPUT_DIR, &n));
+  IONF_CALL(config_string(ctx, s.path, n, "a directory name", cfg->output_dir,
+                          sizeof cfg->output_dir));
+  IONF_CALL(config_take(&s, "progress", CONFIG_DEF_PROGRESS, &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->progress));
+  return IONF_OK;
+}
+
+static ionf_err config_emit(const struct config_ctx *ctx, struct ionf_config *cfg) {
+  char header[IONF_PATH_MAX + 128];
+  snprintf(header, sizeof header,
+           "# ionfront effective configuration (%s), overrides applied, every default filled in\n",
+           ctx->name);
+  for (char *c = header; *c; ++c) /* a newline in the name would end the comment */
+    if ((unsigned char)*c < 0x20 && c[1] != '\0') *c = '?';
+  char *body = params_emit_yaml(ctx->eff);
+  if (!body) return IONF_ERR_MEM;
+  size_t hl = strlen(header), bl = strlen(body);
+  cfg->effective_yaml = ionf_malloc(hl + bl + 1, "the effective config");
+  if (cfg->effective_yaml) {
+    memcpy(cfg->effective_yaml, header, hl);
+    memcpy(cfg->effective_yaml + hl, body, bl + 1);
+  }
+  free(body);
+  return cfg->effective_yaml ? IONF_OK : IONF_ERR_MEM;
+}
+
+static ionf_err config_build(struct config_ctx *ctx, const struct param_node *root,
+                             struct ionf_config *cfg) {
+  IONF_CHECK(!root || root->kind == PARAM_NULL || root->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: expected a mapping of sections (grid:, material:, sources:, ...) at the top "
+             "level, got %s",
+             ctx->name, config_kind(root));
+  IONF_CALL(config_check_keys(ctx, root, NULL, config_sections, CONFIG_N(config_sections)));
+  IONF_CALL(config_grid(ctx, root, cfg));
+  IONF_CALL(config_material(ctx, root, cfg));
+  IONF_CALL(config_chemistry(ctx, root, cfg));
+  IONF_CALL(config_sources(ctx, root, cfg));
+  IONF_CALL(config_spectrum(ctx, root, cfg));
+  IONF_CALL(config_time(ctx, root, cfg));
+  IONF_CALL(config_raytracing(ctx, root, cfg));
+  IONF_CALL(config_output(ctx, root, cfg));
+  IONF_CALL(config_emit(ctx, cfg));
+  return IONF_OK;
+}
+
+/* ---- public ------------------------------------------------------------------ */
+
+void config_defaults(struct ionf_config *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->periodic = 0;
+  cfg->alpha_b_1e4_cm3_s = strtod(CONFIG_DEF_ALPHA_B, NULL);
+  cfg->alpha_b_power = strtod(CONFIG_DEF_ALPHA_B_POWER, NULL);
+  cfg->collisional_ionization = 1;
+  cfg->abu_c = strtod(CONFIG_DEF_ABU_C, NULL);
+  cfg->source_format = SOURCE_FORMAT_AUTO;
+  cfg->spectrum = SPECTRUM_GREY;
+  cfg->sigma0_cm2 = strtod(CONFIG_DEF_SIGMA_0, NULL);
+  cfg->sigma_power_law_index = strtod(CONFIG_DEF_POWER_LAW, NULL);
+  cfg->num_tau = (int)strtol(CONFIG_DEF_NUM_TAU, NULL, 10);
+  cfg->min_log_tau = strtod(CONFIG_DEF_MIN_LOG_TAU, NULL);
+  cfg->max_log_tau = strtod(CONFIG_DEF_MAX_LOG_TAU, NULL);
+  cfg->r_max_cells = strtod(CONFIG_DEF_R_MAX, NULL);
+  cfg->convergence_fraction = strtod(CONFIG_DEF_CONVERGENCE, NULL);
+  cfg->max_iterations = (int)strtol(CONFIG_DEF_MAX_ITER, NULL, 10);
+  cfg->backend = BACKEND_AUTO;
+  snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
+  cfg->progress = 1;
+}
+
+void config_free(struct ionf_config *cfg) {
+  if (!cfg) return;
+  free(cfg->source_ijk);
+  free(cfg->source_ndot_per_s);
+  free(cfg->output_times_s);
+  free(cfg->effective_yaml);
+  cfg->source_ijk = NULL;
+  cfg->source_ndot_per_s = NULL;
+  cfg->output_times_s = NULL;
+  cfg->effective_yaml = NULL;
+  cfg->n_sources_inline = 0;
+  cfg->n_outputs = 0;
+}
+
+ionf_err config_from_params(const struct param_node *root, const char *name,
+                            struct ionf_config *cfg) {
+  config_defaults(cfg);
+  if (!name) name = "config";
+  snprintf(cfg->config_name, sizeof cfg->config_name, "%s", name);
+  struct config_ctx ctx = {.name = name};
+  /* Input files are relative to the config file; built-in configs have none. */
+  const char *slash = strrchr(name, '/');
+  if (strncmp(name, "built-in ", 9) != 0 && slash &&
+      (size_t)(slash - name) + 2 < sizeof ctx.dir) {
+    memcpy(ctx.dir, name, (size_t)(slash - name) + 1);
+    ctx.dir[slash - name + 1] = '\0';
+  }
+  ctx.eff = params_new(PARAM_MAPPING, NULL);
+  if (!ctx.eff) return IONF_ERR_MEM;
+  ionf_err rc = config_build(&ctx, root, cfg);
+  params_free(ctx.eff);
+  if (rc != IONF_OK) {
+    config_free(cfg);
+    ionf_error_trace(__func__, __FILE__, __LINE__);
+  }
+  return rc;
+}
+
+ionf_err config_load(const char *path, const char *builtin_name, char *const *overrides,
+                     int n_overrides, struct ionf_config *cfg) {
+  struct param_node *root = NULL;
+  char name[IONF_PATH_MAX];
+  config_defaults(cfg);
+  if (path) {
+    snprintf(name, sizeof name, "%s", path);
+    IONF_CALL(params_load_file(path, &root));
+  } else {
+    const char *problem = builtin_name ? builtin_name : PROBLEMS_DEFAULT;
+    const char *text = problems_yaml(problem);
+    if (!text) {
+      const char *known[64];
+      int n = problems_count() < 64 ? problems_count() : 64;
+      for (int i = 0; i < n; ++i) known[i] = problems_name(i);
+      char list[512];
+      config_join(known, (size_t)n, list, sizeof list);
+      const char *guess = config_suggest(problem, known, (size_t)n);
+      char hint[128] = "";
+      if (guess) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
+      return ionf_error_set(IONF_ERR_USAGE, "unknown built-in problem '%s'%s; known problems: %s",
+                            problem, hint, list);
+    }
+    snprintf(name, sizeof name, "built-in %s", problem);
+    IONF_CALL(params_load_string(text, name, &root));
+  }
+  ionf_err rc = IONF_OK;
+  for (int i = 0; i < n_overrides && rc == IONF_OK; ++i)
+    rc = params_set_override(root, overrides[i]);
+  if (rc == IONF_OK) rc = config_from_params(root, name, cfg);
+  params_free(root);
+  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
+  return rc;
+}

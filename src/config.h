@@ -1,0 +1,124 @@
+/**
+ * @file config.h
+ * @brief The typed, validated run configuration, built from a YAML tree.
+ *
+ * Sections and keys (bare numbers are in the unit shown; strings with a unit,
+ * "6.6 kpc", "500 Myr", are accepted for lengths and times):
+ *
+ *   grid:       N [cells, 1..4096], box_size [Mpc; > 0], periodic [bool]
+ *   material:   n_H [cm^-3; >= 0, finite] or {file: PATH, dataset: NAME},
+ *               temperature [K; > 0], x_HII_initial [0 < x <= 1]
+ *   chemistry:  alpha_B [cm^3 s^-1 at 1e4 K; default 2.59e-13],
+ *               alpha_B_power [default -0.7], collisional_ionization [bool, true],
+ *               abu_c [electron floor from carbon, default 7.1e-7]
+ *   sources:    a list of {position: [i, j, k] (0-based cell indices), Ndot [s^-1 > 0]}
+ *               or {file: PATH, format: auto|hdf5|text}
+ *   spectrum:   type grey|blackbody, T_eff [K; blackbody], sigma_0 [cm^2; 6.30e-18],
+ *               power_law_index [2.8], num_tau [table points, 20000],
+ *               min_log_tau [-20], max_log_tau [4]
+ *   time:       dt [Myr > 0], t_end [Myr > 0], outputs [list of times in Myr, each
+ *               in (0, t_end]; default [t_end]]
+ *   raytracing: R_max [cells or length; 0 = whole box], convergence_fraction [1e-4],
+ *               max_iterations [per step, 100], backend cpu|cuda|auto [auto]
+ *   output:     directory [path, "out"], progress [bool, true]
+ *
+ * Unknown keys are errors with a "did you mean" suggestion.
+ */
+#ifndef IONF_CONFIG_H
+#define IONF_CONFIG_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "params.h"
+
+#define IONF_PATH_MAX 1024
+
+enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
+enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
+enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
+
+/** A scalar field given as one value or read from an HDF5 dataset. */
+struct field_input {
+  int from_file;                /*!< 0: uniform `value`; 1: read file/dataset */
+  double value;                 /*!< uniform value (unit of the field) */
+  char file[IONF_PATH_MAX];     /*!< HDF5 file (absolute, or relative to the config file) */
+  char dataset[256];            /*!< dataset path inside the file */
+};
+
+struct ionf_config {
+  /* grid */
+  int64_t n_cells_1d;           /*!< N: cells per side */
+  double box_size_cm;           /*!< side of the (proper) box [cm] */
+  int periodic;                 /*!< periodic boundaries for ray tracing */
+
+  /* material */
+  struct field_input n_h_cm3;   /*!< hydrogen number density [cm^-3] */
+  double temperature_k;         /*!< initial (isothermal) temperature [K] */
+  double x_hii_initial;         /*!< initial ionized fraction */
+
+  /* chemistry */
+  double alpha_b_1e4_cm3_s;     /*!< case-B recombination coefficient at 1e4 K [cm^3/s] */
+  double alpha_b_power;         /*!< alpha_B(T) = alpha_B (T/1e4 K)^power */
+  int collisional_ionization;   /*!< include collisional ionization */
+  double abu_c;                 /*!< electron floor n_e = n_H (x + abu_c) */
+
+  /* sources: either inline (n_sources_inline > 0) or a file */
+  int64_t n_sources_inline;     /*!< number of inline sources */
+  int32_t *source_ijk;          /*!< 3 * n_sources_inline cell indices (malloc'd) */
+  double *source_ndot_per_s;    /*!< n_sources_inline photon rates [1/s] (malloc'd) */
+  char source_file[IONF_PATH_MAX]; /*!< "" when inline */
+  enum source_format source_format;
+
+  /* spectrum */
+  enum spectrum_type spectrum;
+  double t_eff_k;               /*!< black-body temperature [K] */
+  double sigma0_cm2;            /*!< HI cross-section at threshold [cm^2] */
+  double sigma_power_law_index; /*!< sigma(nu) = sigma0 (nu/nu0)^-index */
+  int num_tau;                  /*!< rate-table points */
+  double min_log_tau, max_log_tau;
+
+  /* time */
+  double dt_s;                  /*!< time step [s] */
+  double t_end_s;               /*!< end time [s] */
+  int n_outputs;                /*!< number of output times */
+  double *output_times_s;       /*!< sorted output times [s] (malloc'd) */
+
+  /* ray tracing */
+  double r_max_cells;           /*!< max photon distance [cells]; 0 = whole box */
+  double convergence_fraction;  /*!< relative change of sum(x) that ends the iteration */
+  int max_iterations;           /*!< ray-tracing/chemistry iterations per step */
+  enum backend_kind backend;
+
+  /* output */
+  char output_dir[IONF_PATH_MAX];
+  int progress;                 /*!< print one line per step */
+
+  /* provenance */
+  char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */
+  char *effective_yaml;         /*!< the full effective config as YAML (malloc'd) */
+};
+
+/** Set every field to its documented default (no sources, no outputs). */
+void config_defaults(struct ionf_config *cfg);
+
+/**
+ * Build and validate a config from a parsed tree.  `name` is the file name (or
+ * "built-in NAME") used in messages and to resolve relative paths of input
+ * files (relative to the config file's directory).
+ */
+IONF_NODISCARD ionf_err config_from_params(const struct param_node *root, const char *name,
+                                           struct ionf_config *cfg);
+
+/**
+ * Load a config: from `path`, or when `path` is NULL from the built-in problem
+ * `builtin_name`; then apply `n_overrides` "a.b=VALUE" strings; then validate.
+ */
+IONF_NODISCARD ionf_err config_load(const char *path, const char *builtin_name,
+                                    char *const *overrides, int n_overrides,
+                                    struct ionf_config *cfg);
+
+/** Free what config_* allocated. */
+void config_free(struct ionf_config *cfg);
+
+#endif /* IONF_CONFIG_H */

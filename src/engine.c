@@ -1,0 +1,298 @@
+/**
+ * @file engine.c
+ * @brief The grid engine's set-up, time step and run loop.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chem_k.h"
+#include "comm.h"
+#include "constants.h"
+#include "ifront.h"
+#include "io_density.h"
+#include "io_sources.h"
+#include "snapshot.h"
+
+static ionf_err load_density(struct engine *e) {
+  const struct ionf_config *cfg = e->cfg;
+  int64_t cells = grid_cells(e->grid.n);
+  double *n_h = e->fields.n_h_cm3;
+  if (cfg->n_h_cm3.from_file) {
+    e->uniform_density = 0;
+    return io_density_read(cfg->n_h_cm3.file, cfg->n_h_cm3.dataset, e->grid.n, n_h);
+  }
+  e->uniform_density = 1;
+  for (int64_t c = 0; c < cells; ++c) n_h[c] = cfg->n_h_cm3.value;
+  return IONF_OK;
+}
+
+static ionf_err load_sources(struct engine *e) {
+  const struct ionf_config *cfg = e->cfg;
+  const char *origin = cfg->config_name;
+  if (cfg->source_file[0]) {
+    IONF_CALL(io_sources_read(cfg->source_file, cfg->source_format, &e->sources));
+    origin = cfg->source_file;
+  } else {
+    IONF_CALL(sources_alloc(cfg->n_sources_inline, &e->sources));
+    memcpy(e->sources.ijk, cfg->source_ijk, 3 * sizeof(int32_t) * (size_t)cfg->n_sources_inline);
+    memcpy(e->sources.ndot_per_s, cfg->source_ndot_per_s,
+           sizeof(double) * (size_t)cfg->n_sources_inline);
+  }
+  IONF_CALL(sources_validate(&e->sources, e->grid.n, origin));
+  IONF_CALL(sources_merge_same_cell(&e->sources, e->grid.n));
+  /* Contiguous shares for now; cost-balanced partitioning comes with the MPI work. */
+  int64_t p = comm_size(), r = comm_rank(), n = e->sources.n;
+  e->first_source = n * r / p;
+  e->source_count = n * (r + 1) / p - e->first_source;
+  return IONF_OK;
+}
+
+ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
+  *out = NULL;
+  struct engine *e = ionf_calloc(1, sizeof *e, "the engine");
+  if (!e) return IONF_ERR_MEM;
+  e->cfg = cfg;
+  e->grid.n = cfg->n_cells_1d;
+  e->grid.cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
+  e->grid.periodic = cfg->periodic;
+  ionf_err rc = grid_fields_alloc(e->grid.n, &e->fields);
+  if (rc == IONF_OK) rc = load_density(e);
+  if (rc == IONF_OK) rc = load_sources(e);
+  if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
+  if (rc == IONF_OK) rc = rt_backend_create(cfg->backend, &e->backend);
+  if (rc != IONF_OK) {
+    ionf_error_trace(__func__, __FILE__, __LINE__);
+    engine_destroy(e);
+    return rc;
+  }
+  int64_t cells = grid_cells(e->grid.n);
+  for (int64_t c = 0; c < cells; ++c) {
+    e->fields.x_hii[c] = cfg->x_hii_initial;
+    e->fields.x_hii_av[c] = cfg->x_hii_initial;
+    e->fields.x_hii_end[c] = cfg->x_hii_initial;
+    e->fields.temperature_k[c] = cfg->temperature_k;
+  }
+  e->chem = chem_params_from_config(cfg);
+  *out = e;
+  return IONF_OK;
+}
+
+void engine_destroy(struct engine *e) {
+  if (!e) return;
+  rt_backend_destroy(e->backend);
+  photo_tables_free(&e->tables);
+  sources_free(&e->sources);
+  grid_fields_free(&e->fields);
+  free(e);
+}
+
+static void mean_fractions(const struct engine *e, double *by_volume, double *by_mass) {
+  int64_t cells = grid_cells(e->grid.n);
+  double sx = 0.0, sxm = 0.0, sm = 0.0;
+  const double *x = e->fields.x_hii, *n = e->fields.n_h_cm3;
+#pragma omp parallel for schedule(static) reduction(+ : sx, sxm, sm)
+  for (int64_t c = 0; c < cells; ++c) {
+    sx += x[c];
+    sxm += x[c] * n[c];
+    sm += n[c];
+  }
+  *by_volume = sx / (double)cells;
+  *by_mass = sm > 0.0 ? sxm / sm : *by_volume;
+}
+
+ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info) {
+  const struct ionf_config *cfg = e->cfg;
+  struct grid_fields *f = &e->fields;
+  int64_t cells = grid_cells(e->grid.n);
+  memcpy(f->x_hii_av, f->x_hii, sizeof(double) * (size_t)cells);
+  memcpy(f->x_hii_end, f->x_hii, sizeof(double) * (size_t)cells);
+
+  struct trace_input tin;
+  tin.grid = e->grid;
+  tin.n_h_cm3 = f->n_h_cm3;
+  tin.x_hii_av = f->x_hii_av;
+  tin.sources = &e->sources;
+  tin.first_source = e->first_source;
+  tin.source_count = e->source_count;
+  tin.r_max_cells = cfg->r_max_cells;
+  tin.tables = photo_tables_view(&e->tables);
+  tin.column_out = NULL;
+
+  struct chem_input cin;
+  cin.n_cells = cells;
+  cin.dt_s = dt_s;
+  cin.params = e->chem;
+  cin.n_h_cm3 = f->n_h_cm3;
+  cin.temperature_k = f->temperature_k;
+  cin.gamma_hi_per_s = f->gamma_hi_per_s;
+  cin.x_hii = f->x_hii;
+  struct chem_state cstate = {f->x_hii_av, f->x_hii_end};
+
+  /* C2-Ray's global criterion: few cells still changing, or sums settled. */
+  double tol = cfg->convergence_fraction;
+  int64_t by_count = (int64_t)(tol * (double)cells);
+  int64_t by_sources = (e->sources.n - 1) / 3;
+  int64_t conv_cells = by_count < by_sources ? by_count : by_sources;
+  double prev_sum_ion = 2.0 * (double)cells, prev_sum_neutral = 2.0 * (double)cells;
+  info->converged = 0;
+  for (info->iterations = 1; info->iterations <= cfg->max_iterations; ++info->iterations) {
+    double t0 = ionf_wtime();
+    struct trace_stats ts = {0};
+    /* A rank whose tracing fails (GPU memory, ...) must not leave the others
+       waiting in the reduction: agree first. */
+    ionf_err rc = e->backend->ops.trace(e->backend, &tin, f->gamma_hi_per_s, &ts);
+    ionf_err any;
+    IONF_CALL(comm_agree(rc, &any));
+    IONF_CALL(rc);
+    IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank failed while ray tracing");
+    e->cells_traced += ts.cells_traced;
+    double t1 = ionf_wtime();
+    IONF_CALL(comm_allreduce_sum(f->gamma_hi_per_s, cells));
+    double t2 = ionf_wtime();
+    struct chem_pass_result cr;
+    IONF_CALL(e->backend->ops.chemistry(e->backend, &cin, &cstate, &cr));
+    double t3 = ionf_wtime();
+    e->timers.trace_s += t1 - t0;
+    e->timers.reduce_s += t2 - t1;
+    e->timers.chemistry_s += t3 - t2;
+    double rel_ion = fabs(cr.sum_x_end - prev_sum_ion) / cr.sum_x_end;
+    double rel_neutral = fabs(cr.sum_x_neutral_end - prev_sum_neutral) / cr.sum_x_neutral_end;
+    prev_sum_ion = cr.sum_x_end;
+    prev_sum_neutral = cr.sum_x_neutral_end;
+    if (cr.unconverged_cells < conv_cells || (rel_ion < tol && rel_neutral < tol)) {
+      info->converged = 1;
+      break;
+    }
+  }
+  if (info->iterations > cfg->max_iterations) info->iterations = cfg->max_iterations;
+  memcpy(f->x_hii, f->x_hii_end, sizeof(double) * (size_t)cells);
+  e->time_s += dt_s;
+  e->step++;
+  mean_fractions(e, &info->x_mean_volume, &info->x_mean_mass);
+  return IONF_OK;
+}
+
+int engine_has_analytic_front(const struct engine *e) {
+  return e->sources.n == 1 && e->uniform_density && e->cfg->n_h_cm3.value > 0.0;
+}
+
+double engine_analytic_front_cm(const struct engine *e, double t_s) {
+  double alpha = chem_alpha_b(&e->chem, e->cfg->temperature_k);
+  return ifront_analytic_radius_cm(e->sources.ndot_per_s[0], e->cfg->n_h_cm3.value, alpha, t_s);
+}
+
+/* Snapshot + I-front record at the current time (rank 0 writes). */
+static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
+  double t0 = ionf_wtime();
+  ionf_err rc = IONF_OK;
+  if (comm_rank() == 0) {
+    struct snapshot_meta meta = {index, e->step, e->time_s, -1.0};
+    rc = snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
+                        sizeof report->last_snapshot);
+    if (rc == IONF_OK) report->n_snapshots++;
+  }
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  if (rc != IONF_OK) return rc;
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to write snapshot %d", index);
+  if (index > 0 && engine_has_analytic_front(e) &&
+      report->n_ifront < (int)(sizeof report->ifront / sizeof report->ifront[0])) {
+    struct ifront_record *r = &report->ifront[report->n_ifront++];
+    r->time_s = e->time_s;
+    r->r_numeric_cm = ifront_radius_along_x_cm(&e->grid, e->fields.x_hii, e->sources.ijk);
+    r->r_analytic_cm = engine_analytic_front_cm(e, e->time_s);
+  }
+  e->timers.io_s += ionf_wtime() - t0;
+  return IONF_OK;
+}
+
+/* DIR/ifront.csv: the measured and analytic front at each output. */
+static ionf_err write_ifront_csv(const struct ionf_config *cfg, const struct engine_report *report) {
+  char path[IONF_PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/ifront.csv", cfg->output_dir);
+  FILE *f = fopen(path, "w");
+  IONF_CHECK(f, IONF_ERR_IO, "cannot write '%s'", path);
+  fprintf(f, "time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n");
+  for (int i = 0; i < report->n_ifront; ++i) {
+    const struct ifront_record *r = &report->ifront[i];
+    fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", r->time_s / IONF_MYR_S, r->r_numeric_cm / IONF_KPC_CM,
+            r->r_analytic_cm / IONF_KPC_CM,
+            r->r_numeric_cm >= 0 ? r->r_numeric_cm / r->r_analytic_cm : -1.0);
+  }
+  IONF_CHECK(fclose(f) == 0, IONF_ERR_IO, "cannot write '%s'", path);
+  return IONF_OK;
+}
+
+static void format_duration(double s, char *buf, size_t size) {
+  if (s < 120.0) snprintf(buf, size, "%.1f s", s);
+  else if (s < 7200.0) snprintf(buf, size, "%.1f min", s / 60.0);
+  else snprintf(buf, size, "%.1f h", s / 3600.0);
+}
+
+ionf_err engine_run(struct engine *e, struct engine_report *report) {
+  const struct ionf_config *cfg = e->cfg;
+  memset(report, 0, sizeof *report);
+  double wall0 = ionf_wtime();
+  struct step_log log = {0};
+  ionf_err rc = IONF_OK;
+  if (comm_rank() == 0) {
+    rc = output_dir_prepare(cfg->output_dir);
+    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir);
+  }
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  if (rc != IONF_OK) return rc;
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+             cfg->output_dir);
+
+  rc = write_output(e, 0, report);
+  int next_output = 0, index = 1;
+  const double t_tiny = 1e-9 * cfg->dt_s;
+  /* Steps of dt, shortened to land exactly on output times. */
+  int64_t n_steps_est = (int64_t)ceil(cfg->t_end_s / cfg->dt_s - 1e-9) + cfg->n_outputs;
+  while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
+    double target = cfg->t_end_s;
+    while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
+      next_output++;
+    if (next_output < cfg->n_outputs && cfg->output_times_s[next_output] < target)
+      target = cfg->output_times_s[next_output];
+    double dt = cfg->dt_s < target - e->time_s ? cfg->dt_s : target - e->time_s;
+    if (target - e->time_s - dt < t_tiny) dt = target - e->time_s;
+    double s0 = ionf_wtime();
+    struct engine_step_info info;
+    rc = engine_step(e, dt, &info);
+    if (rc != IONF_OK) break;
+    double step_wall = ionf_wtime() - s0;
+    if (comm_rank() == 0 && log.file)
+      rc = step_log_row(&log, e->step, e->time_s, info.iterations, info.x_mean_volume,
+                        info.x_mean_mass, step_wall);
+    if (rc != IONF_OK) break;
+    if (!info.converged)
+      ionf_warning("step %lld: not converged after %d iterations (raytracing.max_iterations)",
+                   (long long)e->step, info.iterations);
+    if (cfg->progress) {
+      double elapsed = ionf_wtime() - wall0;
+      double eta = elapsed / e->time_s * (cfg->t_end_s - e->time_s);
+      char eta_text[32], wall_text[32];
+      format_duration(eta, eta_text, sizeof eta_text);
+      format_duration(step_wall, wall_text, sizeof wall_text);
+      ionf_message0("step %4lld/%-4lld t = %8.3f Myr  iterations %3d  <x_HII> = %.5f  wall %s  ETA %s",
+                    (long long)e->step, (long long)n_steps_est, e->time_s / IONF_MYR_S,
+                    info.iterations, info.x_mean_volume, wall_text, eta_text);
+    }
+    if (next_output < cfg->n_outputs &&
+        fabs(e->time_s - cfg->output_times_s[next_output]) <= t_tiny) {
+      rc = write_output(e, index++, report);
+      next_output++;
+    }
+  }
+  if (log.file) step_log_close(&log);
+  if (rc == IONF_OK && comm_rank() == 0 && report->n_ifront > 0) rc = write_ifront_csv(cfg, report);
+  report->wall_s = ionf_wtime() - wall0;
+  report->steps = e->step;
+  return rc;
+}

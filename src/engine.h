@@ -1,0 +1,83 @@
+/**
+ * @file engine.h
+ * @brief The grid engine: state, one time step (ray tracing <-> chemistry
+ *        iterated to convergence), and a whole run with outputs.
+ *
+ * Data flow of one step (docs/design.md): x_av := x; repeat { Gamma := sum over
+ * this rank's sources of ASORA(n_H (1 - x_av)); Allreduce(Gamma); chemistry
+ * on every cell -> x_av, x_end } until sum(x_end) and sum(1 - x_end) change by
+ * less than convergence_fraction; x := x_end.
+ */
+#ifndef IONF_ENGINE_H
+#define IONF_ENGINE_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "chem.h"
+#include "config.h"
+#include "grid.h"
+#include "photo_tables.h"
+#include "sources.h"
+
+/** Wall-clock seconds spent per phase (this rank). */
+struct engine_timers {
+  double trace_s, reduce_s, chemistry_s, io_s;
+};
+
+struct engine {
+  const struct ionf_config *cfg; /*!< borrowed; must outlive the engine */
+  struct grid grid;
+  struct grid_fields fields;
+  struct source_list sources;    /*!< all sources, merged per cell */
+  int64_t first_source;          /*!< this rank's share: [first, first + count) */
+  int64_t source_count;
+  struct photo_tables tables;
+  struct chem_params chem;
+  struct rt_backend *backend;
+  double time_s;                 /*!< simulation time [s] */
+  int64_t step;                  /*!< steps taken */
+  int uniform_density;           /*!< n_H is one value everywhere */
+  struct engine_timers timers;
+  int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */
+};
+
+/** Per-step outcome. */
+struct engine_step_info {
+  int iterations;                /*!< ray-tracing/chemistry passes */
+  int converged;                 /*!< 0 if max_iterations was reached */
+  double x_mean_volume;          /*!< volume-weighted mean x_HII at the end */
+  double x_mean_mass;            /*!< mass-weighted mean x_HII at the end */
+};
+
+/** One comparison of the I-front with the analytic solution (single-source runs). */
+struct ifront_record {
+  double time_s;
+  double r_numeric_cm;           /*!< -1 when the front left the box */
+  double r_analytic_cm;
+};
+
+/** What a run produced. */
+struct engine_report {
+  int n_snapshots;
+  char last_snapshot[IONF_PATH_MAX];
+  int n_ifront;                  /*!< 0 unless one source in a uniform medium */
+  struct ifront_record ifront[64];
+  double wall_s;
+  int64_t steps;
+};
+
+/** Build the engine: fields, sources (this rank's share), tables, backend. Collective. */
+IONF_NODISCARD ionf_err engine_create(const struct ionf_config *cfg, struct engine **out);
+/** Advance by dt_s. Collective. */
+IONF_NODISCARD ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info);
+/** Run to t_end with snapshots, log.csv, progress lines. Collective. */
+IONF_NODISCARD ionf_err engine_run(struct engine *e, struct engine_report *report);
+void engine_destroy(struct engine *e);
+
+/** Whether the analytic Stromgren comparison applies (one source, uniform n_H). */
+int engine_has_analytic_front(const struct engine *e);
+/** The analytic front radius [cm] at t for this run (only if it applies). */
+double engine_analytic_front_cm(const struct engine *e, double t_s);
+
+#endif

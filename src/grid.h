@@ -1,0 +1,42 @@
+/**
+ * @file grid.h
+ * @brief The uniform Cartesian grid and the cell fields the engine evolves.
+ *
+ * Layout: C order, cell (i, j, k) at index (i*N + j)*N + k, i the x index.
+ * All index arithmetic is int64_t (2048^3 is 2^33 cells).
+ */
+#ifndef IONF_GRID_H
+#define IONF_GRID_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "ionf_hd.h"
+
+struct grid {
+  int64_t n;          /*!< cells per side */
+  double cell_cm;     /*!< cell side [cm] */
+  int periodic;       /*!< periodic boundaries */
+};
+
+IONF_HD IONF_INLINE int64_t grid_index(int64_t n, int64_t i, int64_t j, int64_t k) {
+  return (i * n + j) * n + k;
+}
+
+/** The fields of one grid.  Every array holds n^3 doubles. */
+struct grid_fields {
+  double *n_h_cm3;        /*!< hydrogen number density [cm^-3] */
+  double *x_hii;          /*!< ionized fraction at the start of the step */
+  double *x_hii_av;       /*!< time-averaged ionized fraction over the step (iterate) */
+  double *x_hii_end;      /*!< ionized fraction at the end of the step (iterate) */
+  double *temperature_k;  /*!< temperature [K] */
+  double *gamma_hi_per_s; /*!< photoionization rate [1/s] */
+};
+
+/** Allocate all fields of an n^3 grid (zeroed). Records IONF_ERR_MEM with the size. */
+IONF_NODISCARD ionf_err grid_fields_alloc(int64_t n, struct grid_fields *f);
+void grid_fields_free(struct grid_fields *f);
+/** Number of cells, n^3. */
+IONF_HD IONF_INLINE int64_t grid_cells(int64_t n) { return n * n * n; }
+
+#endif /* IONF_GRID_H */

@@ -1,0 +1,258 @@
+/**
+ * @file main.c
+ * @brief The `ionfront` command line: run, example, --help, --version.
+ *
+ * main() is the only place that reports an error and chooses the exit code.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity.h"
+#include "comm.h"
+#include "config.h"
+#include "constants.h"
+#include "engine.h"
+#include "error.h"
+#include "ionf_config.h"
+#include "problems.h"
+
+static const char *usage_main =
+    "usage: ionfront <command> [options]\n"
+    "\n"
+    "Radiative transfer of ionizing photons on grids (C2-Ray physics, ASORA ray tracing).\n"
+    "\n"
+    "commands:\n"
+    "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem)\n"
+    "  example [NAME]      print a complete, commented config (no NAME: list them)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help          this help ('ionfront run --help' for run's options)\n"
+    "  --version           version and build information\n"
+    "\n"
+    "Start with:  ionfront run      or  ionfront example iliev1 > run.yaml\n";
+
+static const char *usage_run =
+    "usage: ionfront run [CONFIG.yaml] [options]\n"
+    "\n"
+    "Runs the simulation CONFIG describes (YAML; see 'ionfront example iliev1').\n"
+    "Without CONFIG, runs the built-in default problem (Iliev et al. 2006 Test 1 at 64^3)\n"
+    "and compares its ionization front with the analytic solution.\n"
+    "\n"
+    "options:\n"
+    "  --output DIR              write snapshots and logs to DIR (output.directory)\n"
+    "  --set SECTION.KEY=VALUE   override one config value; VALUE is parsed as YAML,\n"
+    "                            e.g. --set grid.N=128 --set 'time.dt=5 Myr'\n"
+    "  --backend cpu|cuda|auto   where to compute (raytracing.backend)\n"
+    "  --quiet                   no per-step progress lines\n"
+    "  -v, --verbose             more detail, including error traces\n"
+    "  -h, --help                this help\n"
+    "\n"
+    "Outputs: DIR/snapshot_NNNN.h5 (HDF5: /Grid/x_HII, /Grid/Gamma_HI, /Grid/n_H, /Grid/T),\n"
+    "DIR/log.csv (one row per step), DIR/ifront.csv (single-source runs).\n"
+    "Run under MPI with: mpirun -np P ionfront run CONFIG.yaml\n";
+
+/* YAML single-quoted scalar, so paths with ':' or spaces survive --set parsing. */
+static char *yaml_quote(const char *key, const char *value) {
+  size_t n = strlen(key) + 2 * strlen(value) + 8;
+  char *out = malloc(n);
+  if (!out) return NULL;
+  char *p = out + sprintf(out, "%s='", key);
+  for (const char *v = value; *v; ++v) {
+    if (*v == '\'') *p++ = '\'';
+    *p++ = *v;
+  }
+  *p++ = '\'';
+  *p = '\0';
+  return out;
+}
+
+static int report_error(ionf_err rc, int all_ranks_failed) {
+  if (rc == IONF_ERR_PEER && ionf_log_verbosity() < 2) return (int)rc;
+  /* An error every rank saw the same way (config) is printed once. */
+  if (all_ranks_failed && comm_rank() != 0) return (int)rc;
+  if (comm_size() > 1 && !all_ranks_failed)
+    fprintf(stderr, "ionfront: error on rank %d: %s\n", comm_rank(), ionf_error_message());
+  else
+    fprintf(stderr, "ionfront: error: %s\n", ionf_error_message());
+  if (ionf_log_verbosity() >= 2 && ionf_error_trace_text()[0])
+    fprintf(stderr, "%s", ionf_error_trace_text());
+  return (int)rc;
+}
+
+/* Agree on rc across ranks and report it; returns the exit code (0 if all fine). */
+static int finish_phase(ionf_err rc) {
+  ionf_err worst;
+  int n_failed = 0;
+  if (comm_agree_count(rc, &worst, &n_failed) != IONF_OK) return report_error(IONF_ERR_MPI, 0);
+  if (worst == IONF_OK) return 0;
+  if (rc == IONF_OK) return (int)IONF_ERR_PEER; /* another rank reports it */
+  return report_error(rc, n_failed == comm_size());
+}
+
+static void print_version(void) {
+  printf("ionfront %s (git %s)\n", IONF_VERSION, IONF_GIT_SHA);
+  printf("backends: cpu (OpenMP)%s\n", IONF_HAVE_CUDA ? ", cuda" : " (built without CUDA)");
+}
+
+static void print_front_summary(const struct engine *e, const struct engine_report *rep) {
+  if (rep->n_ifront == 0) return;
+  printf("\nI-front along x from the source (x_HI = 0.5) against the analytic r_S (1 - e^{-t/t_rec})^{1/3}:\n");
+  printf("  %10s  %12s  %12s  %8s\n", "t [Myr]", "r_I [kpc]", "analytic", "ratio");
+  double worst = 0.0;
+  for (int i = 0; i < rep->n_ifront; ++i) {
+    const struct ifront_record *r = &rep->ifront[i];
+    if (r->r_numeric_cm < 0) {
+      printf("  %10.2f  %12s  %12.4f  %8s\n", r->time_s / IONF_MYR_S, "left box",
+             r->r_analytic_cm / IONF_KPC_CM, "-");
+      continue;
+    }
+    double ratio = r->r_numeric_cm / r->r_analytic_cm;
+    if (fabs(ratio - 1.0) > worst) worst = fabs(ratio - 1.0);
+    printf("  %10.2f  %12.4f  %12.4f  %8.4f\n", r->time_s / IONF_MYR_S,
+           r->r_numeric_cm / IONF_KPC_CM, r->r_analytic_cm / IONF_KPC_CM, ratio);
+  }
+  printf("  largest deviation from analytic: %.1f%% (published codes: within about 5%%)\n",
+         100.0 * worst);
+  (void)e;
+}
+
+static int command_run(int argc, char **argv) {
+  const char *config_path = NULL;
+  char **overrides = calloc((size_t)argc + 1, sizeof(char *));
+  int n_overrides = 0;
+  if (!overrides) return (int)IONF_ERR_MEM;
+  int code = 0;
+  for (int a = 0; a < argc && code == 0; ++a) {
+    const char *arg = argv[a];
+    int has_value = a + 1 < argc;
+    if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+      if (comm_rank() == 0) fputs(usage_run, stdout);
+      code = -1;
+    } else if (!strcmp(arg, "--set") && has_value) {
+      overrides[n_overrides++] = strdup(argv[++a]);
+    } else if (!strncmp(arg, "--set=", 6)) {
+      overrides[n_overrides++] = strdup(arg + 6);
+    } else if (!strcmp(arg, "--output") && has_value) {
+      overrides[n_overrides++] = yaml_quote("output.directory", argv[++a]);
+    } else if (!strcmp(arg, "--backend") && has_value) {
+      overrides[n_overrides++] = yaml_quote("raytracing.backend", argv[++a]);
+    } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+      overrides[n_overrides++] = strdup("output.progress=false");
+    } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
+      ionf_log_set_verbosity(2);
+    } else if (arg[0] == '-') {
+      if (comm_rank() == 0)
+        fprintf(stderr, "ionfront run: error: unknown option '%s'%s\n%s", arg,
+                (!strcmp(arg, "--set") || !strcmp(arg, "--output") || !strcmp(arg, "--backend"))
+                    ? " (it needs a value)"
+                    : "",
+                usage_run);
+      code = (int)IONF_ERR_USAGE;
+    } else if (!config_path) {
+      config_path = arg;
+    } else {
+      if (comm_rank() == 0)
+        fprintf(stderr, "ionfront run: error: one config file only (got '%s' and '%s')\n", config_path,
+                arg);
+      code = (int)IONF_ERR_USAGE;
+    }
+  }
+  if (code != 0) {
+    for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
+    free(overrides);
+    return code < 0 ? 0 : code;
+  }
+
+  struct ionf_config cfg;
+  ionf_err rc = config_load(config_path, PROBLEMS_DEFAULT, overrides, n_overrides, &cfg);
+  for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
+  free(overrides);
+  if ((code = finish_phase(rc)) != 0) return code;
+
+  char where[256];
+  affinity_describe(where, sizeof where);
+  ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg.config_name);
+  if (!config_path)
+    ionf_message0("no config given: running the built-in default problem "
+                  "(Iliev et al. 2006 Test 1, reduced size; 'ionfront example iliev1' for the full one)");
+  ionf_message0("%d MPI rank(s) on %s; %s", comm_size(), comm_host_name(), where);
+
+  struct engine *e = NULL;
+  rc = engine_create(&cfg, &e);
+  if ((code = finish_phase(rc)) != 0) {
+    engine_destroy(e);
+    config_free(&cfg);
+    return code;
+  }
+  ionf_message0("grid %lld^3, cell %.4g pc, %s; %lld source(s), %.4g photons/s in all",
+                (long long)e->grid.n, e->grid.cell_cm / IONF_PC_CM,
+                e->grid.periodic ? "periodic" : "non-periodic", (long long)e->sources.n,
+                sources_total_ndot(&e->sources));
+  ionf_message0("backend: %s; spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
+                e->backend->description, cfg.spectrum == SPECTRUM_GREY ? "grey" : "black body",
+                cfg.dt_s / IONF_MYR_S, cfg.t_end_s / IONF_MYR_S, cfg.output_dir);
+
+  struct engine_report rep;
+  rc = engine_run(e, &rep);
+  if ((code = finish_phase(rc)) == 0 && comm_rank() == 0) {
+    printf("\ndone: %lld steps in %.1f s (trace %.1f s, reduce %.1f s, chemistry %.1f s, I/O %.1f s)\n",
+           (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
+           e->timers.chemistry_s, e->timers.io_s);
+    printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
+           cfg.output_dir, rep.last_snapshot, cfg.output_dir);
+    print_front_summary(e, &rep);
+  }
+  engine_destroy(e);
+  config_free(&cfg);
+  return code;
+}
+
+static int command_example(int argc, char **argv) {
+  if (argc == 0) {
+    if (comm_rank() == 0) {
+      printf("built-in problems (ionfront example NAME > run.yaml):\n");
+      for (int i = 0; i < problems_count(); ++i)
+        printf("  %-12s %s\n", problems_name(i), problems_description(i));
+    }
+    return 0;
+  }
+  const char *text = problems_yaml(argv[0]);
+  if (!text) {
+    if (comm_rank() == 0) {
+      fprintf(stderr, "ionfront example: error: no built-in problem '%s'; known:", argv[0]);
+      for (int i = 0; i < problems_count(); ++i) fprintf(stderr, " %s", problems_name(i));
+      fputc('\n', stderr);
+    }
+    return (int)IONF_ERR_USAGE;
+  }
+  if (comm_rank() == 0) fputs(text, stdout);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  ionf_wtime(); /* start the clock */
+  if (comm_init(&argc, &argv) != IONF_OK) {
+    fprintf(stderr, "ionfront: error: %s\n", ionf_error_message());
+    return (int)IONF_ERR_MPI;
+  }
+  int code = 0;
+  const char *cmd = argc > 1 ? argv[1] : NULL;
+  if (!cmd || !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    if (comm_rank() == 0) fputs(usage_main, cmd ? stdout : stderr);
+    code = cmd ? 0 : (int)IONF_ERR_USAGE;
+  } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    if (comm_rank() == 0) print_version();
+  } else if (!strcmp(cmd, "run")) {
+    code = command_run(argc - 2, argv + 2);
+  } else if (!strcmp(cmd, "example")) {
+    code = command_example(argc - 2, argv + 2);
+  } else {
+    if (comm_rank() == 0) fprintf(stderr, "ionfront: error: unknown command '%s'\n%s", cmd, usage_main);
+    code = (int)IONF_ERR_USAGE;
+  }
+  comm_finalize();
+  return code;
+}

@@ -1,0 +1,85 @@
+/**
+ * @file photo_k.h
+ * @brief Photon-conserving photoionization rate of one cell from one source
+ *        (shared host/device maths; pyC2Ray Eqs. 6-8, the thin/thick split).
+ *
+ * Tables are normalised per source photon: thick(tau) is the fraction of a
+ * source's photons that survive a column of threshold optical depth tau,
+ * thin(tau) = -d thick/d tau.  For a grey spectrum thick = thin = exp(-tau)
+ * and the exact expressions are used instead of tables.
+ *
+ * Invariant (photon conservation per ray): the photons a cell absorbs,
+ * Gamma * n_HI * V_shell, equal Ndot * [thick(tau_in) - thick(tau_out)], so
+ * what one cell takes the next cell along the ray does not see.
+ */
+#ifndef IONF_PHOTO_K_H
+#define IONF_PHOTO_K_H
+
+#include <math.h>
+
+#include "ionf_hd.h"
+
+/** Below this optical depth through a cell the first-order (thin) form is used. */
+#define PHOTO_TAU_THIN_LIMIT 1e-7
+/** Columns above this [cm^-2] are treated as opaque (no rate added). */
+#define PHOTO_MAX_COLUMN_CM2 2e30
+
+/** A read-only view of the rate tables (host or device pointers). */
+struct photo_table_view {
+  const double *thick;  /*!< num_tau + 1 values, thick[0] at tau = 0 */
+  const double *thin;   /*!< num_tau + 1 values */
+  int num_tau;          /*!< table points after tau = 0 */
+  double min_log_tau;   /*!< log10 tau of point 1 */
+  double dlog_tau;      /*!< spacing in log10 tau */
+  int grey;             /*!< 1: exact exp(-tau) forms, tables unused */
+  double sigma0_cm2;    /*!< threshold cross-section [cm^2] */
+};
+
+/** Table layout: tau[0] = 0, tau[i] = 10^(min_log_tau + (i-1) dlog_tau), i = 1..num_tau. */
+IONF_HD IONF_INLINE double photo_table_tau(int i, double min_log_tau, double dlog_tau) {
+  return i == 0 ? 0.0 : pow(10.0, min_log_tau + (double)(i - 1) * dlog_tau);
+}
+
+/** Linear interpolation in log10(tau); tau below the first point clamps to it. */
+IONF_HD IONF_INLINE double photo_table_lookup(const double *table, int num_tau,
+                                             double min_log_tau, double dlog_tau, double tau) {
+  double lt = log10(tau > 1e-20 ? tau : 1e-20);
+  double r = 1.0 + (lt - min_log_tau) / dlog_tau;
+  if (r < 0.0) r = 0.0;
+  if (r > (double)num_tau) r = (double)num_tau;
+  int i0 = (int)r;
+  int i1 = i0 + 1 < num_tau ? i0 + 1 : num_tau;
+  double f = r - (double)i0;
+  return table[i0] + f * (table[i1] - table[i0]);
+}
+
+/**
+ * Photoionization rate [1/s] that one source gives one cell.
+ * @param ndot_per_s  source photon rate [1/s]
+ * @param tau_in      threshold optical depth from the source to the cell entry
+ * @param tau_out     ... to the cell exit (tau_in + sigma0 n_HI ds)
+ * @param n_hi_cm3    neutral hydrogen density in the cell [cm^-3]
+ * @param ds_cm       path length through the cell [cm]
+ * @param volume_cm3  shell volume 4 pi r^2 ds (cell volume for the source cell)
+ */
+IONF_HD IONF_INLINE double photo_gamma(const struct photo_table_view *t, double ndot_per_s,
+                                       double tau_in, double tau_out, double n_hi_cm3,
+                                       double ds_cm, double volume_cm3) {
+  double dtau = tau_out - tau_in;
+  if (dtau > PHOTO_TAU_THIN_LIMIT) {
+    double absorbed;
+    if (t->grey)
+      absorbed = exp(-tau_in) * -expm1(-dtau);
+    else
+      absorbed = photo_table_lookup(t->thick, t->num_tau, t->min_log_tau, t->dlog_tau, tau_in) -
+                 photo_table_lookup(t->thick, t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+    return ndot_per_s * absorbed / (n_hi_cm3 * volume_cm3);
+  }
+  /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_HI -> 0. */
+  double thin = t->grey ? exp(-tau_out)
+                        : photo_table_lookup(t->thin, t->num_tau, t->min_log_tau, t->dlog_tau,
+                                             tau_out);
+  return ndot_per_s * thin * t->sigma0_cm2 * ds_cm / volume_cm3;
+}
+
+#endif /* IONF_PHOTO_K_H */

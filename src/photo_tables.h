@@ -1,0 +1,32 @@
+/**
+ * @file photo_tables.h
+ * @brief Building the gamma(tau) rate tables for a source spectrum.
+ */
+#ifndef IONF_PHOTO_TABLES_H
+#define IONF_PHOTO_TABLES_H
+
+#include "config.h"
+#include "error.h"
+#include "photo_k.h"
+
+struct photo_tables {
+  int num_tau;
+  double min_log_tau, dlog_tau;
+  double *thick;   /*!< num_tau + 1 (host) */
+  double *thin;    /*!< num_tau + 1 (host) */
+  int grey;
+  double sigma0_cm2;
+};
+
+/**
+ * Build the tables for cfg's spectrum.  Black body: photon spectrum
+ * ~ nu^2 / (exp(h nu / k T) - 1) from 13.598 eV to 10 x 54.416 eV, normalised
+ * to one photon per second; sigma(nu) = sigma0 (nu/nu0)^-index; integrals by
+ * GSL adaptive quadrature (QAG, relative tolerance 1e-10).
+ */
+IONF_NODISCARD ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *t);
+void photo_tables_free(struct photo_tables *t);
+/** View for photo_gamma (host pointers). */
+struct photo_table_view photo_tables_view(const struct photo_tables *t);
+
+#endif

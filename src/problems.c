@@ -1,0 +1,115 @@
+/**
+ * @file problems.c
+ * @brief Built-in problems as complete, commented YAML.
+ *
+ * Both problems are Iliev et al. (2006) Test 1; one macro holds the text so
+ * the reduced "default" cannot drift from the full "iliev1".
+ */
+#include "problems.h"
+
+#include <string.h>
+
+/* HEADER: comment lines; N, DT, DIR: values padded to 20, 19, 12 characters so
+ * the comments line up. */
+#define PROBLEMS_TEST1(HEADER, N, DT, DIR)                                                      \
+  HEADER                                                                                       \
+  "#\n"                                                                                        \
+  "# Iliev et al. (2006, MNRAS 371, 1057), Test 1: the H II region of a single\n"              \
+  "# steady source in a uniform, pure-hydrogen medium at a fixed T = 1e4 K.  The\n"            \
+  "# source sits in the corner cell, so the box holds one octant of the sphere.\n"             \
+  "#\n"                                                                                        \
+  "# Analytic result: the I-front reaches r_I(t) = r_S (1 - exp(-t / t_rec))^(1/3) with\n"     \
+  "#   Stroemgren radius   r_S   = (3 Ndot / (4 pi alpha_B n_H^2))^(1/3) = 5.39 kpc,\n"        \
+  "#   recombination time  t_rec = 1 / (alpha_B n_H)                    = 122.4 Myr.\n"       \
+  "#\n"                                                                                        \
+  "# Lengths accept cm, m, km, au, ly, pc, kpc, Mpc, Gpc; times s, yr, kyr, Myr, Gyr.\n"       \
+  "# Any key can be changed from the command line: --set time.dt=2Myr\n"                      \
+  "\n"                                                                                         \
+  "grid:\n"                                                                                    \
+  "  N: " N "# cells per side (integer, 1..4096)\n"                              \
+  "  box_size: 6.6 kpc      # side of the box (a bare number is in Mpc)\n"                     \
+  "  periodic: false        # periodic boundaries for the ray tracing\n"                       \
+  "\n"                                                                                         \
+  "material:\n"                                                                                \
+  "  n_H: 1.0e-3            # hydrogen number density [cm^-3]; or {file: PATH, dataset: NAME}\n" \
+  "  temperature: 1.0e4     # initial (and here fixed) gas temperature [K]\n"                  \
+  "  x_HII_initial: 1.2e-3  # initial ionized hydrogen fraction (0 < x <= 1)\n"                \
+  "\n"                                                                                         \
+  "chemistry:\n"                                                                               \
+  "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"         \
+  "  alpha_B_power: -0.7    # temperature scaling: alpha_B(T) = alpha_B (T / 1e4 K)^power\n"   \
+  "  collisional_ionization: true  # include collisional ionization of hydrogen\n"             \
+  "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x_HII + abu_c)\n"         \
+  "\n"                                                                                         \
+  "# A list of point sources, or {file: PATH, format: auto|hdf5|text} to read them.\n"        \
+  "sources:\n"                                                                                 \
+  "  - position: [0, 0, 0]  # 0-based cell indices [i, j, k], each in 0..N-1\n"                \
+  "    Ndot: 5.0e48         # ionizing photon rate [s^-1]\n"                                   \
+  "\n"                                                                                         \
+  "spectrum:\n"                                                                                \
+  "  type: grey             # grey (one frequency) | blackbody (needs T_eff)\n"                \
+  "  # T_eff: 1.0e5         # black-body temperature [K], only for type: blackbody\n"         \
+  "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n"          \
+  "  power_law_index: 2.8   # cross-section shape: sigma(nu) = sigma_0 (nu / nu_0)^-index\n"   \
+  "  num_tau: 20000         # points of the photoionization-rate table (100..1000000)\n"       \
+  "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n"                 \
+  "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"                  \
+  "\n"                                                                                         \
+  "time:\n"                                                                                    \
+  "  dt: " DT "# time step (a bare number is in Myr)\n"                           \
+  "  t_end: 500 Myr         # end of the run (a bare number is in Myr)\n"                      \
+  "  outputs: [10 Myr, 30 Myr, 100 Myr, 200 Myr, 500 Myr]  # snapshot times, in (0, t_end]\n"  \
+  "\n"                                                                                         \
+  "raytracing:\n"                                                                              \
+  "  R_max: 0               # photon travel limit: cells, or a length like 3 kpc; 0 = whole box\n" \
+  "  convergence_fraction: 1.0e-4  # iterate a step until sum(x_HII) changes by less than this\n" \
+  "  max_iterations: 100    # ray-tracing/chemistry iterations per step (1..10000)\n"          \
+  "  backend: auto          # cpu | cuda | auto (cuda when a GPU is found)\n"                  \
+  "\n"                                                                                         \
+  "output:\n"                                                                                  \
+  "  directory: " DIR "# snapshots go here (relative to the working directory)\n"         \
+  "  progress: true         # print one line per time step\n"
+
+static const char problems_iliev1[] = PROBLEMS_TEST1(
+    "# iliev1: Iliev et al. (2006) Test 1 at the paper's resolution, 128^3 cells.\n", "128                ",
+    "5 Myr              ", "out/iliev1  ");
+
+static const char problems_default[] = PROBLEMS_TEST1(
+    "# default: the problem 'ionfront run' runs without a config.  It is iliev1 at a\n"
+    "# reduced resolution (64^3 cells, dt = 10 Myr) for a quick first run; see\n"
+    "# 'iliev1' for the paper's set-up.\n",
+    "64                 ", "10 Myr             ", "out/default ");
+
+struct problems_entry {
+  const char *name;
+  const char *description;
+  const char *yaml;
+};
+
+static const struct problems_entry problems_table[] = {
+    {"default", "Iliev et al. 2006 Test 1 at 64^3 cells, dt = 10 Myr: a quick first run",
+     problems_default},
+    {"iliev1",
+     "Iliev et al. 2006 Test 1: Stroemgren sphere in uniform hydrogen, 128^3 cells "
+     "(r_S = 5.39 kpc, t_rec = 122.4 Myr)",
+     problems_iliev1},
+};
+
+#define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))
+
+const char *problems_yaml(const char *name) {
+  if (!name) return NULL;
+  for (int i = 0; i < PROBLEMS_N; ++i)
+    if (strcmp(problems_table[i].name, name) == 0) return problems_table[i].yaml;
+  return NULL;
+}
+
+int problems_count(void) { return PROBLEMS_N; }
+
+const char *problems_name(int i) {
+  return i >= 0 && i < PROBLEMS_N ? problems_table[i].name : NULL;
+}
+
+const char *problems_description(int i) {
+  return i >= 0 && i < PROBLEMS_N ? problems_table[i].description : NULL;
+}

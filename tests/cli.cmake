@@ -1,0 +1,13 @@
+# End-to-end tests of the ionfront command line.
+add_test(NAME cli_help COMMAND ionfront --help)
+add_test(NAME cli_run_help COMMAND ionfront run --help)
+add_test(NAME cli_version COMMAND ionfront --version)
+set_tests_properties(cli_version PROPERTIES PASS_REGULAR_EXPRESSION "ionfront [0-9]+\\.[0-9]+\\.[0-9]+")
+add_test(NAME cli_example_list COMMAND ionfront example)
+set_tests_properties(cli_example_list PROPERTIES PASS_REGULAR_EXPRESSION "iliev1")
+add_test(NAME cli_no_command COMMAND ionfront)
+set_tests_properties(cli_no_command PROPERTIES WILL_FAIL TRUE)
+add_test(NAME cli_bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_bad_input.sh $<TARGET_FILE:ionfront>)
+add_test(NAME cli_small_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_small_run.sh $<TARGET_FILE:ionfront>
+                                    ${CMAKE_CURRENT_SOURCE_DIR}/check_snapshot.py)
+set_tests_properties(cli_bad_input cli_small_run PROPERTIES SKIP_RETURN_CODE 77)

@@ -1,0 +1,5 @@
+ionf_add_test(NAME test_asora_shells SOURCES test_asora_shells.c LABELS unit)
+ionf_add_test(NAME test_asora_thin SOURCES test_asora_thin.c LABELS unit)
+ionf_add_test(NAME test_photon_conservation SOURCES test_photon_conservation.c LABELS unit)
+ionf_add_test(NAME test_chem_analytic SOURCES test_chem_analytic.c LABELS unit)
+ionf_add_test(NAME test_iliev1 SOURCES test_iliev1.c LABELS physics TIMEOUT 600)

@@ -1,0 +1,162 @@
+/**
+ * @file test_asora_shells.c
+ * @brief Octahedral shells: the shell-index mapping enumerates every cell at
+ *        L1 distance q exactly once; every interpolation neighbour with a
+ *        non-zero weight lies in a lower shell, between the cell and the
+ *        source; and the CPU sweep visits each cell of its domain exactly once
+ *        (non-periodic, periodic odd/even, with and without a photon radius).
+ */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asora_k.h"
+#include "test_physics_common.h"
+#include "test_util.h"
+
+#define QMAX 24
+
+static void check_shell_mapping(void) {
+  int side = 2 * QMAX + 1;
+  unsigned char *seen = calloc((size_t)side * side * side, 1);
+  long long total = 0;
+  for (int q = 0; q <= QMAX; ++q) {
+    long long size = asora_shell_size(q);
+    long long brute = 0;
+    for (int i = -q; i <= q; ++i)
+      for (int j = -q; j <= q; ++j)
+        for (int k = -q; k <= q; ++k) brute += abs(i) + abs(j) + abs(k) == q;
+    EXPECT(size == brute, "shell %d: size %lld, lattice count %lld", q, size, brute);
+    for (long long s = 0; s < size; ++s) {
+      int di, dj, dk;
+      asora_shell_cell(s, q, &di, &dj, &dk);
+      EXPECT(abs(di) + abs(dj) + abs(dk) == q, "shell %d index %lld -> (%d,%d,%d) not on shell",
+             q, s, di, dj, dk);
+      size_t at = ((size_t)(di + QMAX) * side + (size_t)(dj + QMAX)) * side + (size_t)(dk + QMAX);
+      EXPECT(!seen[at], "cell (%d,%d,%d) enumerated twice", di, dj, dk);
+      seen[at] = 1;
+    }
+    total += size;
+    EXPECT(asora_octahedron_size(q) == total, "octahedron %d: %lld vs %lld", q,
+           asora_octahedron_size(q), total);
+  }
+  free(seen);
+}
+
+static void check_stencils(void) {
+  for (int q = 1; q <= QMAX; ++q) {
+    for (long long s = 0; s < asora_shell_size(q); ++s) {
+      int d[3];
+      asora_shell_cell(s, q, &d[0], &d[1], &d[2]);
+      struct asora_stencil st;
+      asora_stencil_make(d[0], d[1], d[2], &st);
+      double wsum = 0.0;
+      EXPECT(st.n >= 1 && st.n <= 4, "(%d,%d,%d): %d neighbours", d[0], d[1], d[2], st.n);
+      for (int m = 0; m < st.n; ++m) {
+        const int *o = st.off[m];
+        int l1 = abs(o[0]) + abs(o[1]) + abs(o[2]);
+        EXPECT(l1 < q, "(%d,%d,%d): neighbour (%d,%d,%d) with weight %g is not in a lower shell",
+               d[0], d[1], d[2], o[0], o[1], o[2], st.s[m]);
+        for (int a = 0; a < 3; ++a) {
+          int between = d[a] >= 0 ? (o[a] >= 0 && o[a] <= d[a]) : (o[a] <= 0 && o[a] >= d[a]);
+          EXPECT(between, "(%d,%d,%d): neighbour (%d,%d,%d) not between cell and source", d[0],
+                 d[1], d[2], o[0], o[1], o[2]);
+        }
+        EXPECT(st.s[m] > 0.0, "zero weight kept");
+        wsum += st.s[m];
+      }
+      EXPECT(fabs(wsum - 1.0) < 1e-12, "(%d,%d,%d): weights sum to %.15g", d[0], d[1], d[2], wsum);
+      EXPECT(st.ds_cells >= 1.0 && st.ds_cells <= sqrt(3.0) + 1e-12, "path %g", st.ds_cells);
+    }
+  }
+}
+
+/* Brute-force count of the cells a source's sweep must visit. */
+static long long domain_count(int64_t n, const int32_t *src, int periodic, double r_max) {
+  int s[3] = {src[0], src[1], src[2]};
+  struct asora_domain dom;
+  asora_domain_make(s, n, periodic, r_max, &dom);
+  long long count = 0;
+  for (int i = dom.lo[0]; i <= dom.hi[0]; ++i)
+    for (int j = dom.lo[1]; j <= dom.hi[1]; ++j)
+      for (int k = dom.lo[2]; k <= dom.hi[2]; ++k)
+        count += (double)i * i + (double)j * j + (double)k * k <= dom.r2_max_cells;
+  return count;
+}
+
+static void check_sweep(int64_t n, int32_t si, int32_t sj, int32_t sk, int periodic, double r_max,
+                        int threads) {
+  int32_t src[3] = {si, sj, sk};
+  double *n_h, *x;
+  struct source_list sources;
+  struct trace_input in;
+  double cell = 0.01 * IONF_KPC_CM;
+  test_uniform_setup(n, cell, periodic, 1e-4, 0.0, src, 1e50, &n_h, &x, &sources, &in);
+  in.r_max_cells = r_max;
+  int64_t cells = n * n * n;
+  double *gamma = calloc((size_t)cells, sizeof(double));
+  double *column = malloc(sizeof(double) * (size_t)cells);
+  for (int64_t c = 0; c < cells; ++c) column[c] = -1.0;
+  in.column_out = column;
+  omp_set_num_threads(threads);
+  struct trace_stats stats;
+  EXPECT(asora_cpu_trace(&in, gamma, &stats) == IONF_OK, "trace failed: %s", ionf_error_message());
+  long long expect = domain_count(n, src, periodic, r_max);
+  EXPECT(stats.cells_traced == expect,
+         "N=%lld src (%d,%d,%d) periodic=%d R=%g: visited %lld cells, domain has %lld",
+         (long long)n, si, sj, sk, periodic, r_max, (long long)stats.cells_traced, expect);
+  int64_t written = 0;
+  for (int64_t c = 0; c < cells; ++c) written += column[c] >= 0.0;
+  EXPECT(written == expect, "column written in %lld cells, expected %lld", (long long)written,
+         expect);
+  if (periodic && r_max <= 0)
+    EXPECT(expect == cells, "periodic window must cover the box once: %lld of %lld", expect,
+           (long long)cells);
+  free(gamma);
+  free(column);
+  free(n_h);
+  free(x);
+  free(sources.ijk);
+  free(sources.ndot_per_s);
+}
+
+/* The team (one source, threads within shells) computes exactly what one thread does. */
+static void check_threads_agree(void) {
+  int64_t n = 24;
+  int32_t src[3] = {5, 11, 17};
+  double *n_h, *x;
+  struct source_list sources;
+  struct trace_input in;
+  test_uniform_setup(n, 0.05 * IONF_KPC_CM, 0, 1e-3, 0.0, src, 1e50, &n_h, &x, &sources, &in);
+  for (int64_t c = 0; c < n * n * n; ++c) n_h[c] = 1e-3 * (1.0 + 0.5 * sin(0.37 * (double)c));
+  double *g1 = calloc((size_t)(n * n * n), sizeof(double));
+  double *g2 = calloc((size_t)(n * n * n), sizeof(double));
+  struct trace_stats st;
+  omp_set_num_threads(1);
+  EXPECT(asora_cpu_trace(&in, g1, &st) == IONF_OK, "trace");
+  omp_set_num_threads(3);
+  EXPECT(asora_cpu_trace(&in, g2, &st) == IONF_OK, "trace");
+  EXPECT(memcmp(g1, g2, sizeof(double) * (size_t)(n * n * n)) == 0,
+         "1 and 3 threads give different rates");
+  free(g1);
+  free(g2);
+  free(n_h);
+  free(x);
+  free(sources.ijk);
+  free(sources.ndot_per_s);
+}
+
+int main(void) {
+  check_shell_mapping();
+  check_stencils();
+  for (int threads = 1; threads <= 2; ++threads) {
+    check_sweep(20, 0, 0, 0, 0, 0.0, threads);     /* corner source, whole box */
+    check_sweep(17, 3, 16, 8, 0, 0.0, threads);    /* off-centre, odd N */
+    check_sweep(16, 8, 8, 8, 1, 0.0, threads);     /* periodic, even N */
+    check_sweep(15, 0, 7, 14, 1, 0.0, threads);    /* periodic, odd N, source at edges */
+    check_sweep(32, 2, 16, 30, 0, 6.5, threads);   /* photon radius near the walls */
+    check_sweep(20, 1, 1, 1, 1, 4.0, threads);     /* periodic with radius */
+  }
+  check_threads_agree();
+  TEST_RETURN();
+}
