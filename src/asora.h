@@ -32,12 +32,22 @@ struct trace_stats {
   int64_t cells_traced;             /*!< (source, cell) pairs visited */
 };
 
+/** Column-density buffers kept between passes (no allocation per pass). */
+struct asora_cpu_workspace {
+  double *buffers;        /*!< per-thread column buffers */
+  size_t capacity;        /*!< doubles allocated */
+};
+
 /**
  * Add every listed source's photoionization rate to gamma_out (n^3, not
- * zeroed here).  OpenMP: within shells for few sources, over sources (with
- * atomic adds) for many.
+ * zeroed here).  OpenMP: within wavefronts for few sources, over sources
+ * (with atomic adds) for many.  `ws` may be NULL (buffers allocated for this
+ * call only) or a zero-initialised workspace reused across calls.
  */
 IONF_NODISCARD ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
-                                        struct trace_stats *stats);
+                                        struct trace_stats *stats,
+                                        struct asora_cpu_workspace *ws);
+/** Free a workspace's buffers. */
+void asora_cpu_workspace_free(struct asora_cpu_workspace *ws);
 
 #endif

@@ -1,7 +1,8 @@
 /**
  * @file asora_cpu.c
- * @brief ASORA on the CPU: per source, shells in order; cells of a shell are
- *        independent.  Column densities live in a buffer over the source's
+ * @brief ASORA on the CPU: per source, every cell of the traced domain with the
+ *        short-characteristics maths of asora_k.h, in a cache-friendly causal
+ *        order (see sweep_line).  Column densities live in a buffer over the source's
  *        traced domain (box clipped to the photon radius), so memory follows
  *        the work, not the grid.
  */
@@ -26,7 +27,7 @@ struct sweep {
 };
 
 /* One cell at offset (di, dj, dk): interpolate, store the column, add the rate. */
-static inline int64_t sweep_cell(const struct sweep *sw, int q, int di, int dj, int dk) {
+static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk) {
   const struct trace_input *in = sw->in;
   long long r2 = (long long)di * di + (long long)dj * dj + (long long)dk * dk;
   if ((double)r2 > sw->dom.r2_max_cells) return 0; /* nothing inside the radius needs it */
@@ -38,7 +39,7 @@ static inline int64_t sweep_cell(const struct sweep *sw, int q, int di, int dj, 
   int64_t idx = grid_index(n, gi, gj, gk);
   double n_hi = in->n_h_cm3[idx] * (1.0 - in->x_hii_av[idx]);
   double col_in, ds_cells, volume;
-  if (q == 0) {
+  if (di == 0 && dj == 0 && dk == 0) {
     col_in = 0.0;
     ds_cells = 0.5;
     volume = cell_cm * cell_cm * cell_cm;
@@ -70,19 +71,45 @@ static inline int64_t sweep_cell(const struct sweep *sw, int q, int di, int dj, 
   return 1;
 }
 
-/* The cells of shell q in row di (all dj, both signs of dk) inside the domain. */
-static int64_t sweep_shell_rows(const struct sweep *sw, int q, int di) {
+/*
+ * Order on the CPU: lines of constant (di, dj), k innermost so that memory is
+ * walked contiguously, in wavefronts of s = |di| + |dj|.  A cell's non-zero
+ * interpolation neighbours lie either on its own line, nearer the source in
+ * k, or on lines of smaller s, so the lines of one wavefront are independent.
+ * This visits the same cells with the same per-cell maths as the octahedral
+ * shells of the GPU; only the order differs, and no cell reads a value that
+ * is not final, so the results are identical.
+ */
+
+/* One line: dk = 0, 1, ... outwards, then dk = -1, -2, ... (which needs dk = 0). */
+static int64_t sweep_line(const struct sweep *sw, int di, int dj) {
   const struct asora_domain *d = &sw->dom;
+  double r2_line = (double)di * di + (double)dj * dj;
+  if (r2_line > d->r2_max_cells) return 0;
+  int hi = d->hi[2], lo = d->lo[2];
+  double reach = floor(sqrt(d->r2_max_cells - r2_line)); /* |dk| beyond which r > R */
+  if (reach < (double)hi) hi = (int)reach;
+  if (-reach > (double)lo) lo = -(int)reach;
   int64_t visited = 0;
-  int rem = q - abs(di);
-  int dj_lo = d->lo[1] > -rem ? d->lo[1] : -rem;
-  int dj_hi = d->hi[1] < rem ? d->hi[1] : rem;
-  for (int dj = dj_lo; dj <= dj_hi; ++dj) {
-    int rk = rem - abs(dj);
-    if (rk <= d->hi[2] && rk >= d->lo[2]) visited += sweep_cell(sw, q, di, dj, rk);
-    if (rk > 0 && -rk >= d->lo[2] && -rk <= d->hi[2]) visited += sweep_cell(sw, q, di, dj, -rk);
-  }
+  for (int dk = 0; dk <= hi; ++dk) visited += sweep_cell(sw, di, dj, dk);
+  for (int dk = -1; dk >= lo; --dk) visited += sweep_cell(sw, di, dj, dk);
   return visited;
+}
+
+/* The lines of wavefront s with di in [di_lo, di_hi] (clipped to the domain). */
+static int64_t sweep_wavefront_row(const struct sweep *sw, int s, int di) {
+  const struct asora_domain *d = &sw->dom;
+  int rem = s - abs(di);
+  int64_t visited = 0;
+  if (rem <= d->hi[1] && rem >= d->lo[1]) visited += sweep_line(sw, di, rem);
+  if (rem > 0 && -rem >= d->lo[1] && -rem <= d->hi[1]) visited += sweep_line(sw, di, -rem);
+  return visited;
+}
+
+static int wavefront_count(const struct asora_domain *d) {
+  int max_i = -d->lo[0] > d->hi[0] ? -d->lo[0] : d->hi[0];
+  int max_j = -d->lo[1] > d->hi[1] ? -d->lo[1] : d->hi[1];
+  return max_i + max_j + 1;
 }
 
 static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s, double *gamma) {
@@ -97,29 +124,37 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
 /* One source by one thread. */
 static int64_t sweep_serial(const struct sweep *sw) {
   int64_t visited = 0;
-  for (int q = 0; q <= sw->dom.q_max; ++q) {
-    int lo = sw->dom.lo[0] > -q ? sw->dom.lo[0] : -q;
-    int hi = sw->dom.hi[0] < q ? sw->dom.hi[0] : q;
-    for (int di = lo; di <= hi; ++di) visited += sweep_shell_rows(sw, q, di);
+  int n_fronts = wavefront_count(&sw->dom);
+  for (int s = 0; s < n_fronts; ++s) {
+    int lo = sw->dom.lo[0] > -s ? sw->dom.lo[0] : -s;
+    int hi = sw->dom.hi[0] < s ? sw->dom.hi[0] : s;
+    for (int di = lo; di <= hi; ++di) visited += sweep_wavefront_row(sw, s, di);
   }
   return visited;
 }
 
-/* One source by the whole team: rows of a shell in parallel, a barrier per shell. */
+/* One source by the whole team: the lines of a wavefront in parallel, a barrier per wavefront. */
 static int64_t sweep_team(const struct sweep *sw) {
   int64_t visited = 0;
+  int n_fronts = wavefront_count(&sw->dom);
 #pragma omp parallel reduction(+ : visited)
-  for (int q = 0; q <= sw->dom.q_max; ++q) {
-    int lo = sw->dom.lo[0] > -q ? sw->dom.lo[0] : -q;
-    int hi = sw->dom.hi[0] < q ? sw->dom.hi[0] : q;
+  for (int s = 0; s < n_fronts; ++s) {
+    int lo = sw->dom.lo[0] > -s ? sw->dom.lo[0] : -s;
+    int hi = sw->dom.hi[0] < s ? sw->dom.hi[0] : s;
 #pragma omp for schedule(dynamic, 1)
-    for (int di = lo; di <= hi; ++di) visited += sweep_shell_rows(sw, q, di);
+    for (int di = lo; di <= hi; ++di) visited += sweep_wavefront_row(sw, s, di);
   }
   return visited;
+}
+
+void asora_cpu_workspace_free(struct asora_cpu_workspace *ws) {
+  free(ws->buffers);
+  ws->buffers = NULL;
+  ws->capacity = 0;
 }
 
 ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
-                         struct trace_stats *stats) {
+                         struct trace_stats *stats, struct asora_cpu_workspace *ws) {
   int64_t visited = 0;
   if (in->source_count <= 0) {
     if (stats) stats->cells_traced = 0;
@@ -136,13 +171,20 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
   int threads = omp_get_max_threads();
   int over_sources = in->source_count >= 2 * (int64_t)threads && threads > 1;
   int n_buffers = over_sources ? threads : 1;
-  double *buffers = malloc((size_t)max_cells * (size_t)n_buffers * sizeof(double));
-  if (!buffers)
-    return ionf_error_set(IONF_ERR_MEM,
-                          "ray tracing: could not allocate %d column buffer(s) of %lld cells "
-                          "(%.2f GB); set raytracing.R_max to trace less",
-                          n_buffers, max_cells,
-                          8.0 * (double)max_cells * n_buffers / 1e9);
+  size_t need = (size_t)max_cells * (size_t)n_buffers;
+  struct asora_cpu_workspace local = {NULL, 0};
+  if (!ws) ws = &local;
+  if (ws->capacity < need) {
+    free(ws->buffers);
+    ws->buffers = malloc(need * sizeof(double));
+    ws->capacity = ws->buffers ? need : 0;
+    if (!ws->buffers)
+      return ionf_error_set(IONF_ERR_MEM,
+                            "ray tracing: could not allocate %d column buffer(s) of %lld cells "
+                            "(%.2f GB); set raytracing.R_max to trace less",
+                            n_buffers, max_cells, 8.0 * (double)need / 1e9);
+  }
+  double *buffers = ws->buffers;
   if (over_sources) {
 #pragma omp parallel reduction(+ : visited)
     {
@@ -165,7 +207,7 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
       visited += threads > 1 ? sweep_team(&sw) : sweep_serial(&sw);
     }
   }
-  free(buffers);
+  asora_cpu_workspace_free(&local);
   if (stats) stats->cells_traced = visited;
   return IONF_OK;
 }

@@ -16,7 +16,7 @@ static ionf_err cpu_trace(struct rt_backend *be, const struct trace_input *in, d
   int64_t cells = grid_cells(in->grid.n);
 #pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < cells; ++c) gamma_out[c] = 0.0;
-  return asora_cpu_trace(in, gamma_out, stats);
+  return asora_cpu_trace(in, gamma_out, stats, (struct asora_cpu_workspace *)be->impl);
 }
 
 static ionf_err cpu_chemistry(struct rt_backend *be, const struct chem_input *in,
@@ -24,11 +24,20 @@ static ionf_err cpu_chemistry(struct rt_backend *be, const struct chem_input *in
   return chem_cpu_pass(in, state, result);
 }
 
-static void cpu_destroy(struct rt_backend *be) { free(be); }
+static void cpu_destroy(struct rt_backend *be) {
+  if (be->impl) asora_cpu_workspace_free(be->impl);
+  free(be->impl);
+  free(be);
+}
 
 ionf_err rt_backend_create_cpu(struct rt_backend **out) {
   struct rt_backend *be = ionf_calloc(1, sizeof *be, "the CPU backend");
   if (!be) return IONF_ERR_MEM;
+  be->impl = ionf_calloc(1, sizeof(struct asora_cpu_workspace), "the CPU workspace");
+  if (!be->impl) {
+    free(be);
+    return IONF_ERR_MEM;
+  }
   be->type_name = "cpu";
   be->ops.trace = cpu_trace;
   be->ops.chemistry = cpu_chemistry;

@@ -2,6 +2,7 @@
  * @file error.c
  * @brief The per-process error record and the message functions.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "error.h"
 
 #include <stdio.h>

@@ -100,7 +100,7 @@ static void check_sweep(int64_t n, int32_t si, int32_t sj, int32_t sk, int perio
   in.column_out = column;
   omp_set_num_threads(threads);
   struct trace_stats stats;
-  EXPECT(asora_cpu_trace(&in, gamma, &stats) == IONF_OK, "trace failed: %s", ionf_error_message());
+  EXPECT(asora_cpu_trace(&in, gamma, &stats, NULL) == IONF_OK, "trace failed: %s", ionf_error_message());
   long long expect = domain_count(n, src, periodic, r_max);
   EXPECT(stats.cells_traced == expect,
          "N=%lld src (%d,%d,%d) periodic=%d R=%g: visited %lld cells, domain has %lld",
@@ -133,9 +133,9 @@ static void check_threads_agree(void) {
   double *g2 = calloc((size_t)(n * n * n), sizeof(double));
   struct trace_stats st;
   omp_set_num_threads(1);
-  EXPECT(asora_cpu_trace(&in, g1, &st) == IONF_OK, "trace");
+  EXPECT(asora_cpu_trace(&in, g1, &st, NULL) == IONF_OK, "trace");
   omp_set_num_threads(3);
-  EXPECT(asora_cpu_trace(&in, g2, &st) == IONF_OK, "trace");
+  EXPECT(asora_cpu_trace(&in, g2, &st, NULL) == IONF_OK, "trace");
   EXPECT(memcmp(g1, g2, sizeof(double) * (size_t)(n * n * n)) == 0,
          "1 and 3 threads give different rates");
   free(g1);

@@ -23,7 +23,7 @@ static void check_columns(int periodic) {
   double *column = calloc((size_t)cells, sizeof(double));
   in.column_out = column;
   struct trace_stats st;
-  EXPECT(asora_cpu_trace(&in, gamma, &st) == IONF_OK, "trace");
+  EXPECT(asora_cpu_trace(&in, gamma, &st, NULL) == IONF_OK, "trace");
   double n_hi = n_h * (1.0 - x0);
   /* directions: axes (factor 1), face diagonals (sqrt 2), body diagonals (sqrt 3) */
   const int dirs[][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},   {0, -1, 0}, {0, 0, 1},
@@ -58,7 +58,7 @@ static void check_inverse_square(void) {
   test_uniform_setup(n, cell, 0, n_h, 0.0, src, ndot, &nh, &x, &s, &in);
   double *gamma = calloc((size_t)(n * n * n), sizeof(double));
   struct trace_stats st;
-  EXPECT(asora_cpu_trace(&in, gamma, &st) == IONF_OK, "trace");
+  EXPECT(asora_cpu_trace(&in, gamma, &st, NULL) == IONF_OK, "trace");
   double worst = 0.0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)

@@ -65,7 +65,7 @@ static void check_rays(struct photo_table_view view, double tau_cell, const char
   double *column = calloc((size_t)(n * n * n), sizeof(double));
   in.column_out = column;
   struct trace_stats st;
-  EXPECT(asora_cpu_trace(&in, gamma, &st) == IONF_OK, "trace");
+  EXPECT(asora_cpu_trace(&in, gamma, &st, NULL) == IONF_OK, "trace");
   double v_cell = cell * cell * cell;
   double sigma0 = view.sigma0_cm2;
   double source_absorbed = gamma[grid_index(n, 24, 24, 24)] * n_h * v_cell;
@@ -123,7 +123,7 @@ static double whole_box(double tau_cell, double r0) {
       }
   double *gamma = calloc((size_t)(n * n * n), sizeof(double));
   struct trace_stats st;
-  EXPECT(asora_cpu_trace(&in, gamma, &st) == IONF_OK, "trace");
+  EXPECT(asora_cpu_trace(&in, gamma, &st, NULL) == IONF_OK, "trace");
   double absorbed = 0.0, v_cell = cell * cell * cell;
   for (int64_t c = 0; c < n * n * n; ++c) absorbed += gamma[c] * n_h * (1.0 - x[c]) * v_cell;
   free(gamma);
