@@ -13,6 +13,12 @@
 #include "photo_k.h"
 #include "sources.h"
 
+/** Order in which the CPU visits a source's cells (same results either way). */
+enum asora_cpu_order {
+  ASORA_ORDER_LINES = 0,  /*!< (di, dj) lines in wavefronts of |di|+|dj|: cache-friendly, default */
+  ASORA_ORDER_SHELLS = 1  /*!< octahedral shells |di|+|dj|+|dk| = q, the GPU's order */
+};
+
 struct trace_input {
   struct grid grid;                 /*!< geometry */
   const double *n_h_cm3;            /*!< n^3 hydrogen densities */
@@ -22,6 +28,7 @@ struct trace_input {
   int64_t source_count;
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables */
+  enum asora_cpu_order order;       /*!< CPU visiting order (0 = lines) */
   double *column_out;               /*!< optional (NULL): outgoing HI column [cm^-2]
                                          per grid cell of the traced sources (last
                                          writer wins; meant for one source, in tests) */

@@ -121,8 +121,26 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   sw->gamma = gamma;
 }
 
+/* One source in octahedral shells q = 0, 1, ... (ASORA's order), one thread. */
+static int64_t sweep_shells(const struct sweep *sw) {
+  const struct asora_domain *d = &sw->dom;
+  int64_t visited = 0;
+  for (int q = 0; q <= d->q_max; ++q)
+    for (int di = (d->lo[0] > -q ? d->lo[0] : -q); di <= (d->hi[0] < q ? d->hi[0] : q); ++di) {
+      int rem = q - abs(di);
+      for (int dj = (d->lo[1] > -rem ? d->lo[1] : -rem); dj <= (d->hi[1] < rem ? d->hi[1] : rem);
+           ++dj) {
+        int rk = rem - abs(dj);
+        if (rk >= d->lo[2] && rk <= d->hi[2]) visited += sweep_cell(sw, di, dj, rk);
+        if (rk > 0 && -rk >= d->lo[2] && -rk <= d->hi[2]) visited += sweep_cell(sw, di, dj, -rk);
+      }
+    }
+  return visited;
+}
+
 /* One source by one thread. */
 static int64_t sweep_serial(const struct sweep *sw) {
+  if (sw->in->order == ASORA_ORDER_SHELLS) return sweep_shells(sw);
   int64_t visited = 0;
   int n_fronts = wavefront_count(&sw->dom);
   for (int s = 0; s < n_fronts; ++s) {
@@ -204,7 +222,8 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
       sweep_init(&sw, in, s, gamma_out);
       sw.column = buffers;
       sw.atomic_add = 0;
-      visited += threads > 1 ? sweep_team(&sw) : sweep_serial(&sw);
+      visited += threads > 1 && in->order == ASORA_ORDER_LINES ? sweep_team(&sw)
+                                                                : sweep_serial(&sw);
     }
   }
   asora_cpu_workspace_free(&local);

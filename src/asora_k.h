@@ -108,9 +108,12 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
     a = 0; p = 1; q = 2;
   }
   int sa = d[a] >= 0 ? 1 : -1, sp = d[p] >= 0 ? 1 : -1, sq = d[q] >= 0 ? 1 : -1;
-  double inv = 1.0 / (double)abs(d[a]);
-  double dp = fabs((double)sp - (double)d[p] * inv);
-  double dq = fabs((double)sq - (double)d[q] * inv);
+  /* Integer numerators, one correctly rounded division: the weights are then
+     bit-identical on host and device (no FMA contraction can turn an exact 0
+     into 1e-17 and pull in a neighbour outside the traced region). */
+  int len_a = abs(d[a]);
+  double dp = (double)abs(sp * len_a - d[p]) / (double)len_a;
+  double dq = (double)abs(sq * len_a - d[q]) / (double)len_a;
   double w[4];
   int shift_p[4], shift_q[4];
   w[0] = (1.0 - dp) * (1.0 - dq); shift_p[0] = 1; shift_q[0] = 1;
@@ -131,8 +134,7 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
     st->s[st->n] = w[m];
     st->n++;
   }
-  double rp = (double)d[p] * inv, rq = (double)d[q] * inv;
-  st->ds_cells = sqrt(1.0 + rp * rp + rq * rq);
+  st->ds_cells = sqrt((double)(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])) / (double)len_a;
   st->corner_factor = 1.0;
   if (abs(d[a]) == 1) {
     int ones = (abs(d[p]) == 1) + (abs(d[q]) == 1);

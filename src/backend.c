@@ -71,7 +71,15 @@ ionf_err rt_backend_create(enum backend_kind kind, struct rt_backend **out) {
         /* A CUDA backend that cannot start yet (GPU path not built) falls back to CPU. */
         if (rc == IONF_OK) return rc;
         if (rc != IONF_ERR_UNSUPPORTED) return rc;
+        /* Say why the GPU that is present is not used. */
+        char why[200];
+        snprintf(why, sizeof why, "%s", ionf_error_message());
         ionf_error_clear();
+        IONF_CALL(rt_backend_create_cpu(out));
+        size_t used = strlen((*out)->description);
+        snprintf((*out)->description + used, sizeof (*out)->description - used,
+                 " (auto: a GPU is present but not used: %s)", why);
+        return IONF_OK;
       }
       return rt_backend_create_cpu(out);
   }

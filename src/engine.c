@@ -112,6 +112,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   memcpy(f->x_hii_end, f->x_hii, sizeof(double) * (size_t)cells);
 
   struct trace_input tin;
+  memset(&tin, 0, sizeof tin);
   tin.grid = e->grid;
   tin.n_h_cm3 = f->n_h_cm3;
   tin.x_hii_av = f->x_hii_av;
@@ -120,6 +121,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   tin.source_count = e->source_count;
   tin.r_max_cells = cfg->r_max_cells;
   tin.tables = photo_tables_view(&e->tables);
+  tin.order = ASORA_ORDER_LINES;
   tin.column_out = NULL;
 
   struct chem_input cin;
@@ -210,25 +212,44 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
   return IONF_OK;
 }
 
-/* DIR/ifront.csv: the measured and analytic front at each output. */
-static ionf_err write_ifront_csv(const struct ionf_config *cfg, const struct engine_report *report) {
+/* Steps of dt, shortened to land exactly on the next output time (or t_end). */
+static double next_step_length(const struct ionf_config *cfg, double t, double t_tiny) {
+  double target = cfg->t_end_s;
+  for (int i = 0; i < cfg->n_outputs; ++i)
+    if (cfg->output_times_s[i] > t + t_tiny) {
+      if (cfg->output_times_s[i] < target) target = cfg->output_times_s[i];
+      break;
+    }
+  double dt = cfg->dt_s < target - t ? cfg->dt_s : target - t;
+  if (target - t - dt < t_tiny) dt = target - t;
+  return dt;
+}
+
+/* DIR/ifront.csv: the measured and analytic front after every step (one
+   source in a uniform medium), so a smooth r_I(t) needs no extra snapshots. */
+static ionf_err ifront_csv_open(const struct engine *e, FILE **out) {
+  *out = NULL;
+  if (comm_rank() != 0 || !engine_has_analytic_front(e)) return IONF_OK;
   char path[IONF_PATH_MAX + 16];
-  snprintf(path, sizeof path, "%s/ifront.csv", cfg->output_dir);
-  FILE *f = fopen(path, "w");
-  IONF_CHECK(f, IONF_ERR_IO, "cannot write '%s'", path);
-  fprintf(f, "time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n");
-  for (int i = 0; i < report->n_ifront; ++i) {
-    const struct ifront_record *r = &report->ifront[i];
-    fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", r->time_s / IONF_MYR_S, r->r_numeric_cm / IONF_KPC_CM,
-            r->r_analytic_cm / IONF_KPC_CM,
-            r->r_numeric_cm >= 0 ? r->r_numeric_cm / r->r_analytic_cm : -1.0);
-  }
-  IONF_CHECK(fclose(f) == 0, IONF_ERR_IO, "cannot write '%s'", path);
+  snprintf(path, sizeof path, "%s/ifront.csv", e->cfg->output_dir);
+  *out = fopen(path, "w");
+  IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s'", path);
+  fprintf(*out, "time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n");
   return IONF_OK;
 }
 
+static void ifront_csv_row(const struct engine *e, FILE *f) {
+  if (!f) return;
+  double r = ifront_radius_along_x_cm(&e->grid, e->fields.x_hii, e->sources.ijk);
+  double a = engine_analytic_front_cm(e, e->time_s);
+  fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S, r >= 0 ? r / IONF_KPC_CM : -1.0,
+          a / IONF_KPC_CM, r >= 0 ? r / a : -1.0);
+  fflush(f);
+}
+
 static void format_duration(double s, char *buf, size_t size) {
-  if (s < 120.0) snprintf(buf, size, "%.1f s", s);
+  if (s < 1.0) snprintf(buf, size, "%.0f ms", 1e3 * s);
+  else if (s < 120.0) snprintf(buf, size, "%.1f s", s);
   else if (s < 7200.0) snprintf(buf, size, "%.1f min", s / 60.0);
   else snprintf(buf, size, "%.1f h", s / 3600.0);
 }
@@ -249,19 +270,18 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
              cfg->output_dir);
 
-  rc = write_output(e, 0, report);
+  FILE *front_csv = NULL;
+  rc = ifront_csv_open(e, &front_csv);
+  if (rc == IONF_OK) rc = write_output(e, 0, report);
   int next_output = 0, index = 1;
   const double t_tiny = 1e-9 * cfg->dt_s;
-  /* Steps of dt, shortened to land exactly on output times. */
-  int64_t n_steps_est = (int64_t)ceil(cfg->t_end_s / cfg->dt_s - 1e-9) + cfg->n_outputs;
+  int64_t n_steps_total = 0;
+  for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++n_steps_total)
+    t += next_step_length(cfg, t, t_tiny);
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
-    double target = cfg->t_end_s;
     while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
       next_output++;
-    if (next_output < cfg->n_outputs && cfg->output_times_s[next_output] < target)
-      target = cfg->output_times_s[next_output];
-    double dt = cfg->dt_s < target - e->time_s ? cfg->dt_s : target - e->time_s;
-    if (target - e->time_s - dt < t_tiny) dt = target - e->time_s;
+    double dt = next_step_length(cfg, e->time_s, t_tiny);
     double s0 = ionf_wtime();
     struct engine_step_info info;
     rc = engine_step(e, dt, &info);
@@ -271,6 +291,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       rc = step_log_row(&log, e->step, e->time_s, info.iterations, info.x_mean_volume,
                         info.x_mean_mass, step_wall);
     if (rc != IONF_OK) break;
+    ifront_csv_row(e, front_csv);
     if (!info.converged)
       ionf_warning("step %lld: not converged after %d iterations (raytracing.max_iterations)",
                    (long long)e->step, info.iterations);
@@ -281,7 +302,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       format_duration(eta, eta_text, sizeof eta_text);
       format_duration(step_wall, wall_text, sizeof wall_text);
       ionf_message0("step %4lld/%-4lld t = %8.3f Myr  iterations %3d  <x_HII> = %.5f  wall %s  ETA %s",
-                    (long long)e->step, (long long)n_steps_est, e->time_s / IONF_MYR_S,
+                    (long long)e->step, (long long)n_steps_total, e->time_s / IONF_MYR_S,
                     info.iterations, info.x_mean_volume, wall_text, eta_text);
     }
     if (next_output < cfg->n_outputs &&
@@ -291,7 +312,8 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
     }
   }
   if (log.file) step_log_close(&log);
-  if (rc == IONF_OK && comm_rank() == 0 && report->n_ifront > 0) rc = write_ifront_csv(cfg, report);
+  if (front_csv && fclose(front_csv) != 0 && rc == IONF_OK)
+    rc = ionf_error_set(IONF_ERR_IO, "cannot write '%s/ifront.csv'", cfg->output_dir);
   report->wall_s = ionf_wtime() - wall0;
   report->steps = e->step;
   return rc;

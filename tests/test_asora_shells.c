@@ -3,8 +3,10 @@
  * @brief Octahedral shells: the shell-index mapping enumerates every cell at
  *        L1 distance q exactly once; every interpolation neighbour with a
  *        non-zero weight lies in a lower shell, between the cell and the
- *        source; and the CPU sweep visits each cell of its domain exactly once
- *        (non-periodic, periodic odd/even, with and without a photon radius).
+ *        source; the CPU sweep visits each cell of its domain exactly once
+ *        (non-periodic, periodic odd/even, with and without a photon radius),
+ *        and its fast line order gives bit for bit the rates and columns of
+ *        the shell order.
  */
 #include <omp.h>
 #include <stdlib.h>
@@ -94,6 +96,7 @@ static void check_sweep(int64_t n, int32_t si, int32_t sj, int32_t sk, int perio
   test_uniform_setup(n, cell, periodic, 1e-4, 0.0, src, 1e50, &n_h, &x, &sources, &in);
   in.r_max_cells = r_max;
   int64_t cells = n * n * n;
+  for (int64_t c = 0; c < cells; ++c) n_h[c] = 1e-3 * (1.0 + 0.9 * sin(0.37 * (double)c));
   double *gamma = calloc((size_t)cells, sizeof(double));
   double *column = malloc(sizeof(double) * (size_t)cells);
   for (int64_t c = 0; c < cells; ++c) column[c] = -1.0;
@@ -112,6 +115,21 @@ static void check_sweep(int64_t n, int32_t si, int32_t sj, int32_t sk, int perio
   if (periodic && r_max <= 0)
     EXPECT(expect == cells, "periodic window must cover the box once: %lld of %lld", expect,
            (long long)cells);
+  /* the shell order (ASORA's) gives identical rates and columns */
+  double *gamma_shells = calloc((size_t)cells, sizeof(double));
+  double *column_shells = malloc(sizeof(double) * (size_t)cells);
+  for (int64_t c = 0; c < cells; ++c) column_shells[c] = -1.0;
+  in.column_out = column_shells;
+  in.order = ASORA_ORDER_SHELLS;
+  EXPECT(asora_cpu_trace(&in, gamma_shells, &stats, NULL) == IONF_OK, "shell-order trace");
+  EXPECT(stats.cells_traced == expect, "shell order visited %lld, expected %lld",
+         (long long)stats.cells_traced, expect);
+  EXPECT(!memcmp(gamma, gamma_shells, sizeof(double) * (size_t)cells),
+         "shell and line orders give different rates");
+  EXPECT(!memcmp(column, column_shells, sizeof(double) * (size_t)cells),
+         "shell and line orders give different columns");
+  free(gamma_shells);
+  free(column_shells);
   free(gamma);
   free(column);
   free(n_h);

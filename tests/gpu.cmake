@@ -1,0 +1,4 @@
+# GPU tests: built when CUDA is enabled; they exit 77 (skipped) without a GPU.
+if(IONFRONT_CUDA)
+  ionf_add_test(NAME test_gpu_k_headers SOURCES test_gpu_k_headers.cu LABELS gpu)
+endif()
