@@ -7,6 +7,8 @@
 
 #include "io_density.h"
 
+#include "h5_util.h"
+
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
@@ -15,29 +17,6 @@
 
 #include "grid.h"
 
-struct h5_err_walk {
-  char desc[512];
-  int found;
-};
-
-/* Upward walks start at the innermost frame, which has the real reason. */
-static herr_t h5_err_walk_cb(unsigned n, const H5E_error2_t *err, void *data) {
-  (void)n;
-  struct h5_err_walk *w = data;
-  if (!w->found && err->desc && err->desc[0]) {
-    snprintf(w->desc, sizeof w->desc, "%s", err->desc);
-    w->found = 1;
-  }
-  return 0;
-}
-
-/* Call right after the failing HDF5 call: the next API call clears the stack. */
-static void h5_error_text(char *buf, size_t size) {
-  struct h5_err_walk w;
-  memset(&w, 0, sizeof w);
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_err_walk_cb, &w);
-  snprintf(buf, size, "%s", w.found ? w.desc : "unknown HDF5 error");
-}
 
 /* 1 when every group on the way to `name` and `name` itself exist as links.
  * H5Lexists fails (rather than answering 0) when a parent is missing. */
@@ -69,7 +48,7 @@ static ionf_err density_read_dataset(hid_t file, const char *path, const char *d
   dset = H5Dopen2(file, dataset, H5P_DEFAULT);
   if (dset < 0) {
     /* Usually a group; HDF5 then only says "not a dataset", which adds nothing. */
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     int plain = strcmp(detail, "not a dataset") == 0;
     rc = ionf_error_set(IONF_ERR_INPUT, "'%s' in HDF5 file '%s' is not a dataset%s%s%s", dataset,
                         path, plain ? "" : " (", plain ? "" : detail, plain ? "" : ")");
@@ -78,7 +57,7 @@ static ionf_err density_read_dataset(hid_t file, const char *path, const char *d
   space = H5Dget_space(dset);
   int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
   if (rank < 0) {
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     rc = ionf_error_set(IONF_ERR_IO, "cannot read the shape of dataset '%s' in '%s': %s",
                         dataset, path, detail);
     goto done;
@@ -111,7 +90,7 @@ static ionf_err density_read_dataset(hid_t file, const char *path, const char *d
   }
   /* HDF5 converts any integer or float type to native double on the way in. */
   if (H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' from '%s': %s", dataset, path,
                         detail);
     goto done;
@@ -136,7 +115,7 @@ ionf_err io_density_read(const char *file, const char *dataset, int64_t n, doubl
   hid_t fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (fid < 0) {
     char detail[512];
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", file, detail);
   }
   ionf_err rc = IONF_OK;

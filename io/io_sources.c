@@ -9,6 +9,8 @@
 
 #include "io_sources.h"
 
+#include "h5_util.h"
+
 #include <errno.h>
 #include <hdf5.h>
 #include <stdint.h>
@@ -18,29 +20,6 @@
 
 /* ---- HDF5 helpers ------------------------------------------------------------ */
 
-struct h5_err_walk {
-  char desc[512];
-  int found;
-};
-
-/* Upward walks start at the innermost frame, which has the real reason. */
-static herr_t h5_err_walk_cb(unsigned n, const H5E_error2_t *err, void *data) {
-  (void)n;
-  struct h5_err_walk *w = data;
-  if (!w->found && err->desc && err->desc[0]) {
-    snprintf(w->desc, sizeof w->desc, "%s", err->desc);
-    w->found = 1;
-  }
-  return 0;
-}
-
-/* Call right after the failing HDF5 call: the next API call clears the stack. */
-static void h5_error_text(char *buf, size_t size) {
-  struct h5_err_walk w;
-  memset(&w, 0, sizeof w);
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_err_walk_cb, &w);
-  snprintf(buf, size, "%s", w.found ? w.desc : "unknown HDF5 error");
-}
 
 /* The HDF5 signature sits at offset 0 or, after a user block, at 512, 1024, 2048... */
 static int io_sources_is_hdf5(FILE *f) {
@@ -184,7 +163,7 @@ static ionf_err h5_open_numeric(hid_t file, const char *path, const char *name, 
   hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
   if (d < 0) {
     char detail[512];
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     int plain = strcmp(detail, "not a dataset") == 0;
     return ionf_error_set(IONF_ERR_INPUT, "'%s' in HDF5 source file '%s' is not a dataset%s%s%s",
                           name, path, plain ? "" : " (", plain ? "" : detail, plain ? "" : ")");
@@ -243,13 +222,13 @@ static ionf_err io_sources_read_h5_file(hid_t file, const char *path, struct sou
   /* Positions as int64 first: HDF5 would clip silently when converting to int32. */
   if (rc == IONF_OK && pdims[0] > 0 &&
       H5Dread(dpos, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pos) < 0) {
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' from '%s': %s", pos_name, path,
                         detail);
   }
   if (rc == IONF_OK && pdims[0] > 0 &&
       H5Dread(dndot, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->ndot_per_s) < 0) {
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' from '%s': %s", ndot_name, path,
                         detail);
   }
@@ -271,7 +250,7 @@ static ionf_err io_sources_read_h5(const char *path, struct source_list *out) {
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) {
     char detail[512];
-    h5_error_text(detail, sizeof detail);
+    h5_util_error_text(detail, sizeof detail);
     return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 source file '%s': %s", path, detail);
   }
   ionf_err rc = io_sources_read_h5_file(file, path, out);

@@ -12,6 +12,8 @@
 
 #include "snapshot.h"
 
+#include "h5_util.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -30,37 +32,12 @@
 /* Chunks of at most this many bytes (HDF5's chunk cache and MPI-IO like a few MB). */
 #define SNAPSHOT_CHUNK_BYTES (4u << 20)
 
-/* ---- HDF5 error text ------------------------------------------------------ */
-
-struct h5_err_walk {
-  char desc[512];
-  int found;
-};
-
-/* Walking upward starts at the innermost frame, which carries the real reason
- * (e.g. "errno = 2, error message = 'No such file or directory'"). */
-static herr_t h5_err_walk_cb(unsigned n, const H5E_error2_t *err, void *data) {
-  (void)n;
-  struct h5_err_walk *w = data;
-  if (!w->found && err->desc && err->desc[0]) {
-    snprintf(w->desc, sizeof w->desc, "%s", err->desc);
-    w->found = 1;
-  }
-  return 0;
-}
-
-/* Must be called right after the failing HDF5 call: the next API call clears the stack. */
-static void h5_error_text(char *buf, size_t size) {
-  struct h5_err_walk w;
-  memset(&w, 0, sizeof w);
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_err_walk_cb, &w);
-  snprintf(buf, size, "%s", w.found ? w.desc : "unknown HDF5 error");
-}
+/* ---- HDF5 errors ------------------------------------------------------------ */
 
 /* Record "cannot write snapshot 'PATH': STEP: <innermost HDF5 reason>". */
 static ionf_err snapshot_h5_fail(const char *path, const char *step) {
   char detail[512];
-  h5_error_text(detail, sizeof detail);
+  h5_util_error_text(detail, sizeof detail);
   return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': %s: %s", path, step, detail);
 }
 

@@ -11,3 +11,6 @@ add_test(NAME cli_bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_bad_input.sh
 add_test(NAME cli_small_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_small_run.sh $<TARGET_FILE:ionfront>
                                     ${CMAKE_CURRENT_SOURCE_DIR}/check_snapshot.py)
 set_tests_properties(cli_bad_input cli_small_run PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME cli_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
+                                    $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)

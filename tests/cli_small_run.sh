@@ -40,4 +40,21 @@ import h5py, numpy, sys
 a, b = (h5py.File(p, "r")["/Grid/x_HII"][...] for p in sys.argv[1:3])
 assert numpy.array_equal(a, b), abs(a - b).max()
 PY
+# A density grid from an HDF5 file reaches the run unchanged.
+"$python" - "$work/dens.h5" <<'PY'
+import h5py, numpy, sys
+n = numpy.full((24, 24, 24), 1e-3)
+n[12:, :, :] = 2e-3
+with h5py.File(sys.argv[1], "w") as f:
+    f["density/n_H"] = n
+PY
+"$ionfront" run --quiet --set grid.N=24 --set 'time.dt=20 Myr' --set 'time.t_end=20 Myr' --set 'time.outputs=[20 Myr]' \
+  --set "material.n_H={file: $work/dens.h5, dataset: density/n_H}" --output "$work/dens" \
+  > "$work/dens.log" 2>&1 || { cat "$work/dens.log"; fail "run with an HDF5 density failed"; }
+"$python" - "$work/dens.h5" "$work/dens/snapshot_0001.h5" <<'PY' || fail "density not carried through"
+import h5py, numpy, sys
+a = h5py.File(sys.argv[1], "r")["density/n_H"][...]
+b = h5py.File(sys.argv[2], "r")["Grid/n_H"][...]
+assert numpy.array_equal(a, b)
+PY
 echo "ok"
