@@ -16,7 +16,8 @@
 /** Order in which the CPU visits a source's cells (same results either way). */
 enum asora_cpu_order {
   ASORA_ORDER_LINES = 0,  /*!< (di, dj) lines in wavefronts of |di|+|dj|: cache-friendly, default */
-  ASORA_ORDER_SHELLS = 1  /*!< octahedral shells |di|+|dj|+|dk| = q, the GPU's order */
+  ASORA_ORDER_SHELLS = 1, /*!< octahedral shells |di|+|dj|+|dk| = q (ASORA's order) */
+  ASORA_ORDER_CUBES = 2   /*!< cube shells max(|di|,|dj|,|dk|) = h (the GPU's order) */
 };
 
 struct trace_input {

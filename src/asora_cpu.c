@@ -17,51 +17,20 @@
 
 /* Everything one source's sweep needs. */
 struct sweep {
-  const struct trace_input *in;
-  const int32_t *src;
-  double ndot;
-  struct asora_domain dom;
+  struct asora_source_view view;
   double *column;   /* outgoing column density [cm^-2] per domain cell */
   double *gamma;
+  double *column_out; /* optional per-grid-cell copy (tests) */
   int atomic_add;   /* several sources update gamma concurrently */
+  enum asora_cpu_order order;
 };
 
-/* One cell at offset (di, dj, dk): interpolate, store the column, add the rate. */
+/* One cell: the shared step of asora_k.h, then the add. */
 static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk) {
-  const struct trace_input *in = sw->in;
-  long long r2 = (long long)di * di + (long long)dj * dj + (long long)dk * dk;
-  if ((double)r2 > sw->dom.r2_max_cells) return 0; /* nothing inside the radius needs it */
-  const int64_t n = in->grid.n;
-  const double cell_cm = in->grid.cell_cm;
-  int64_t gi = asora_wrap(sw->src[0] + di, n, in->grid.periodic);
-  int64_t gj = asora_wrap(sw->src[1] + dj, n, in->grid.periodic);
-  int64_t gk = asora_wrap(sw->src[2] + dk, n, in->grid.periodic);
-  int64_t idx = grid_index(n, gi, gj, gk);
-  double n_hi = in->n_h_cm3[idx] * (1.0 - in->x_hii_av[idx]);
-  double col_in, ds_cells, volume;
-  if (di == 0 && dj == 0 && dk == 0) {
-    col_in = 0.0;
-    ds_cells = 0.5;
-    volume = cell_cm * cell_cm * cell_cm;
-  } else {
-    struct asora_stencil st;
-    double col[4];
-    asora_stencil_make(di, dj, dk, &st);
-    for (int m = 0; m < st.n; ++m)
-      col[m] = sw->column[asora_domain_box_index(&sw->dom, st.off[m][0], st.off[m][1],
-                                                 st.off[m][2])];
-    col_in = asora_column_in(&st, col, in->tables.sigma0_cm2);
-    ds_cells = st.ds_cells;
-    volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, cell_cm);
-  }
-  double ds_cm = ds_cells * cell_cm;
-  double col_out = col_in + n_hi * ds_cm;
-  sw->column[asora_domain_box_index(&sw->dom, di, dj, dk)] = col_out;
-  if (in->column_out) in->column_out[idx] = col_out;
-  if (col_in > PHOTO_MAX_COLUMN_CM2) return 1;
-  double sigma0 = in->tables.sigma0_cm2;
-  double g = photo_gamma(&in->tables, sw->ndot, sigma0 * col_in, sigma0 * col_out, n_hi, ds_cm,
-                         volume);
+  long long idx;
+  double g, col_out;
+  if (!asora_cell_step(&sw->view, sw->column, di, dj, dk, &idx, &g, &col_out)) return 0;
+  if (sw->column_out) sw->column_out[idx] = col_out;
   if (sw->atomic_add) {
 #pragma omp atomic
     sw->gamma[idx] += g;
@@ -83,7 +52,7 @@ static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk)
 
 /* One line: dk = 0, 1, ... outwards, then dk = -1, -2, ... (which needs dk = 0). */
 static int64_t sweep_line(const struct sweep *sw, int di, int dj) {
-  const struct asora_domain *d = &sw->dom;
+  const struct asora_domain *d = &sw->view.dom;
   double r2_line = (double)di * di + (double)dj * dj;
   if (r2_line > d->r2_max_cells) return 0;
   int hi = d->hi[2], lo = d->lo[2];
@@ -98,7 +67,7 @@ static int64_t sweep_line(const struct sweep *sw, int di, int dj) {
 
 /* The lines of wavefront s with di in [di_lo, di_hi] (clipped to the domain). */
 static int64_t sweep_wavefront_row(const struct sweep *sw, int s, int di) {
-  const struct asora_domain *d = &sw->dom;
+  const struct asora_domain *d = &sw->view.dom;
   int rem = s - abs(di);
   int64_t visited = 0;
   if (rem <= d->hi[1] && rem >= d->lo[1]) visited += sweep_line(sw, di, rem);
@@ -113,17 +82,40 @@ static int wavefront_count(const struct asora_domain *d) {
 }
 
 static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s, double *gamma) {
-  sw->in = in;
-  sw->src = in->sources->ijk + 3 * s;
-  sw->ndot = in->sources->ndot_per_s[s];
-  int src[3] = {sw->src[0], sw->src[1], sw->src[2]};
-  asora_domain_make(src, in->grid.n, in->grid.periodic, in->r_max_cells, &sw->dom);
+  struct asora_source_view *v = &sw->view;
+  v->n_h_cm3 = in->n_h_cm3;
+  v->x_hii_av = in->x_hii_av;
+  v->n = in->grid.n;
+  v->periodic = in->grid.periodic;
+  v->cell_cm = in->grid.cell_cm;
+  for (int a = 0; a < 3; ++a) v->src[a] = in->sources->ijk[3 * s + a];
+  v->ndot_per_s = in->sources->ndot_per_s[s];
+  asora_domain_make(v->src, in->grid.n, in->grid.periodic, in->r_max_cells, &v->dom);
+  v->tables = in->tables;
   sw->gamma = gamma;
+  sw->column_out = in->column_out;
+  sw->order = in->order;
+}
+
+/* One source in cube shells max(|d|) = h (the GPU's order), one thread. */
+static int64_t sweep_cubes(const struct sweep *sw) {
+  int64_t visited = 0;
+  int h_max = asora_domain_h_max(&sw->view.dom);
+  for (int h = 0; h <= h_max; ++h) {
+    struct asora_cube_shell cs;
+    asora_cube_shell_make(&sw->view.dom, h, &cs);
+    for (long long t = 0; t < cs.start[6]; ++t) {
+      int di, dj, dk;
+      asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
+      visited += sweep_cell(sw, di, dj, dk);
+    }
+  }
+  return visited;
 }
 
 /* One source in octahedral shells q = 0, 1, ... (ASORA's order), one thread. */
 static int64_t sweep_shells(const struct sweep *sw) {
-  const struct asora_domain *d = &sw->dom;
+  const struct asora_domain *d = &sw->view.dom;
   int64_t visited = 0;
   for (int q = 0; q <= d->q_max; ++q)
     for (int di = (d->lo[0] > -q ? d->lo[0] : -q); di <= (d->hi[0] < q ? d->hi[0] : q); ++di) {
@@ -140,12 +132,13 @@ static int64_t sweep_shells(const struct sweep *sw) {
 
 /* One source by one thread. */
 static int64_t sweep_serial(const struct sweep *sw) {
-  if (sw->in->order == ASORA_ORDER_SHELLS) return sweep_shells(sw);
+  if (sw->order == ASORA_ORDER_SHELLS) return sweep_shells(sw);
+  if (sw->order == ASORA_ORDER_CUBES) return sweep_cubes(sw);
   int64_t visited = 0;
-  int n_fronts = wavefront_count(&sw->dom);
+  int n_fronts = wavefront_count(&sw->view.dom);
   for (int s = 0; s < n_fronts; ++s) {
-    int lo = sw->dom.lo[0] > -s ? sw->dom.lo[0] : -s;
-    int hi = sw->dom.hi[0] < s ? sw->dom.hi[0] : s;
+    int lo = sw->view.dom.lo[0] > -s ? sw->view.dom.lo[0] : -s;
+    int hi = sw->view.dom.hi[0] < s ? sw->view.dom.hi[0] : s;
     for (int di = lo; di <= hi; ++di) visited += sweep_wavefront_row(sw, s, di);
   }
   return visited;
@@ -154,11 +147,11 @@ static int64_t sweep_serial(const struct sweep *sw) {
 /* One source by the whole team: the lines of a wavefront in parallel, a barrier per wavefront. */
 static int64_t sweep_team(const struct sweep *sw) {
   int64_t visited = 0;
-  int n_fronts = wavefront_count(&sw->dom);
+  int n_fronts = wavefront_count(&sw->view.dom);
 #pragma omp parallel reduction(+ : visited)
   for (int s = 0; s < n_fronts; ++s) {
-    int lo = sw->dom.lo[0] > -s ? sw->dom.lo[0] : -s;
-    int hi = sw->dom.hi[0] < s ? sw->dom.hi[0] : s;
+    int lo = sw->view.dom.lo[0] > -s ? sw->view.dom.lo[0] : -s;
+    int hi = sw->view.dom.hi[0] < s ? sw->view.dom.hi[0] : s;
 #pragma omp for schedule(dynamic, 1)
     for (int di = lo; di <= hi; ++di) visited += sweep_wavefront_row(sw, s, di);
   }
@@ -183,7 +176,7 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
   for (int64_t s = in->first_source; s < in->first_source + in->source_count; ++s) {
     struct sweep sw;
     sweep_init(&sw, in, s, gamma_out);
-    long long c = asora_domain_box_cells(&sw.dom);
+    long long c = asora_domain_box_cells(&sw.view.dom);
     if (c > max_cells) max_cells = c;
   }
   int threads = omp_get_max_threads();

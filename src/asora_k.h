@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "ionf_hd.h"
+#include "photo_k.h"
 
 /** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
 #define ASORA_TAU_WEIGHT_FLOOR 0.6
@@ -234,6 +235,145 @@ IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic)
   if (!periodic) return c;
   long long m = c % n;
   return m < 0 ? m + n : m;
+}
+
+/* ---- cube shells: the GPU's order -------------------------------------------- */
+
+/**
+ * Cube shell h: the cells with max(|di|, |dj|, |dk|) = h inside a domain.  A
+ * cell's non-zero-weight upstream neighbours all lie in cube shell h - 1 (the
+ * dominant coordinate steps back by one; a tied coordinate has weight only on
+ * the neighbours that step it back too), so shells can be processed in order
+ * with all cells of one shell independent.  The shell is cut into six
+ * rectangles (faces x = +-h, then y = +-h, then z = +-h, edges counted once);
+ * on the x and y faces consecutive indices are consecutive dk, i.e.
+ * consecutive memory, which keeps GPU loads and atomics coalesced.
+ */
+struct asora_cube_shell {
+  int h;
+  long long start[7];     /*!< first index of each face; start[6] = cells in the shell */
+  int axis[6], value[6];  /*!< the face's fixed axis and its offset (+-h) */
+  int u_axis[6], v_axis[6];
+  int u_lo[6], v_lo[6], v_len[6];
+};
+
+IONF_HD IONF_INLINE void asora_cube_shell_make(const struct asora_domain *dom, int h,
+                                               struct asora_cube_shell *cs) {
+  cs->h = h;
+  long long total = 0;
+  for (int f = 0; f < 6; ++f) {
+    int axis = f / 2, value = (f % 2 == 0) ? h : -h;
+    int ua = axis == 0 ? 1 : 0, va = axis == 2 ? 1 : 2;
+    /* faces of later axes exclude the edges earlier faces already hold */
+    int u_ext = axis >= 1 ? h - 1 : h, v_ext = axis >= 2 ? h - 1 : h;
+    int u_lo = dom->lo[ua] > -u_ext ? dom->lo[ua] : -u_ext;
+    int u_hi = dom->hi[ua] < u_ext ? dom->hi[ua] : u_ext;
+    int v_lo = dom->lo[va] > -v_ext ? dom->lo[va] : -v_ext;
+    int v_hi = dom->hi[va] < v_ext ? dom->hi[va] : v_ext;
+    long long count = 0;
+    int present = value >= dom->lo[axis] && value <= dom->hi[axis] && !(h == 0 && f % 2 == 1);
+    if (h == 0 && axis > 0) present = 0; /* the source cell is face 0 only */
+    if (present && u_hi >= u_lo && v_hi >= v_lo)
+      count = (long long)(u_hi - u_lo + 1) * (v_hi - v_lo + 1);
+    cs->start[f] = total;
+    cs->axis[f] = axis;
+    cs->value[f] = value;
+    cs->u_axis[f] = ua;
+    cs->v_axis[f] = va;
+    cs->u_lo[f] = u_lo;
+    cs->v_lo[f] = v_lo;
+    cs->v_len[f] = v_hi >= v_lo ? v_hi - v_lo + 1 : 1;
+    total += count;
+  }
+  cs->start[6] = total;
+}
+
+/** Offset of the t-th cell (0 <= t < start[6]) of a cube shell. */
+IONF_HD IONF_INLINE void asora_cube_shell_cell(const struct asora_cube_shell *cs, long long t,
+                                               int *di, int *dj, int *dk) {
+  int f = 0;
+  while (f < 5 && t >= cs->start[f + 1]) ++f;
+  long long local = t - cs->start[f];
+  int d[3];
+  d[cs->axis[f]] = cs->value[f];
+  d[cs->u_axis[f]] = cs->u_lo[f] + (int)(local / cs->v_len[f]);
+  d[cs->v_axis[f]] = cs->v_lo[f] + (int)(local % cs->v_len[f]);
+  *di = d[0];
+  *dj = d[1];
+  *dk = d[2];
+}
+
+/** The last cube shell of a domain. */
+IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
+  int h = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (-dom->lo[a] > h) h = -dom->lo[a];
+    if (dom->hi[a] > h) h = dom->hi[a];
+  }
+  return h;
+}
+
+/* ---- one (source, cell) step ---------------------------------------------------- */
+
+/** What tracing one source needs (read-only; host or device pointers). */
+struct asora_source_view {
+  const double *n_h_cm3;          /*!< n^3 hydrogen densities */
+  const double *x_hii_av;         /*!< n^3 time-averaged ionized fractions */
+  long long n;                    /*!< cells per side */
+  int periodic;
+  double cell_cm;
+  int src[3];                     /*!< source cell */
+  double ndot_per_s;              /*!< source photon rate */
+  struct asora_domain dom;        /*!< traced domain */
+  struct photo_table_view tables;
+};
+
+/**
+ * Trace one cell at offset (di, dj, dk): interpolate the incoming column from
+ * the upstream cells' outgoing columns in `column` (indexed by the domain's
+ * bounding box), store this cell's outgoing column there, and compute its
+ * photoionization rate.  Returns 0 for a cell beyond the photon radius
+ * (nothing done: no cell inside the radius needs it); otherwise 1, with the
+ * grid index in *idx, the rate in *gamma (0 behind an opaque column) and the
+ * outgoing column in *col_out.
+ */
+IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, double *column,
+                                        int di, int dj, int dk, long long *idx,
+                                        double *gamma, double *col_out) {
+  double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
+  if (r2 > v->dom.r2_max_cells) return 0;
+  long long gi = asora_wrap(v->src[0] + di, v->n, v->periodic);
+  long long gj = asora_wrap(v->src[1] + dj, v->n, v->periodic);
+  long long gk = asora_wrap(v->src[2] + dk, v->n, v->periodic);
+  long long c = (gi * v->n + gj) * v->n + gk;
+  double n_hi = v->n_h_cm3[c] * (1.0 - v->x_hii_av[c]);
+  double col_in, ds_cells, volume;
+  if (di == 0 && dj == 0 && dk == 0) {
+    col_in = 0.0;
+    ds_cells = 0.5; /* from the source at the cell centre to its face */
+    volume = v->cell_cm * v->cell_cm * v->cell_cm;
+  } else {
+    struct asora_stencil st;
+    double col[4];
+    asora_stencil_make(di, dj, dk, &st);
+    for (int m = 0; m < st.n; ++m)
+      col[m] = column[asora_domain_box_index(&v->dom, st.off[m][0], st.off[m][1],
+                                             st.off[m][2])];
+    col_in = asora_column_in(&st, col, v->tables.sigma0_cm2);
+    ds_cells = st.ds_cells;
+    volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
+  }
+  double ds_cm = ds_cells * v->cell_cm;
+  double out = col_in + n_hi * ds_cm;
+  column[asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+  *idx = c;
+  *col_out = out;
+  double sigma0 = v->tables.sigma0_cm2;
+  *gamma = col_in > PHOTO_MAX_COLUMN_CM2
+               ? 0.0
+               : photo_gamma(&v->tables, v->ndot_per_s, sigma0 * col_in, sigma0 * out, n_hi,
+                             ds_cm, volume);
+  return 1;
 }
 
 #endif /* IONF_ASORA_K_H */

@@ -128,6 +128,17 @@ static void check_sweep(int64_t n, int32_t si, int32_t sj, int32_t sk, int perio
          "shell and line orders give different rates");
   EXPECT(!memcmp(column, column_shells, sizeof(double) * (size_t)cells),
          "shell and line orders give different columns");
+  /* and so does the cube-shell order of the GPU */
+  for (int64_t c = 0; c < cells; ++c) column_shells[c] = -1.0;
+  memset(gamma_shells, 0, sizeof(double) * (size_t)cells);
+  in.order = ASORA_ORDER_CUBES;
+  EXPECT(asora_cpu_trace(&in, gamma_shells, &stats, NULL) == IONF_OK, "cube-order trace");
+  EXPECT(stats.cells_traced == expect, "cube order visited %lld, expected %lld",
+         (long long)stats.cells_traced, expect);
+  EXPECT(!memcmp(gamma, gamma_shells, sizeof(double) * (size_t)cells),
+         "cube and line orders give different rates");
+  EXPECT(!memcmp(column, column_shells, sizeof(double) * (size_t)cells),
+         "cube and line orders give different columns");
   free(gamma_shells);
   free(column_shells);
   free(gamma);
@@ -164,9 +175,53 @@ static void check_threads_agree(void) {
   free(sources.ndot_per_s);
 }
 
+/* Cube shells: each cell of a clipped domain once, upstream neighbours one shell down. */
+static void check_cube_shells(void) {
+  const int src[3] = {3, 0, 9};
+  struct asora_domain dom;
+  asora_domain_make(src, 14, 0, 0.0, &dom);
+  int side = 14;
+  unsigned char *seen = calloc((size_t)side * side * side, 1);
+  long long total = 0;
+  for (int h = 0; h <= asora_domain_h_max(&dom); ++h) {
+    struct asora_cube_shell cs;
+    asora_cube_shell_make(&dom, h, &cs);
+    for (long long t = 0; t < cs.start[6]; ++t) {
+      int d[3];
+      asora_cube_shell_cell(&cs, t, &d[0], &d[1], &d[2]);
+      int m = abs(d[0]) > abs(d[1]) ? abs(d[0]) : abs(d[1]);
+      if (abs(d[2]) > m) m = abs(d[2]);
+      EXPECT(m == h, "cube shell %d holds (%d,%d,%d)", h, d[0], d[1], d[2]);
+      size_t at = ((size_t)(src[0] + d[0]) * side + (size_t)(src[1] + d[1])) * side +
+                  (size_t)(src[2] + d[2]);
+      EXPECT(!seen[at], "(%d,%d,%d) twice", d[0], d[1], d[2]);
+      seen[at] = 1;
+      ++total;
+    }
+  }
+  EXPECT(total == (long long)side * side * side, "cube shells cover %lld of %d cells", total,
+         side * side * side);
+  free(seen);
+  for (int i = -15; i <= 15; ++i)
+    for (int j = -15; j <= 15; ++j)
+      for (int k = -15; k <= 15; ++k) {
+        if (!i && !j && !k) continue;
+        int h = abs(i) > abs(j) ? abs(i) : abs(j);
+        if (abs(k) > h) h = abs(k);
+        struct asora_stencil st;
+        asora_stencil_make(i, j, k, &st);
+        for (int m = 0; m < st.n; ++m) {
+          int hm = abs(st.off[m][0]) > abs(st.off[m][1]) ? abs(st.off[m][0]) : abs(st.off[m][1]);
+          if (abs(st.off[m][2]) > hm) hm = abs(st.off[m][2]);
+          EXPECT(hm == h - 1, "(%d,%d,%d): neighbour in cube shell %d, not %d", i, j, k, hm, h - 1);
+        }
+      }
+}
+
 int main(void) {
   check_shell_mapping();
   check_stencils();
+  check_cube_shells();
   for (int threads = 1; threads <= 2; ++threads) {
     check_sweep(20, 0, 0, 0, 0, 0.0, threads);     /* corner source, whole box */
     check_sweep(17, 3, 16, 8, 0, 0.0, threads);    /* off-centre, odd N */
