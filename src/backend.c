@@ -1,52 +1,14 @@
 /**
  * @file backend.c
- * @brief Choosing a backend, and the CPU implementation of the ops table.
+ * @brief Choosing a backend (the implementations: backend_cpu.c, gpu/backend_cuda.cu).
  */
 #include "backend.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ionf_config.h"
-
-static ionf_err cpu_trace(struct rt_backend *be, const struct trace_input *in, double *gamma_out,
-                          struct trace_stats *stats) {
-  int64_t cells = grid_cells(in->grid.n);
-#pragma omp parallel for schedule(static)
-  for (int64_t c = 0; c < cells; ++c) gamma_out[c] = 0.0;
-  return asora_cpu_trace(in, gamma_out, stats, (struct asora_cpu_workspace *)be->impl);
-}
-
-static ionf_err cpu_chemistry(struct rt_backend *be, const struct chem_input *in,
-                              struct chem_state *state, struct chem_pass_result *result) {
-  return chem_cpu_pass(in, state, result);
-}
-
-static void cpu_destroy(struct rt_backend *be) {
-  if (be->impl) asora_cpu_workspace_free(be->impl);
-  free(be->impl);
-  free(be);
-}
-
-ionf_err rt_backend_create_cpu(struct rt_backend **out) {
-  struct rt_backend *be = ionf_calloc(1, sizeof *be, "the CPU backend");
-  if (!be) return IONF_ERR_MEM;
-  be->impl = ionf_calloc(1, sizeof(struct asora_cpu_workspace), "the CPU workspace");
-  if (!be->impl) {
-    free(be);
-    return IONF_ERR_MEM;
-  }
-  be->type_name = "cpu";
-  be->ops.trace = cpu_trace;
-  be->ops.chemistry = cpu_chemistry;
-  be->ops.destroy = cpu_destroy;
-  snprintf(be->description, sizeof be->description, "CPU, %d OpenMP thread(s)",
-           omp_get_max_threads());
-  *out = be;
-  return IONF_OK;
-}
 
 #if !IONF_HAVE_CUDA
 int rt_backend_cuda_device_count(void) { return 0; }

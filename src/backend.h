@@ -3,9 +3,12 @@
  * @brief The compute backend boundary: ray tracing and chemistry behind an
  *        ops table, one implementation per device kind (PETSc-style).
  *
- * The engine owns the host fields; a backend may mirror them on a device.
- * Calls are coarse (one per pass), so a table of function pointers costs
- * nothing and lets CPU and CUDA be chosen at run time.
+ * A backend holds the working copies of the fields: the CPU backend works on
+ * the engine's host arrays directly; the CUDA backend keeps them in GPU memory
+ * for the whole ray-tracing <-> chemistry iteration and copies to or from the
+ * host only when asked (outputs, the MPI sum of Gamma).  Calls are coarse (one
+ * per pass), so a table of function pointers costs nothing and lets CPU and
+ * CUDA be chosen at run time.
  */
 #ifndef IONF_BACKEND_H
 #define IONF_BACKEND_H
@@ -14,16 +17,50 @@
 #include "chem.h"
 #include "config.h"
 #include "error.h"
+#include "grid.h"
+#include "photo_tables.h"
+
+/** Fields moved by upload / download (bit mask). */
+enum backend_field {
+  FIELD_N_H = 1,
+  FIELD_X = 2,       /*!< start-of-step ionized fraction */
+  FIELD_X_AV = 4,
+  FIELD_X_END = 8,
+  FIELD_T = 16,
+  FIELD_GAMMA = 32,
+  FIELD_ALL = 63
+};
+
+/** What a backend works on; the pointed-to data must outlive the backend. */
+struct backend_setup {
+  struct grid grid;
+  struct grid_fields *host;          /*!< the engine's host fields */
+  const struct source_list *sources; /*!< all sources */
+  int64_t first_source, source_count;/*!< this rank's share */
+  const struct photo_tables *tables;
+  struct chem_params chem;
+  double r_max_cells;                /*!< photon radius [cells]; <= 0: whole box */
+};
 
 struct rt_backend;
 
 struct rt_backend_ops {
-  /** Zero gamma_out and add the rates of the listed sources. */
-  ionf_err (*trace)(struct rt_backend *be, const struct trace_input *in, double *gamma_out,
-                    struct trace_stats *stats);
-  /** One chemistry pass over all cells. */
-  ionf_err (*chemistry)(struct rt_backend *be, const struct chem_input *in,
-                        struct chem_state *state, struct chem_pass_result *result);
+  /** Take the problem: allocate working fields, copy sources and tables. */
+  ionf_err (*setup)(struct rt_backend *be, const struct backend_setup *s);
+  /** Host -> working copies of the fields in `mask`. */
+  ionf_err (*upload)(struct rt_backend *be, unsigned mask);
+  /** Working copies -> host fields in `mask`. */
+  ionf_err (*download)(struct rt_backend *be, unsigned mask);
+  /** Start a step: x_av := x, x_end := x. */
+  ionf_err (*step_begin)(struct rt_backend *be);
+  /** Gamma := the rates of this rank's sources at the current x_av. */
+  ionf_err (*trace)(struct rt_backend *be, struct trace_stats *stats);
+  /** One chemistry pass over all cells with the current Gamma. */
+  ionf_err (*chemistry)(struct rt_backend *be, double dt_s, struct chem_pass_result *result);
+  /** End a step: x := x_end. */
+  ionf_err (*step_end)(struct rt_backend *be);
+  /** x_HII[i][j][k] for i = 0..n-1 (a line through the grid), into out. */
+  ionf_err (*read_x_line)(struct rt_backend *be, int64_t j, int64_t k, double *out);
   /** Release everything the backend holds. */
   void (*destroy)(struct rt_backend *be);
 };
@@ -32,13 +69,14 @@ struct rt_backend {
   const char *type_name;          /*!< "cpu" or "cuda" */
   struct rt_backend_ops ops;
   void *impl;                     /*!< implementation-private state */
-  char description[256];          /*!< for the start-up log (device name, threads) */
+  char description[320];          /*!< for the start-up log (device name, threads) */
 };
 
 /**
  * Create the backend the config asks for.  AUTO picks CUDA when this build
- * has it and a GPU is present, else CPU.  Asking for CUDA without a GPU (or
- * in a CPU-only build) is IONF_ERR_UNSUPPORTED with a message saying which.
+ * has it and a GPU is present, else CPU (and says why in the description).
+ * Asking for CUDA without a GPU (or in a CPU-only build) is
+ * IONF_ERR_UNSUPPORTED with a message saying which.
  */
 IONF_NODISCARD ionf_err rt_backend_create(enum backend_kind kind, struct rt_backend **out);
 void rt_backend_destroy(struct rt_backend *be);

@@ -32,6 +32,7 @@ struct chem_pass_result {
   int64_t cells_at_max_iter; /*!< cells whose n_e iteration did not converge */
   double sum_x_end;          /*!< sum over cells of x_end */
   double sum_x_neutral_end;  /*!< sum over cells of 1 - x_end */
+  double sum_x_end_mass;     /*!< sum over cells of n_H x_end (mass-weighted mean) */
 };
 
 /** The chemistry parameters of a config. */

@@ -22,9 +22,9 @@ struct chem_params chem_params_from_config(const struct ionf_config *cfg) {
 ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
                        struct chem_pass_result *result) {
   int64_t unconverged = 0, at_max = 0;
-  double sum_x = 0.0, sum_neutral = 0.0;
+  double sum_x = 0.0, sum_neutral = 0.0, sum_mass = 0.0;
   const struct chem_params p = in->params;
-#pragma omp parallel for schedule(static) reduction(+ : unconverged, at_max, sum_x, sum_neutral)
+#pragma omp parallel for schedule(static) reduction(+ : unconverged, at_max, sum_x, sum_neutral, sum_mass)
   for (int64_t c = 0; c < in->n_cells; ++c) {
     double x_av_old = state->x_hii_av[c];
     struct chem_cell_result r =
@@ -36,10 +36,12 @@ ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
     at_max += !r.converged;
     sum_x += r.x_end;
     sum_neutral += 1.0 - r.x_end;
+    sum_mass += in->n_h_cm3[c] * r.x_end;
   }
   result->unconverged_cells = unconverged;
   result->cells_at_max_iter = at_max;
   result->sum_x_end = sum_x;
   result->sum_x_neutral_end = sum_neutral;
+  result->sum_x_end_mass = sum_mass;
   return IONF_OK;
 }

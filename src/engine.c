@@ -63,20 +63,38 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
-  if (rc == IONF_OK) rc = rt_backend_create(cfg->backend, &e->backend);
+  if (rc == IONF_OK) {
+    int64_t cells = grid_cells(e->grid.n);
+    double sum_n = 0.0;
+    for (int64_t c = 0; c < cells; ++c) {
+      e->fields.x_hii[c] = cfg->x_hii_initial;
+      e->fields.x_hii_av[c] = cfg->x_hii_initial;
+      e->fields.x_hii_end[c] = cfg->x_hii_initial;
+      e->fields.temperature_k[c] = cfg->temperature_k;
+      sum_n += e->fields.n_h_cm3[c];
+    }
+    e->sum_n_h_cm3 = sum_n;
+    e->chem = chem_params_from_config(cfg);
+    rc = rt_backend_create(cfg->backend, &e->backend);
+  }
+  if (rc == IONF_OK) {
+    struct backend_setup setup;
+    setup.grid = e->grid;
+    setup.host = &e->fields;
+    setup.sources = &e->sources;
+    setup.first_source = e->first_source;
+    setup.source_count = e->source_count;
+    setup.tables = &e->tables;
+    setup.chem = e->chem;
+    setup.r_max_cells = cfg->r_max_cells;
+    rc = e->backend->ops.setup(e->backend, &setup);
+    if (rc == IONF_OK) rc = e->backend->ops.upload(e->backend, FIELD_ALL);
+  }
   if (rc != IONF_OK) {
     ionf_error_trace(__func__, __FILE__, __LINE__);
     engine_destroy(e);
     return rc;
   }
-  int64_t cells = grid_cells(e->grid.n);
-  for (int64_t c = 0; c < cells; ++c) {
-    e->fields.x_hii[c] = cfg->x_hii_initial;
-    e->fields.x_hii_av[c] = cfg->x_hii_initial;
-    e->fields.x_hii_end[c] = cfg->x_hii_initial;
-    e->fields.temperature_k[c] = cfg->temperature_k;
-  }
-  e->chem = chem_params_from_config(cfg);
   *out = e;
   return IONF_OK;
 }
@@ -90,49 +108,11 @@ void engine_destroy(struct engine *e) {
   free(e);
 }
 
-static void mean_fractions(const struct engine *e, double *by_volume, double *by_mass) {
-  int64_t cells = grid_cells(e->grid.n);
-  double sx = 0.0, sxm = 0.0, sm = 0.0;
-  const double *x = e->fields.x_hii, *n = e->fields.n_h_cm3;
-#pragma omp parallel for schedule(static) reduction(+ : sx, sxm, sm)
-  for (int64_t c = 0; c < cells; ++c) {
-    sx += x[c];
-    sxm += x[c] * n[c];
-    sm += n[c];
-  }
-  *by_volume = sx / (double)cells;
-  *by_mass = sm > 0.0 ? sxm / sm : *by_volume;
-}
-
 ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info) {
   const struct ionf_config *cfg = e->cfg;
-  struct grid_fields *f = &e->fields;
+  struct rt_backend *be = e->backend;
   int64_t cells = grid_cells(e->grid.n);
-  memcpy(f->x_hii_av, f->x_hii, sizeof(double) * (size_t)cells);
-  memcpy(f->x_hii_end, f->x_hii, sizeof(double) * (size_t)cells);
-
-  struct trace_input tin;
-  memset(&tin, 0, sizeof tin);
-  tin.grid = e->grid;
-  tin.n_h_cm3 = f->n_h_cm3;
-  tin.x_hii_av = f->x_hii_av;
-  tin.sources = &e->sources;
-  tin.first_source = e->first_source;
-  tin.source_count = e->source_count;
-  tin.r_max_cells = cfg->r_max_cells;
-  tin.tables = photo_tables_view(&e->tables);
-  tin.order = ASORA_ORDER_LINES;
-  tin.column_out = NULL;
-
-  struct chem_input cin;
-  cin.n_cells = cells;
-  cin.dt_s = dt_s;
-  cin.params = e->chem;
-  cin.n_h_cm3 = f->n_h_cm3;
-  cin.temperature_k = f->temperature_k;
-  cin.gamma_hi_per_s = f->gamma_hi_per_s;
-  cin.x_hii = f->x_hii;
-  struct chem_state cstate = {f->x_hii_av, f->x_hii_end};
+  IONF_CALL(be->ops.step_begin(be));
 
   /* C2-Ray's global criterion: few cells still changing, or sums settled. */
   double tol = cfg->convergence_fraction;
@@ -140,23 +120,28 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   int64_t by_sources = (e->sources.n - 1) / 3;
   int64_t conv_cells = by_count < by_sources ? by_count : by_sources;
   double prev_sum_ion = 2.0 * (double)cells, prev_sum_neutral = 2.0 * (double)cells;
+  struct chem_pass_result cr;
+  memset(&cr, 0, sizeof cr);
   info->converged = 0;
   for (info->iterations = 1; info->iterations <= cfg->max_iterations; ++info->iterations) {
     double t0 = ionf_wtime();
     struct trace_stats ts = {0};
     /* A rank whose tracing fails (GPU memory, ...) must not leave the others
        waiting in the reduction: agree first. */
-    ionf_err rc = e->backend->ops.trace(e->backend, &tin, f->gamma_hi_per_s, &ts);
+    ionf_err rc = be->ops.trace(be, &ts);
     ionf_err any;
     IONF_CALL(comm_agree(rc, &any));
     IONF_CALL(rc);
     IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank failed while ray tracing");
     e->cells_traced += ts.cells_traced;
     double t1 = ionf_wtime();
-    IONF_CALL(comm_allreduce_sum(f->gamma_hi_per_s, cells));
+    if (comm_size() > 1) { /* host staging of the sum over ranks */
+      IONF_CALL(be->ops.download(be, FIELD_GAMMA));
+      IONF_CALL(comm_allreduce_sum(e->fields.gamma_hi_per_s, cells));
+      IONF_CALL(be->ops.upload(be, FIELD_GAMMA));
+    }
     double t2 = ionf_wtime();
-    struct chem_pass_result cr;
-    IONF_CALL(e->backend->ops.chemistry(e->backend, &cin, &cstate, &cr));
+    IONF_CALL(be->ops.chemistry(be, dt_s, &cr));
     double t3 = ionf_wtime();
     e->timers.trace_s += t1 - t0;
     e->timers.reduce_s += t2 - t1;
@@ -171,11 +156,17 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     }
   }
   if (info->iterations > cfg->max_iterations) info->iterations = cfg->max_iterations;
-  memcpy(f->x_hii, f->x_hii_end, sizeof(double) * (size_t)cells);
+  IONF_CALL(be->ops.step_end(be));
   e->time_s += dt_s;
   e->step++;
-  mean_fractions(e, &info->x_mean_volume, &info->x_mean_mass);
+  info->x_mean_volume = cr.sum_x_end / (double)cells;
+  info->x_mean_mass =
+      e->sum_n_h_cm3 > 0.0 ? cr.sum_x_end_mass / e->sum_n_h_cm3 : info->x_mean_volume;
   return IONF_OK;
+}
+
+ionf_err engine_sync_to_host(struct engine *e) {
+  return e->backend->ops.download(e->backend, FIELD_X | FIELD_GAMMA | FIELD_T | FIELD_N_H);
 }
 
 int engine_has_analytic_front(const struct engine *e) {
@@ -190,8 +181,8 @@ double engine_analytic_front_cm(const struct engine *e, double t_s) {
 /* Snapshot + I-front record at the current time (rank 0 writes). */
 static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
   double t0 = ionf_wtime();
-  ionf_err rc = IONF_OK;
-  if (comm_rank() == 0) {
+  ionf_err rc = engine_sync_to_host(e);
+  if (rc == IONF_OK && comm_rank() == 0) {
     struct snapshot_meta meta = {index, e->step, e->time_s, -1.0};
     rc = snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
                         sizeof report->last_snapshot);
@@ -238,13 +229,25 @@ static ionf_err ifront_csv_open(const struct engine *e, FILE **out) {
   return IONF_OK;
 }
 
-static void ifront_csv_row(const struct engine *e, FILE *f) {
-  if (!f) return;
-  double r = ifront_radius_along_x_cm(&e->grid, e->fields.x_hii, e->sources.ijk);
+static ionf_err ifront_csv_row(struct engine *e, FILE *f) {
+  if (!f) return IONF_OK;
+  /* the line of cells through the source along x is all the measurement needs */
+  int64_t n = e->grid.n;
+  double *line = ionf_malloc(sizeof(double) * (size_t)n, "an x line");
+  if (!line) return IONF_ERR_MEM;
+  ionf_err rc =
+      e->backend->ops.read_x_line(e->backend, e->sources.ijk[1], e->sources.ijk[2], line);
+  if (rc != IONF_OK) {
+    free(line);
+    return rc;
+  }
+  double r = ifront_radius_along_line_cm(&e->grid, line, e->sources.ijk[0]);
+  free(line);
   double a = engine_analytic_front_cm(e, e->time_s);
   fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S, r >= 0 ? r / IONF_KPC_CM : -1.0,
           a / IONF_KPC_CM, r >= 0 ? r / a : -1.0);
   fflush(f);
+  return IONF_OK;
 }
 
 static void format_duration(double s, char *buf, size_t size) {
@@ -291,7 +294,8 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       rc = step_log_row(&log, e->step, e->time_s, info.iterations, info.x_mean_volume,
                         info.x_mean_mass, step_wall);
     if (rc != IONF_OK) break;
-    ifront_csv_row(e, front_csv);
+    rc = ifront_csv_row(e, front_csv);
+    if (rc != IONF_OK) break;
     if (!info.converged)
       ionf_warning("step %lld: not converged after %d iterations (raytracing.max_iterations)",
                    (long long)e->step, info.iterations);

@@ -38,6 +38,7 @@ struct engine {
   double time_s;                 /*!< simulation time [s] */
   int64_t step;                  /*!< steps taken */
   int uniform_density;           /*!< n_H is one value everywhere */
+  double sum_n_h_cm3;            /*!< sum of n_H over cells (mass-weighted means) */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */
 };
@@ -74,6 +75,8 @@ IONF_NODISCARD ionf_err engine_step(struct engine *e, double dt_s, struct engine
 /** Run to t_end with snapshots, log.csv, progress lines. Collective. */
 IONF_NODISCARD ionf_err engine_run(struct engine *e, struct engine_report *report);
 void engine_destroy(struct engine *e);
+/** Copy the backend's x_HII, Gamma, T and n_H into e->fields (before reading them). */
+IONF_NODISCARD ionf_err engine_sync_to_host(struct engine *e);
 
 /** Whether the analytic Stromgren comparison applies (one source, uniform n_H). */
 int engine_has_analytic_front(const struct engine *e);

@@ -25,5 +25,7 @@ double ifront_analytic_radius_cm(double ndot_per_s, double n_h_cm3, double alpha
  * has left the box along that line.
  */
 double ifront_radius_along_x_cm(const struct grid *g, const double *x_hii, const int32_t *src);
+/** The same on one line of cells x_line[i] = x_HII(i, j_src, k_src), source at i = i_src. */
+double ifront_radius_along_line_cm(const struct grid *g, const double *x_line, int32_t i_src);
 
 #endif

@@ -1,0 +1,112 @@
+/**
+ * @file backend_cpu.c
+ * @brief The CPU backend: the working fields are the engine's host arrays;
+ *        ray tracing and chemistry are the OpenMP loops of asora_cpu.c and
+ *        chem_cpu.c.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+struct cpu_backend {
+  struct backend_setup s;
+  struct asora_cpu_workspace workspace;
+};
+
+static struct cpu_backend *cpu_of(struct rt_backend *be) { return be->impl; }
+
+static ionf_err cpu_setup(struct rt_backend *be, const struct backend_setup *s) {
+  cpu_of(be)->s = *s;
+  return IONF_OK;
+}
+
+/* The working fields are the host fields: nothing to move. */
+static ionf_err cpu_move(struct rt_backend *be, unsigned mask) { return IONF_OK; }
+
+static void copy_field(double *dst, const double *src, int64_t cells) {
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < cells; ++c) dst[c] = src[c];
+}
+
+static ionf_err cpu_step_begin(struct rt_backend *be) {
+  struct grid_fields *f = cpu_of(be)->s.host;
+  int64_t cells = grid_cells(cpu_of(be)->s.grid.n);
+  copy_field(f->x_hii_av, f->x_hii, cells);
+  copy_field(f->x_hii_end, f->x_hii, cells);
+  return IONF_OK;
+}
+
+static ionf_err cpu_step_end(struct rt_backend *be) {
+  struct grid_fields *f = cpu_of(be)->s.host;
+  copy_field(f->x_hii, f->x_hii_end, grid_cells(cpu_of(be)->s.grid.n));
+  return IONF_OK;
+}
+
+static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
+  struct cpu_backend *cb = cpu_of(be);
+  struct grid_fields *f = cb->s.host;
+  int64_t cells = grid_cells(cb->s.grid.n);
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < cells; ++c) f->gamma_hi_per_s[c] = 0.0;
+  struct trace_input in;
+  memset(&in, 0, sizeof in);
+  in.grid = cb->s.grid;
+  in.n_h_cm3 = f->n_h_cm3;
+  in.x_hii_av = f->x_hii_av;
+  in.sources = cb->s.sources;
+  in.first_source = cb->s.first_source;
+  in.source_count = cb->s.source_count;
+  in.r_max_cells = cb->s.r_max_cells;
+  in.tables = photo_tables_view(cb->s.tables);
+  in.order = ASORA_ORDER_LINES;
+  return asora_cpu_trace(&in, f->gamma_hi_per_s, stats, &cb->workspace);
+}
+
+static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, struct chem_pass_result *result) {
+  struct cpu_backend *cb = cpu_of(be);
+  struct grid_fields *f = cb->s.host;
+  struct chem_input in = {grid_cells(cb->s.grid.n), dt_s, cb->s.chem, f->n_h_cm3,
+                          f->temperature_k, f->gamma_hi_per_s, f->x_hii};
+  struct chem_state state = {f->x_hii_av, f->x_hii_end};
+  return chem_cpu_pass(&in, &state, result);
+}
+
+static ionf_err cpu_read_x_line(struct rt_backend *be, int64_t j, int64_t k, double *out) {
+  struct cpu_backend *cb = cpu_of(be);
+  int64_t n = cb->s.grid.n;
+  for (int64_t i = 0; i < n; ++i) out[i] = cb->s.host->x_hii[grid_index(n, i, j, k)];
+  return IONF_OK;
+}
+
+static void cpu_destroy(struct rt_backend *be) {
+  if (be->impl) asora_cpu_workspace_free(&cpu_of(be)->workspace);
+  free(be->impl);
+  free(be);
+}
+
+ionf_err rt_backend_create_cpu(struct rt_backend **out) {
+  struct rt_backend *be = ionf_calloc(1, sizeof *be, "the CPU backend");
+  if (!be) return IONF_ERR_MEM;
+  be->impl = ionf_calloc(1, sizeof(struct cpu_backend), "the CPU backend state");
+  if (!be->impl) {
+    free(be);
+    return IONF_ERR_MEM;
+  }
+  be->type_name = "cpu";
+  be->ops.setup = cpu_setup;
+  be->ops.upload = cpu_move;
+  be->ops.download = cpu_move;
+  be->ops.step_begin = cpu_step_begin;
+  be->ops.trace = cpu_trace;
+  be->ops.chemistry = cpu_chemistry;
+  be->ops.step_end = cpu_step_end;
+  be->ops.read_x_line = cpu_read_x_line;
+  be->ops.destroy = cpu_destroy;
+  snprintf(be->description, sizeof be->description, "CPU, %d OpenMP thread(s)",
+           omp_get_max_threads());
+  *out = be;
+  return IONF_OK;
+}
