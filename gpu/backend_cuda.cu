@@ -1,17 +1,414 @@
 /**
  * @file backend_cuda.cu
- * @brief CUDA backend (placeholder until the GPU issue): device discovery, and
- *        a check that the shared *_k.h maths compiles and runs on the device.
- *        Ray tracing and chemistry kernels arrive with the GPU backend; until
- *        then asking for 'cuda' explains that and 'auto' uses the CPU.
+ * @brief The CUDA backend: the fields live in GPU memory for the whole
+ *        ray-tracing <-> chemistry iteration; the host sees them only when
+ *        the engine asks (outputs, the MPI sum of Gamma).
+ *
+ * Kernels (the per-cell maths is the shared code of src/*_k.h):
+ *  - asora_trace_kernel: one block per source of a batch; the source's cells
+ *    in cube shells h = 0, 1, ... (asora_k.h), a block barrier between shells
+ *    (every upstream neighbour of shell h is in shell h - 1); Gamma by
+ *    double-precision atomicAdd.  Each block has a column buffer over its
+ *    source's traced domain (box clipped to R_max): memory follows the work.
+ *  - chem_pass_kernel: one thread per cell (grid-stride), chem_cell_update,
+ *    the convergence sums reduced per block with CUB and added atomically.
  */
 #include <cuda_runtime.h>
 
+#include <cub/block/block_reduce.cuh>
+
 extern "C" {
-#include "backend.h"
 #include "asora_k.h"
+#include "backend.h"
 #include "chem_k.h"
+#include "comm.h"
 #include "photo_k.h"
+}
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_THREADS 256
+#define CHEM_THREADS 256
+
+/* ---- errors -------------------------------------------------------------------- */
+
+static ionf_err cuda_fail(cudaError_t err, const char *what) {
+  cudaGetLastError(); /* clear a non-sticky error */
+  ionf_err code = err == cudaErrorMemoryAllocation ? IONF_ERR_GPU_MEM : IONF_ERR_GPU;
+  return ionf_error_set(code, "rank %d: CUDA %s failed: %s (%s)", comm_rank(), what,
+                        cudaGetErrorName(err), cudaGetErrorString(err));
+}
+
+#define CUDA_CALL(expr, what)                       \
+  do {                                              \
+    cudaError_t cuda_call_err_ = (expr);            \
+    if (cuda_call_err_ != cudaSuccess) {            \
+      ionf_error_trace(__func__, __FILE__, __LINE__); \
+      return cuda_fail(cuda_call_err_, (what));     \
+    }                                               \
+  } while (0)
+
+/* cudaMalloc with a message naming the size and what is free. */
+static ionf_err device_alloc(void **ptr, size_t bytes, const char *what) {
+  *ptr = NULL;
+  cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 1);
+  if (err == cudaSuccess) return IONF_OK;
+  cudaGetLastError();
+  size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo(&free_b, &total_b);
+  *ptr = NULL;
+  return ionf_error_set(IONF_ERR_GPU_MEM,
+                        "rank %d: GPU out of memory allocating %.3f GB for %s "
+                        "(%.3f GB free of %.3f GB); use a smaller grid or raytracing.R_max, "
+                        "or more GPUs",
+                        comm_rank(), (double)bytes / 1e9, what, (double)free_b / 1e9,
+                        (double)total_b / 1e9);
+}
+
+/* ---- kernels -------------------------------------------------------------------- */
+
+struct trace_kernel_args {
+  const double *n_h_cm3, *x_hii_av;
+  double *gamma;
+  double *columns;              /* batch x column_stride */
+  long long column_stride;
+  const int *src_ijk;           /* this rank's sources */
+  const double *src_ndot;
+  long long first;              /* first source of the batch (index into src_*) */
+  long long count;              /* sources in the batch */
+  long long n;
+  int periodic;
+  double cell_cm;
+  double r_max_cells;
+  struct photo_table_view tables;
+  unsigned long long *cells_visited;
+};
+
+__global__ void __launch_bounds__(TRACE_THREADS)
+    asora_trace_kernel(struct trace_kernel_args a) {
+  long long s = a.first + blockIdx.x;
+  if (blockIdx.x >= a.count) return;
+  struct asora_source_view v;
+  v.n_h_cm3 = a.n_h_cm3;
+  v.x_hii_av = a.x_hii_av;
+  v.n = a.n;
+  v.periodic = a.periodic;
+  v.cell_cm = a.cell_cm;
+  v.src[0] = a.src_ijk[3 * s];
+  v.src[1] = a.src_ijk[3 * s + 1];
+  v.src[2] = a.src_ijk[3 * s + 2];
+  v.ndot_per_s = a.src_ndot[s];
+  asora_domain_make(v.src, a.n, a.periodic, a.r_max_cells, &v.dom);
+  v.tables = a.tables;
+  double *column = a.columns + (long long)blockIdx.x * a.column_stride;
+  int h_max = asora_domain_h_max(&v.dom);
+  unsigned long long visited = 0;
+  for (int h = 0; h <= h_max; ++h) {
+    struct asora_cube_shell cs;
+    asora_cube_shell_make(&v.dom, h, &cs);
+    for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
+      int di, dj, dk;
+      asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
+      long long idx;
+      double g, col_out;
+      if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, &col_out)) {
+        ++visited;
+        if (g != 0.0) atomicAdd(&a.gamma[idx], g);
+      }
+    }
+    __syncthreads(); /* shell h is complete before shell h + 1 reads it */
+  }
+  typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage tmp;
+  unsigned long long total = reduce_t(tmp).Sum(visited);
+  if (threadIdx.x == 0) atomicAdd(a.cells_visited, total);
+}
+
+/* Convergence sums of one chemistry pass. */
+struct chem_sums {
+  unsigned long long unconverged, at_max;
+  double sum_x, sum_neutral, sum_mass;
+};
+
+__global__ void __launch_bounds__(CHEM_THREADS)
+    chem_pass_kernel(long long cells, double dt_s, struct chem_params p, const double *n_h,
+                     const double *t_k, const double *gamma, const double *x0, double *x_av,
+                     double *x_end, struct chem_sums *sums) {
+  unsigned long long unconverged = 0, at_max = 0;
+  double sx = 0.0, sn = 0.0, sm = 0.0;
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells;
+       c += (long long)gridDim.x * blockDim.x) {
+    double old = x_av[c];
+    struct chem_cell_result r = chem_cell_update(&p, x0[c], old, n_h[c], t_k[c], gamma[c], dt_s);
+    x_av[c] = r.x_av;
+    x_end[c] = r.x_end;
+    unconverged += chem_cell_unconverged(old, r.x_av);
+    at_max += !r.converged;
+    sx += r.x_end;
+    sn += 1.0 - r.x_end;
+    sm += n_h[c] * r.x_end;
+  }
+  typedef cub::BlockReduce<double, CHEM_THREADS> reduce_d;
+  typedef cub::BlockReduce<unsigned long long, CHEM_THREADS> reduce_u;
+  __shared__ union {
+    typename reduce_d::TempStorage d;
+    typename reduce_u::TempStorage u;
+  } tmp;
+  double v;
+  unsigned long long u;
+  u = reduce_u(tmp.u).Sum(unconverged);
+  if (threadIdx.x == 0) atomicAdd(&sums->unconverged, u);
+  __syncthreads();
+  u = reduce_u(tmp.u).Sum(at_max);
+  if (threadIdx.x == 0) atomicAdd(&sums->at_max, u);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sx);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_x, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sn);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_neutral, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sm);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_mass, v);
+}
+
+/* ---- the backend ------------------------------------------------------------------ */
+
+struct cuda_backend {
+  struct backend_setup s;
+  int device;
+  int sm_count;
+  cudaStream_t stream;
+  long long cells;
+  double *d_n_h, *d_x, *d_x_av, *d_x_end, *d_t, *d_gamma;
+  int *d_src_ijk;
+  double *d_src_ndot;
+  long long n_src;              /* this rank's sources on the device */
+  double *d_thick, *d_thin;
+  double *d_columns;
+  long long column_stride;      /* doubles per in-flight source */
+  long long batch;              /* sources in flight */
+  struct chem_sums *d_sums;
+  unsigned long long *d_visited;
+};
+
+static struct cuda_backend *cuda_of(struct rt_backend *be) {
+  return (struct cuda_backend *)be->impl;
+}
+
+/* Host pointer and device pointer of each field bit. */
+static void field_pair(struct cuda_backend *cb, unsigned bit, double **host, double **dev) {
+  struct grid_fields *f = cb->s.host;
+  switch (bit) {
+    case FIELD_N_H: *host = f->n_h_cm3; *dev = cb->d_n_h; break;
+    case FIELD_X: *host = f->x_hii; *dev = cb->d_x; break;
+    case FIELD_X_AV: *host = f->x_hii_av; *dev = cb->d_x_av; break;
+    case FIELD_X_END: *host = f->x_hii_end; *dev = cb->d_x_end; break;
+    case FIELD_T: *host = f->temperature_k; *dev = cb->d_t; break;
+    default: *host = f->gamma_hi_per_s; *dev = cb->d_gamma; break;
+  }
+}
+
+static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int to_device) {
+  struct cuda_backend *cb = cuda_of(be);
+  size_t bytes = sizeof(double) * (size_t)cb->cells;
+  for (unsigned bit = 1; bit <= FIELD_GAMMA; bit <<= 1) {
+    if (!(mask & bit)) continue;
+    double *host, *dev;
+    field_pair(cb, bit, &host, &dev);
+    if (to_device)
+      CUDA_CALL(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, cb->stream),
+                "copy of a field to the GPU");
+    else
+      CUDA_CALL(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, cb->stream),
+                "copy of a field from the GPU");
+  }
+  CUDA_CALL(cudaStreamSynchronize(cb->stream), "field copy");
+  return IONF_OK;
+}
+
+static ionf_err cuda_upload(struct rt_backend *be, unsigned mask) { return cuda_move(be, mask, 1); }
+static ionf_err cuda_download(struct rt_backend *be, unsigned mask) {
+  return cuda_move(be, mask, 0);
+}
+
+/* Sources in flight: enough blocks to fill the GPU several times over, as many
+   as half the free memory holds, never more than there are sources. */
+static long long choose_batch(struct cuda_backend *cb, long long bytes_per_source) {
+  size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo(&free_b, &total_b);
+  long long by_memory = (long long)(0.5 * (double)free_b / (double)bytes_per_source);
+  long long want = 8LL * cb->sm_count;
+  long long batch = want < by_memory ? want : by_memory;
+  if (batch > cb->n_src) batch = cb->n_src;
+  return batch < 1 ? 1 : batch;
+}
+
+static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s) {
+  struct cuda_backend *cb = cuda_of(be);
+  cb->s = *s;
+  cb->cells = grid_cells(s->grid.n);
+  size_t field_bytes = sizeof(double) * (size_t)cb->cells;
+  double **fields[] = {&cb->d_n_h, &cb->d_x, &cb->d_x_av, &cb->d_x_end, &cb->d_t, &cb->d_gamma};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
+    IONF_CALL(device_alloc((void **)fields[i], field_bytes, "the grid fields"));
+
+  /* this rank's sources, tables, convergence sums */
+  cb->n_src = s->source_count;
+  IONF_CALL(device_alloc((void **)&cb->d_src_ijk, 3 * sizeof(int) * (size_t)cb->n_src,
+                         "source positions"));
+  IONF_CALL(device_alloc((void **)&cb->d_src_ndot, sizeof(double) * (size_t)cb->n_src,
+                         "source rates"));
+  if (cb->n_src > 0) {
+    CUDA_CALL(cudaMemcpy(cb->d_src_ijk, s->sources->ijk + 3 * s->first_source,
+                         3 * sizeof(int) * (size_t)cb->n_src, cudaMemcpyHostToDevice),
+              "copy of source positions");
+    CUDA_CALL(cudaMemcpy(cb->d_src_ndot, s->sources->ndot_per_s + s->first_source,
+                         sizeof(double) * (size_t)cb->n_src, cudaMemcpyHostToDevice),
+              "copy of source rates");
+  }
+  size_t table_bytes = sizeof(double) * ((size_t)s->tables->num_tau + 1);
+  IONF_CALL(device_alloc((void **)&cb->d_thick, table_bytes, "the rate tables"));
+  IONF_CALL(device_alloc((void **)&cb->d_thin, table_bytes, "the rate tables"));
+  CUDA_CALL(cudaMemcpy(cb->d_thick, s->tables->thick, table_bytes, cudaMemcpyHostToDevice),
+            "copy of the rate tables");
+  CUDA_CALL(cudaMemcpy(cb->d_thin, s->tables->thin, table_bytes, cudaMemcpyHostToDevice),
+            "copy of the rate tables");
+  IONF_CALL(device_alloc((void **)&cb->d_sums, sizeof(struct chem_sums), "reduction sums"));
+  IONF_CALL(device_alloc((void **)&cb->d_visited, sizeof(unsigned long long), "a counter"));
+
+  /* the column buffer of the largest traced domain sizes every in-flight slot */
+  long long stride = 1;
+  for (long long i = 0; i < cb->n_src; ++i) {
+    const int32_t *p = s->sources->ijk + 3 * (s->first_source + i);
+    int src[3] = {p[0], p[1], p[2]};
+    struct asora_domain dom;
+    asora_domain_make(src, s->grid.n, s->grid.periodic, s->r_max_cells, &dom);
+    long long c = asora_domain_box_cells(&dom);
+    if (c > stride) stride = c;
+  }
+  cb->column_stride = stride;
+  cb->batch = choose_batch(cb, stride * (long long)sizeof(double));
+  if (s->source_batch_size > 0)
+    cb->batch = s->source_batch_size < cb->n_src ? s->source_batch_size : cb->n_src;
+  if (cb->batch < 1) cb->batch = 1;
+  IONF_CALL(device_alloc((void **)&cb->d_columns,
+                         sizeof(double) * (size_t)stride * (size_t)cb->batch,
+                         "the per-source column buffers"));
+  size_t used = (size_t)cb->batch * (size_t)stride * sizeof(double);
+  be->inflight_sources = cb->batch;
+  be->column_bytes_per_source = 8.0 * (double)stride;
+  size_t len = strlen(be->description);
+  snprintf(be->description + len, sizeof be->description - len,
+           "; %lld source(s) in flight, %.2f MB of column buffer each (%.2f GB)", cb->batch,
+           8.0 * (double)stride / 1e6, (double)used / 1e9);
+  return IONF_OK;
+}
+
+static ionf_err cuda_step_begin(struct rt_backend *be) {
+  struct cuda_backend *cb = cuda_of(be);
+  size_t bytes = sizeof(double) * (size_t)cb->cells;
+  CUDA_CALL(cudaMemcpyAsync(cb->d_x_av, cb->d_x, bytes, cudaMemcpyDeviceToDevice, cb->stream),
+            "copy x -> x_av");
+  CUDA_CALL(cudaMemcpyAsync(cb->d_x_end, cb->d_x, bytes, cudaMemcpyDeviceToDevice, cb->stream),
+            "copy x -> x_end");
+  return IONF_OK;
+}
+
+static ionf_err cuda_step_end(struct rt_backend *be) {
+  struct cuda_backend *cb = cuda_of(be);
+  CUDA_CALL(cudaMemcpyAsync(cb->d_x, cb->d_x_end, sizeof(double) * (size_t)cb->cells,
+                            cudaMemcpyDeviceToDevice, cb->stream),
+            "copy x_end -> x");
+  CUDA_CALL(cudaStreamSynchronize(cb->stream), "end of step");
+  return IONF_OK;
+}
+
+static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
+  struct cuda_backend *cb = cuda_of(be);
+  CUDA_CALL(cudaMemsetAsync(cb->d_gamma, 0, sizeof(double) * (size_t)cb->cells, cb->stream),
+            "clearing Gamma");
+  CUDA_CALL(cudaMemsetAsync(cb->d_visited, 0, sizeof(unsigned long long), cb->stream),
+            "clearing a counter");
+  struct trace_kernel_args a;
+  a.n_h_cm3 = cb->d_n_h;
+  a.x_hii_av = cb->d_x_av;
+  a.gamma = cb->d_gamma;
+  a.columns = cb->d_columns;
+  a.column_stride = cb->column_stride;
+  a.src_ijk = cb->d_src_ijk;
+  a.src_ndot = cb->d_src_ndot;
+  a.n = cb->s.grid.n;
+  a.periodic = cb->s.grid.periodic;
+  a.cell_cm = cb->s.grid.cell_cm;
+  a.r_max_cells = cb->s.r_max_cells;
+  a.tables = photo_tables_view(cb->s.tables);
+  a.tables.thick = cb->d_thick;
+  a.tables.thin = cb->d_thin;
+  a.cells_visited = cb->d_visited;
+  /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
+  for (long long first = 0; first < cb->n_src; first += cb->batch) {
+    a.first = first;
+    a.count = cb->n_src - first < cb->batch ? cb->n_src - first : cb->batch;
+    asora_trace_kernel<<<(unsigned)a.count, TRACE_THREADS, 0, cb->stream>>>(a);
+    CUDA_CALL(cudaGetLastError(), "launch of the ray-tracing kernel");
+  }
+  unsigned long long visited = 0;
+  CUDA_CALL(cudaMemcpyAsync(&visited, cb->d_visited, sizeof visited, cudaMemcpyDeviceToHost,
+                            cb->stream),
+            "ray tracing");
+  CUDA_CALL(cudaStreamSynchronize(cb->stream), "ray tracing");
+  if (stats) stats->cells_traced = (int64_t)visited;
+  return IONF_OK;
+}
+
+static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, struct chem_pass_result *out) {
+  struct cuda_backend *cb = cuda_of(be);
+  CUDA_CALL(cudaMemsetAsync(cb->d_sums, 0, sizeof(struct chem_sums), cb->stream),
+            "clearing the sums");
+  long long blocks = (cb->cells + CHEM_THREADS - 1) / CHEM_THREADS;
+  long long max_blocks = 16LL * cb->sm_count;
+  if (blocks > max_blocks) blocks = max_blocks;
+  chem_pass_kernel<<<(unsigned)blocks, CHEM_THREADS, 0, cb->stream>>>(
+      cb->cells, dt_s, cb->s.chem, cb->d_n_h, cb->d_t, cb->d_gamma, cb->d_x, cb->d_x_av,
+      cb->d_x_end, cb->d_sums);
+  CUDA_CALL(cudaGetLastError(), "launch of the chemistry kernel");
+  struct chem_sums sums;
+  CUDA_CALL(cudaMemcpyAsync(&sums, cb->d_sums, sizeof sums, cudaMemcpyDeviceToHost, cb->stream),
+            "chemistry");
+  CUDA_CALL(cudaStreamSynchronize(cb->stream), "chemistry");
+  out->unconverged_cells = (int64_t)sums.unconverged;
+  out->cells_at_max_iter = (int64_t)sums.at_max;
+  out->sum_x_end = sums.sum_x;
+  out->sum_x_neutral_end = sums.sum_neutral;
+  out->sum_x_end_mass = sums.sum_mass;
+  return IONF_OK;
+}
+
+static ionf_err cuda_read_x_line(struct rt_backend *be, int64_t j, int64_t k, double *out) {
+  struct cuda_backend *cb = cuda_of(be);
+  size_t n = (size_t)cb->s.grid.n;
+  /* x[i][j][k] for all i: a column with a pitch of n^2 doubles */
+  CUDA_CALL(cudaMemcpy2D(out, sizeof(double), cb->d_x + (size_t)j * n + (size_t)k,
+                         n * n * sizeof(double), sizeof(double), n, cudaMemcpyDeviceToHost),
+            "copy of a line of x_HII");
+  return IONF_OK;
+}
+
+static void cuda_destroy(struct rt_backend *be) {
+  struct cuda_backend *cb = cuda_of(be);
+  if (cb) {
+    void *all[] = {cb->d_n_h,   cb->d_x,        cb->d_x_av,    cb->d_x_end,  cb->d_t,
+                   cb->d_gamma, cb->d_src_ijk,  cb->d_src_ndot, cb->d_thick, cb->d_thin,
+                   cb->d_columns, cb->d_sums,   cb->d_visited};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+      if (all[i]) cudaFree(all[i]);
+    if (cb->stream) cudaStreamDestroy(cb->stream);
+    free(cb);
+  }
+  free(be);
 }
 
 extern "C" int rt_backend_cuda_device_count(void) {
@@ -25,11 +422,46 @@ extern "C" int rt_backend_cuda_device_count(void) {
 
 extern "C" ionf_err rt_backend_create_cuda(struct rt_backend **out) {
   *out = NULL;
-  if (rt_backend_cuda_device_count() == 0)
+  int count = rt_backend_cuda_device_count();
+  if (count == 0)
     return ionf_error_set(IONF_ERR_UNSUPPORTED,
                           "backend 'cuda' asked for, but no CUDA device is visible "
                           "(check CUDA_VISIBLE_DEVICES and nvidia-smi, or use backend: cpu)");
-  return ionf_error_set(IONF_ERR_UNSUPPORTED,
-                        "backend 'cuda': the GPU ray tracer and chemistry are not in this "
-                        "version yet; use backend: cpu or auto");
+  struct rt_backend *be = (struct rt_backend *)ionf_calloc(1, sizeof *be, "the CUDA backend");
+  if (!be) return IONF_ERR_MEM;
+  struct cuda_backend *cb =
+      (struct cuda_backend *)ionf_calloc(1, sizeof *cb, "the CUDA backend state");
+  if (!cb) {
+    free(be);
+    return IONF_ERR_MEM;
+  }
+  be->impl = cb;
+  be->type_name = "cuda";
+  be->ops.setup = cuda_setup;
+  be->ops.upload = cuda_upload;
+  be->ops.download = cuda_download;
+  be->ops.step_begin = cuda_step_begin;
+  be->ops.trace = cuda_trace;
+  be->ops.chemistry = cuda_chemistry;
+  be->ops.step_end = cuda_step_end;
+  be->ops.read_x_line = cuda_read_x_line;
+  be->ops.destroy = cuda_destroy;
+  cb->device = comm_local_rank() % count;
+  cudaDeviceProp prop;
+  cudaError_t err = cudaSetDevice(cb->device);
+  if (err == cudaSuccess) err = cudaGetDeviceProperties(&prop, cb->device);
+  if (err == cudaSuccess) err = cudaStreamCreate(&cb->stream);
+  if (err != cudaSuccess) {
+    ionf_err rc = cuda_fail(err, "device set-up");
+    cuda_destroy(be);
+    return rc;
+  }
+  cb->sm_count = prop.multiProcessorCount;
+  char pci[32];
+  snprintf(pci, sizeof pci, "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID,
+           prop.pciDeviceID);
+  snprintf(be->description, sizeof be->description, "CUDA on %s (device %d of %d, PCI %s, %d SMs, %.0f GB)",
+           prop.name, cb->device, count, pci, cb->sm_count, (double)prop.totalGlobalMem / 1e9);
+  *out = be;
+  return IONF_OK;
 }

@@ -11,6 +11,8 @@
 static int my_rank = 0;
 static int my_size = 1;
 static char host_name[MPI_MAX_PROCESSOR_NAME] = "unknown";
+static int my_local_rank = 0;
+static int my_local_size = 1;
 
 static ionf_err mpi_check(int rc, const char *what) {
   if (rc == MPI_SUCCESS) return IONF_OK;
@@ -29,6 +31,14 @@ ionf_err comm_init(int *argc, char ***argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &my_size);
   int len = 0;
   MPI_Get_processor_name(host_name, &len);
+  /* Ranks sharing a node: the node-local rank picks the GPU (rank mod GPUs). */
+  MPI_Comm node;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node) ==
+      MPI_SUCCESS) {
+    MPI_Comm_rank(node, &my_local_rank);
+    MPI_Comm_size(node, &my_local_size);
+    MPI_Comm_free(&node);
+  }
   ionf_log_set_rank(my_rank, my_size);
   return IONF_OK;
 }
@@ -41,6 +51,8 @@ void comm_finalize(void) {
 
 void comm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 int comm_rank(void) { return my_rank; }
+int comm_local_rank(void) { return my_local_rank; }
+int comm_local_size(void) { return my_local_size; }
 int comm_size(void) { return my_size; }
 const char *comm_host_name(void) { return host_name; }
 

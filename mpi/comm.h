@@ -18,6 +18,9 @@ void comm_finalize(void);
 void comm_abort(int code);
 int comm_rank(void);
 int comm_size(void);
+/** Rank among the ranks of this node (MPI_COMM_TYPE_SHARED), and their number. */
+int comm_local_rank(void);
+int comm_local_size(void);
 
 /** In-place sum of `count` doubles over all ranks (chunked beyond 2^31 - 1). */
 IONF_NODISCARD ionf_err comm_allreduce_sum(double *buf, int64_t count);

@@ -40,6 +40,7 @@ struct backend_setup {
   const struct photo_tables *tables;
   struct chem_params chem;
   double r_max_cells;                /*!< photon radius [cells]; <= 0: whole box */
+  int64_t source_batch_size;         /*!< GPU sources in flight; 0 = automatic */
 };
 
 struct rt_backend;
@@ -70,6 +71,8 @@ struct rt_backend {
   struct rt_backend_ops ops;
   void *impl;                     /*!< implementation-private state */
   char description[320];          /*!< for the start-up log (device name, threads) */
+  long long inflight_sources;     /*!< sources traced at once (GPU batch; CPU threads) */
+  double column_bytes_per_source; /*!< column-buffer bytes of one in-flight source */
 };
 
 /**

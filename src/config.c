@@ -40,6 +40,7 @@
 #define CONFIG_DEF_CONVERGENCE "1.0e-4"
 #define CONFIG_DEF_MAX_ITER "100"
 #define CONFIG_DEF_BACKEND "auto"
+#define CONFIG_DEF_BATCH "0"
 #define CONFIG_DEF_SOURCE_FORMAT "auto"
 #define CONFIG_DEF_OUTPUT_DIR "out"
 #define CONFIG_DEF_PROGRESS "true"
@@ -678,7 +679,7 @@ static ionf_err config_time(struct config_ctx *ctx, const struct param_node *roo
 static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_node *root,
                                   struct ionf_config *cfg) {
   static const char *const keys[] = {"R_max", "convergence_fraction", "max_iterations",
-                                     "backend"};
+                                     "backend", "source_batch_size"};
   static const char *const backends[] = {"cpu", "cuda", "auto"};
   static const enum backend_kind backend_of[] = {BACKEND_CPU, BACKEND_CUDA, BACKEND_AUTO};
   struct config_section s;
@@ -708,6 +709,11 @@ static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_nod
   IONF_CALL(config_take(&s, "backend", CONFIG_DEF_BACKEND, &n));
   IONF_CALL(config_enum(ctx, s.path, n, backends, CONFIG_N(backends), &which));
   cfg->backend = backend_of[which];
+
+  int64_t batch = 0;
+  IONF_CALL(config_take(&s, "source_batch_size", CONFIG_DEF_BATCH, &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, 100000000, &batch));
+  cfg->source_batch_size = batch;
   return IONF_OK;
 }
 
@@ -782,6 +788,7 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->r_max_cells = strtod(CONFIG_DEF_R_MAX, NULL);
   cfg->convergence_fraction = strtod(CONFIG_DEF_CONVERGENCE, NULL);
   cfg->max_iterations = (int)strtol(CONFIG_DEF_MAX_ITER, NULL, 10);
+  cfg->source_batch_size = 0;
   cfg->backend = BACKEND_AUTO;
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
   cfg->progress = 1;

@@ -19,7 +19,8 @@
  *   time:       dt [Myr > 0], t_end [Myr > 0], outputs [list of times in Myr, each
  *               in (0, t_end]; default [t_end]]
  *   raytracing: R_max [cells or length; 0 = whole box], convergence_fraction [1e-4],
- *               max_iterations [per step, 100], backend cpu|cuda|auto [auto]
+ *               max_iterations [per step, 100], backend cpu|cuda|auto [auto],
+ *               source_batch_size [GPU sources in flight; 0 = automatic]
  *   output:     directory [path, "out"], progress [bool, true]
  *
  * Unknown keys are errors with a "did you mean" suggestion.
@@ -89,6 +90,7 @@ struct ionf_config {
   double convergence_fraction;  /*!< relative change of sum(x) that ends the iteration */
   int max_iterations;           /*!< ray-tracing/chemistry iterations per step */
   enum backend_kind backend;
+  int64_t source_batch_size;    /*!< GPU: sources in flight; 0 = chosen from SMs and memory */
 
   /* output */
   char output_dir[IONF_PATH_MAX];

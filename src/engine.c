@@ -87,6 +87,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     setup.tables = &e->tables;
     setup.chem = e->chem;
     setup.r_max_cells = cfg->r_max_cells;
+    setup.source_batch_size = cfg->source_batch_size;
     rc = e->backend->ops.setup(e->backend, &setup);
     if (rc == IONF_OK) rc = e->backend->ops.upload(e->backend, FIELD_ALL);
   }

@@ -65,6 +65,7 @@
   "  convergence_fraction: 1.0e-4  # iterate a step until sum(x_HII) changes by less than this\n" \
   "  max_iterations: 100    # ray-tracing/chemistry iterations per step (1..10000)\n"          \
   "  backend: auto          # cpu | cuda | auto (cuda when a GPU is found)\n"                  \
+  "  source_batch_size: 0  # GPU: sources traced at once; 0 = from the SM count and free memory\n" \
   "\n"                                                                                         \
   "output:\n"                                                                                  \
   "  directory: " DIR "# snapshots go here (relative to the working directory)\n"         \

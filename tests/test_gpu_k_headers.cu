@@ -141,8 +141,12 @@ int main(void) {
     const char *names[N_OUT] = {"column_in", "ds and stencil", "gamma (per photon in)",
                                 "x_end", "x_av", "iterations", ""};
     for (int k = 0; k < N_OUT - 1; ++k) {
-      /* libm and CUDA exp/pow agree to a few ulp; iterations must match exactly */
-      double tol = k == 5 ? 0.0 : 1e-12;
+      /* libm and CUDA exp/log10/pow agree to a few ulp; iterations must match exactly.
+         Table rates: a last-bit difference of log10(tau) moves the table coordinate
+         by ulp/dlog_tau (dlog_tau = 0.012 here), and the difference of two such
+         lookups carries it, so they agree to ~1e-12 of the photons entering (seen:
+         3.4e-12 on an H200); they are held to the 1e-10 the backends must meet. */
+      double tol = k == 5 ? 0.0 : (k == 2 && !grey) ? 1e-10 : 1e-12;
       printf("%s grey=%d: largest relative GPU-host difference %.3g\n", names[k], grey, worst[k]);
       if (!(worst[k] <= tol)) {
         fprintf(stderr, "FAIL %s differs by %.3g (> %.1g)\n", names[k], worst[k], tol);

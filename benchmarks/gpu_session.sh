@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
+# usage (from the repository root, with .devbuild and .devlibs carried):
+#   bash benchmarks/gpu_session.sh [tests|bench|all]
+set -u
+what="${1:-all}"
+out="${OUT:-/tmp/out}"
+mkdir -p "$out"
+bash .devlibs/prune-libs .devlibs > /dev/null 2>&1
+export LD_LIBRARY_PATH="$PWD/.devlibs" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE=0
+root="$PWD"
+mkdir -p /work
+[ -e /work/main ] || ln -s "$root" /work/main   # the build folder's absolute paths
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  (cd /work/main/.devbuild && ctest --output-on-failure -j 8 2>&1) > "$out/ctest.log"
+  tail -15 "$out/ctest.log"
+  cd /work/main/.devbuild
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 1 ./bench_raytrace cuda 24 6 40 8 1 \
+      > "$out/sanitizer_$tool.log" 2>&1
+    echo "compute-sanitizer $tool: exit $? ($(tail -1 "$out/sanitizer_$tool.log"))"
+  done
+  cd "$root"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  benchmarks/gpu_raytrace.sh .devbuild ${QUICK:-} 2>&1 | tee "$out/bench.txt"
+fi
