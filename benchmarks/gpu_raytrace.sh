@@ -13,6 +13,11 @@ run() { "$bench" cuda "$@" || echo "FAILED: $*"; }
 # N = 250: R = 10, 30, 50, 100 and growing source counts
 for nsrc in 1 10 100 1000 10000 100000; do run 250 10 $nsrc 0 3; done
 for nsrc in 1 10 100 1000 10000 100000; do run 250 30 $nsrc 0 3; done
+# whole time steps of Test 1 (trace + chemistry + convergence), one source, whole box
+for n in 128 256; do
+  "$build/ionfront" run <("$build/ionfront" example iliev1) --set grid.N=$n --set 'time.dt=5 Myr' \
+    --backend cuda --quiet --output /tmp/iliev1_$n 2>&1 | grep -E "^done|500.00" | sed "s/^/iliev1 N=$n: /"
+done
 [ -n "$quick" ] && exit 0
 for nsrc in 1 100 1000 10000; do run 250 50 $nsrc 0 2; done
 for nsrc in 1 100 1000; do run 250 100 $nsrc 0 2; done

@@ -17,12 +17,20 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   (cd /work/main/.devbuild && ctest --output-on-failure -j 8 2>&1) > "$out/ctest.log"
   tail -15 "$out/ctest.log"
   cd /work/main/.devbuild
+  # both trace kernels: few sources (shell-wide launches) and many (a block per source)
   for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 1 ./bench_raytrace cuda 24 6 40 8 1 \
-      > "$out/sanitizer_$tool.log" 2>&1
-    echo "compute-sanitizer $tool: exit $? ($(tail -1 "$out/sanitizer_$tool.log"))"
+    for cfg in "24 6 40 8" "24 5 400 300" "20 0 3 0"; do
+      compute-sanitizer --tool $tool --error-exitcode 1 ./bench_raytrace cuda $cfg 1 \
+        > "$out/sanitizer.log" 2>&1
+      echo "compute-sanitizer $tool (bench_raytrace cuda $cfg): exit $? ($(tail -1 "$out/sanitizer.log"))"
+    done
   done
   cd "$root"
+fi
+if [ "$what" = ncu ] || [ "$what" = all ]; then
+  ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+    -k asora_trace_kernel -c 1 .devbuild/bench_raytrace cuda 250 30 2000 0 1 > "$out/ncu.txt" 2>&1
+  grep -E "Duration|Throughput|Achieved Occupancy|Registers|Theoretical Occupancy|Block Limit" "$out/ncu.txt" | head -20
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   benchmarks/gpu_raytrace.sh .devbuild ${QUICK:-} 2>&1 | tee "$out/bench.txt"

@@ -105,9 +105,10 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   double *column = a.columns + (long long)blockIdx.x * a.column_stride;
   int h_max = asora_domain_h_max(&v.dom);
   unsigned long long visited = 0;
+  __shared__ struct asora_cube_shell cs; /* one copy per block, not 200 B per thread */
   for (int h = 0; h <= h_max; ++h) {
-    struct asora_cube_shell cs;
-    asora_cube_shell_make(&v.dom, h, &cs);
+    if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
+    __syncthreads();
     for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
       int di, dj, dk;
       asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
@@ -118,12 +119,56 @@ __global__ void __launch_bounds__(TRACE_THREADS)
         if (g != 0.0) atomicAdd(&a.gamma[idx], g);
       }
     }
-    __syncthreads(); /* shell h is complete before shell h + 1 reads it */
+    __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
   }
   typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
   unsigned long long total = reduce_t(tmp).Sum(visited);
   if (threadIdx.x == 0) atomicAdd(a.cells_visited, total);
+}
+
+/*
+ * Few sources (fewer than fill the GPU with one block each): every cell of cube
+ * shell h of every source of the batch in one launch, many blocks per source
+ * (blockIdx.y = source), one launch per shell; the launch boundary orders the
+ * shells.  Same per-cell maths, same results as the block-per-source kernel.
+ */
+__global__ void __launch_bounds__(TRACE_THREADS)
+    asora_shell_kernel(struct trace_kernel_args a, int h) {
+  long long s = a.first + blockIdx.y;
+  struct asora_source_view v;
+  v.n_h_cm3 = a.n_h_cm3;
+  v.x_hii_av = a.x_hii_av;
+  v.n = a.n;
+  v.periodic = a.periodic;
+  v.cell_cm = a.cell_cm;
+  v.src[0] = a.src_ijk[3 * s];
+  v.src[1] = a.src_ijk[3 * s + 1];
+  v.src[2] = a.src_ijk[3 * s + 2];
+  v.ndot_per_s = a.src_ndot[s];
+  asora_domain_make(v.src, a.n, a.periodic, a.r_max_cells, &v.dom);
+  v.tables = a.tables;
+  if (h > asora_domain_h_max(&v.dom)) return;
+  __shared__ struct asora_cube_shell cs;
+  if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
+  __syncthreads();
+  double *column = a.columns + (long long)blockIdx.y * a.column_stride;
+  unsigned long long visited = 0;
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < cs.start[6];
+       t += (long long)gridDim.x * blockDim.x) {
+    int di, dj, dk;
+    asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
+    long long idx;
+    double g, col_out;
+    if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, &col_out)) {
+      ++visited;
+      if (g != 0.0) atomicAdd(&a.gamma[idx], g);
+    }
+  }
+  typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage tmp;
+  unsigned long long total = reduce_t(tmp).Sum(visited);
+  if (threadIdx.x == 0 && total) atomicAdd(a.cells_visited, total);
 }
 
 /* Convergence sums of one chemistry pass. */
@@ -190,6 +235,7 @@ struct cuda_backend {
   double *d_columns;
   long long column_stride;      /* doubles per in-flight source */
   long long batch;              /* sources in flight */
+  int h_max;                    /* largest cube shell of any source */
   struct chem_sums *d_sums;
   unsigned long long *d_visited;
 };
@@ -288,6 +334,8 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
     asora_domain_make(src, s->grid.n, s->grid.periodic, s->r_max_cells, &dom);
     long long c = asora_domain_box_cells(&dom);
     if (c > stride) stride = c;
+    int h = asora_domain_h_max(&dom);
+    if (h > cb->h_max) cb->h_max = h;
   }
   cb->column_stride = stride;
   cb->batch = choose_batch(cb, stride * (long long)sizeof(double));
@@ -352,8 +400,23 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   for (long long first = 0; first < cb->n_src; first += cb->batch) {
     a.first = first;
     a.count = cb->n_src - first < cb->batch ? cb->n_src - first : cb->batch;
-    asora_trace_kernel<<<(unsigned)a.count, TRACE_THREADS, 0, cb->stream>>>(a);
-    CUDA_CALL(cudaGetLastError(), "launch of the ray-tracing kernel");
+    if (a.count >= 2LL * cb->sm_count) {
+      asora_trace_kernel<<<(unsigned)a.count, TRACE_THREADS, 0, cb->stream>>>(a);
+      CUDA_CALL(cudaGetLastError(), "launch of the ray-tracing kernel");
+      continue;
+    }
+    /* few sources: spread each shell over the whole GPU */
+    long long blocks_total = 4LL * cb->sm_count;
+    long long per_source = (blocks_total + a.count - 1) / a.count;
+    long long shell_max = 6LL * (2LL * cb->h_max + 1) * (2LL * cb->h_max + 1);
+    long long need = (shell_max + TRACE_THREADS - 1) / TRACE_THREADS;
+    if (per_source > need) per_source = need;
+    if (per_source < 1) per_source = 1;
+    dim3 grid((unsigned)per_source, (unsigned)a.count);
+    for (int h = 0; h <= cb->h_max; ++h) {
+      asora_shell_kernel<<<grid, TRACE_THREADS, 0, cb->stream>>>(a, h);
+      CUDA_CALL(cudaGetLastError(), "launch of the ray-tracing kernel");
+    }
   }
   unsigned long long visited = 0;
   CUDA_CALL(cudaMemcpyAsync(&visited, cb->d_visited, sizeof visited, cudaMemcpyDeviceToHost,

@@ -78,11 +78,15 @@ IONF_HD IONF_INLINE void asora_shell_cell(long long s, int q, int *di, int *dj, 
   *dj = v;
 }
 
-/** The upstream neighbours of one cell and their geometric weights. */
+/**
+ * The four candidate upstream neighbours of one cell and their geometric
+ * weights; a neighbour with weight 0 is never read (it may lie outside the
+ * traced region).  Fixed-size, fixed-order entries keep everything in
+ * registers on the GPU (no run-time array indices).
+ */
 struct asora_stencil {
-  int n;               /*!< neighbours with non-zero weight (1..4) */
-  int off[4][3];       /*!< their offsets from the source */
-  double s[4];         /*!< geometric (bilinear) weights */
+  int off[4][3];       /*!< offsets from the source */
+  double s[4];         /*!< geometric (bilinear) weights, 0 for unused entries */
   double ds_cells;     /*!< path length of the ray through the cell [cells] */
   double corner_factor;/*!< sqrt(3) / sqrt(2) next to the source, else 1 */
 };
@@ -115,29 +119,24 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
   int len_a = abs(d[a]);
   double dp = (double)abs(sp * len_a - d[p]) / (double)len_a;
   double dq = (double)abs(sq * len_a - d[q]) / (double)len_a;
-  double w[4];
-  int shift_p[4], shift_q[4];
-  w[0] = (1.0 - dp) * (1.0 - dq); shift_p[0] = 1; shift_q[0] = 1;
-  w[1] = dp * (1.0 - dq);         shift_p[1] = 0; shift_q[1] = 1;
-  w[2] = (1.0 - dp) * dq;         shift_p[2] = 1; shift_q[2] = 0;
-  w[3] = dp * dq;                 shift_p[3] = 0; shift_q[3] = 0;
-  st->n = 0;
+  st->s[0] = (1.0 - dp) * (1.0 - dq);
+  st->s[1] = dp * (1.0 - dq);
+  st->s[2] = (1.0 - dp) * dq;
+  st->s[3] = dp * dq;
+  /* entry m steps back along a, and along p unless m is odd, along q unless m >= 2 */
   for (int m = 0; m < 4; ++m) {
-    if (w[m] <= 0.0) continue; /* zero-weight cells may lie outside the traced region */
     int o[3];
     o[0] = d[0]; o[1] = d[1]; o[2] = d[2];
     o[a] -= sa;
-    o[p] -= shift_p[m] * sp;
-    o[q] -= shift_q[m] * sq;
-    st->off[st->n][0] = o[0];
-    st->off[st->n][1] = o[1];
-    st->off[st->n][2] = o[2];
-    st->s[st->n] = w[m];
-    st->n++;
+    o[p] -= (m & 1) ? 0 : sp;
+    o[q] -= (m & 2) ? 0 : sq;
+    st->off[m][0] = o[0];
+    st->off[m][1] = o[1];
+    st->off[m][2] = o[2];
   }
   st->ds_cells = sqrt((double)(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])) / (double)len_a;
   st->corner_factor = 1.0;
-  if (abs(d[a]) == 1) {
+  if (len_a == 1) {
     int ones = (abs(d[p]) == 1) + (abs(d[q]) == 1);
     /* The only upstream cell is then the source, whose stored column is the
        axis-parallel half cell; a diagonal ray crosses sqrt(2) or sqrt(3) more. */
@@ -148,13 +147,15 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
 
 /**
  * Incoming column density [cm^-2] from the neighbours' outgoing columns
- * col[m] (in stencil order): weights s_m / max(tau_0, sigma0 N_m), normalised,
- * so optically thick neighbours count less (C2-Ray, Mellema et al. 2006 App. A).
+ * col[m] (entries with weight 0 are ignored): weights s_m / max(tau_0,
+ * sigma0 N_m), normalised, so optically thick neighbours count less (C2-Ray,
+ * Mellema et al. 2006 App. A).
  */
 IONF_HD IONF_INLINE double asora_column_in(const struct asora_stencil *st, const double *col,
                                            double sigma0_cm2) {
   double sum_w = 0.0, sum_wn = 0.0;
-  for (int m = 0; m < st->n; ++m) {
+  for (int m = 0; m < 4; ++m) {
+    if (!(st->s[m] > 0.0)) continue;
     double tau = sigma0_cm2 * col[m];
     double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
     sum_w += w;
@@ -356,9 +357,10 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
     struct asora_stencil st;
     double col[4];
     asora_stencil_make(di, dj, dk, &st);
-    for (int m = 0; m < st.n; ++m)
-      col[m] = column[asora_domain_box_index(&v->dom, st.off[m][0], st.off[m][1],
-                                             st.off[m][2])];
+    for (int m = 0; m < 4; ++m)
+      col[m] = st.s[m] > 0.0 ? column[asora_domain_box_index(&v->dom, st.off[m][0],
+                                                             st.off[m][1], st.off[m][2])]
+                             : 0.0;
     col_in = asora_column_in(&st, col, v->tables.sigma0_cm2);
     ds_cells = st.ds_cells;
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);

@@ -53,8 +53,11 @@ static void check_stencils(void) {
       struct asora_stencil st;
       asora_stencil_make(d[0], d[1], d[2], &st);
       double wsum = 0.0;
-      EXPECT(st.n >= 1 && st.n <= 4, "(%d,%d,%d): %d neighbours", d[0], d[1], d[2], st.n);
-      for (int m = 0; m < st.n; ++m) {
+      int used = 0;
+      for (int m = 0; m < 4; ++m) used += st.s[m] > 0.0;
+      EXPECT(used >= 1, "(%d,%d,%d): no neighbour with weight", d[0], d[1], d[2]);
+      for (int m = 0; m < 4; ++m) {
+        if (!(st.s[m] > 0.0)) continue;
         const int *o = st.off[m];
         int l1 = abs(o[0]) + abs(o[1]) + abs(o[2]);
         EXPECT(l1 < q, "(%d,%d,%d): neighbour (%d,%d,%d) with weight %g is not in a lower shell",
@@ -64,7 +67,6 @@ static void check_stencils(void) {
           EXPECT(between, "(%d,%d,%d): neighbour (%d,%d,%d) not between cell and source", d[0],
                  d[1], d[2], o[0], o[1], o[2]);
         }
-        EXPECT(st.s[m] > 0.0, "zero weight kept");
         wsum += st.s[m];
       }
       EXPECT(fabs(wsum - 1.0) < 1e-12, "(%d,%d,%d): weights sum to %.15g", d[0], d[1], d[2], wsum);
@@ -210,7 +212,8 @@ static void check_cube_shells(void) {
         if (abs(k) > h) h = abs(k);
         struct asora_stencil st;
         asora_stencil_make(i, j, k, &st);
-        for (int m = 0; m < st.n; ++m) {
+        for (int m = 0; m < 4; ++m) {
+          if (!(st.s[m] > 0.0)) continue;
           int hm = abs(st.off[m][0]) > abs(st.off[m][1]) ? abs(st.off[m][0]) : abs(st.off[m][1]);
           if (abs(st.off[m][2]) > hm) hm = abs(st.off[m][2]);
           EXPECT(hm == h - 1, "(%d,%d,%d): neighbour in cube shell %d, not %d", i, j, k, hm, h - 1);

@@ -43,7 +43,8 @@ __host__ __device__ static void evaluate(const struct k_case *c, const struct ph
                                                  t->dlog_tau, c->tau_in);
   out[6] = 5e48 * thick_in / (c->n_hi * vol);
   /* stencil identity: which neighbours are used */
-  for (int m = 0; m < st.n; ++m) out[1] += 1e3 * (m + 1) * (st.off[m][0] + 40 * st.off[m][1]);
+  for (int m = 0; m < 4; ++m)
+    if (st.s[m] > 0.0) out[1] += 1e3 * (m + 1) * (st.off[m][0] + 40 * st.off[m][1]);
 }
 
 __global__ void evaluate_kernel(const struct k_case *cases, struct photo_table_view t,
