@@ -9,7 +9,8 @@
  * usage: bench_raytrace BACKEND N R N_SRC [BATCH [REPEATS]]
  *   BACKEND cpu|cuda; BATCH 0 = automatic.  One result line:
  *   backend N R n_src batch ms_per_trace ns_per_source_voxel column_MB_per_source
- *   column_GB_total chem_ms chem_GBps
+ *   column_GB_total chem_ms chem_GBps copy_GBps (the fields' device-to-device copy: the
+ *   bandwidth ceiling the chemistry pass is measured against)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -86,14 +87,22 @@ int main(int argc, char **argv) {
     if (be->ops.chemistry(be, 3.15e13, &cr) != IONF_OK) return 1;
   double t_chem = (ionf_wtime() - c0) / repeats;
   double cells = (double)n * n * n;
+  /* the copy ceiling: step_begin copies x to x_av and x_end (2 fields read + written) */
+  double b0 = ionf_wtime();
+  for (int i = 0; i < repeats; ++i)
+    if (be->ops.step_begin(be) != IONF_OK || be->ops.step_end(be) != IONF_OK) return 1;
+  double t_copy = (ionf_wtime() - b0) / repeats;
+  double copy_gbps = 3.0 * 2.0 * 8.0 * cells / t_copy / 1e9;
   /* chemistry moves n_H, T, Gamma, x, x_av in and x_av, x_end out: 7 doubles a cell */
   double chem_gbps = 7.0 * 8.0 * cells / t_chem / 1e9;
-  double voxels = 4.0 / 3.0 * 3.141592653589793 * r * r * r * (double)n_src;
-  printf("%s %d %g %lld %lld %.3f %.4f %.3f %.3f %.3f %.1f visited_per_source=%.0f\n", backend, n, r,
+  /* sources in one cell are merged (as in pyC2Ray): count the distinct ones traced */
+  double voxels = 4.0 / 3.0 * 3.141592653589793 * r * r * r * (double)e->sources.n;
+  printf("%s %d %g %lld %lld %.3f %.4f %.3f %.3f %.3f %.1f copy_GBps=%.0f visited_per_source=%.0f\n",
+         backend, n, r,
          n_src, be->inflight_sources, 1e3 * t_trace, 1e9 * t_trace / voxels,
          be->column_bytes_per_source / 1e6,
          be->column_bytes_per_source * (double)be->inflight_sources / 1e9, 1e3 * t_chem,
-         chem_gbps, (double)st.cells_traced / (double)n_src);
+         chem_gbps, copy_gbps, (double)st.cells_traced / (double)e->sources.n);
   engine_destroy(e);
   config_free(&cfg);
   char cmd[300];

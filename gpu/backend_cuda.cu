@@ -86,7 +86,8 @@ struct trace_kernel_args {
   unsigned long long *cells_visited;
 };
 
-__global__ void __launch_bounds__(TRACE_THREADS)
+template <int THREADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_trace_kernel(struct trace_kernel_args a) {
   long long s = a.first + blockIdx.x;
   if (blockIdx.x >= a.count) return;
@@ -121,7 +122,7 @@ __global__ void __launch_bounds__(TRACE_THREADS)
     }
     __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
   }
-  typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
+  typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
   unsigned long long total = reduce_t(tmp).Sum(visited);
   if (threadIdx.x == 0) atomicAdd(a.cells_visited, total);
@@ -401,7 +402,9 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
     a.first = first;
     a.count = cb->n_src - first < cb->batch ? cb->n_src - first : cb->batch;
     if (a.count >= 2LL * cb->sm_count) {
-      asora_trace_kernel<<<(unsigned)a.count, TRACE_THREADS, 0, cb->stream>>>(a);
+      /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
+         7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
+      asora_trace_kernel<TRACE_THREADS, 4><<<(unsigned)a.count, TRACE_THREADS, 0, cb->stream>>>(a);
       CUDA_CALL(cudaGetLastError(), "launch of the ray-tracing kernel");
       continue;
     }
