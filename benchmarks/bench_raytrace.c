@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
   struct chem_pass_result cr;
   double c0 = ionf_wtime();
   for (int i = 0; i < repeats; ++i)
-    if (be->ops.chemistry(be, 3.15e13, &cr) != IONF_OK) return 1;
+    if (be->ops.chemistry(be, 3.15e13, 0, (int64_t)n * n * n, &cr) != IONF_OK) return 1;
   double t_chem = (ionf_wtime() - c0) / repeats;
   double cells = (double)n * n * n;
   /* the copy ceiling: step_begin copies x to x_av and x_end (2 fields read + written) */

@@ -258,13 +258,16 @@ static void field_pair(struct cuda_backend *cb, unsigned bit, double **host, dou
   }
 }
 
-static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int to_device) {
+static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int64_t first, int64_t count,
+                          int to_device) {
   struct cuda_backend *cb = cuda_of(be);
-  size_t bytes = sizeof(double) * (size_t)cb->cells;
+  size_t bytes = sizeof(double) * (size_t)count;
   for (unsigned bit = 1; bit <= FIELD_GAMMA; bit <<= 1) {
     if (!(mask & bit)) continue;
     double *host, *dev;
     field_pair(cb, bit, &host, &dev);
+    host += first;
+    dev += first;
     if (to_device)
       CUDA_CALL(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, cb->stream),
                 "copy of a field to the GPU");
@@ -276,9 +279,12 @@ static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int to_device) {
   return IONF_OK;
 }
 
-static ionf_err cuda_upload(struct rt_backend *be, unsigned mask) { return cuda_move(be, mask, 1); }
-static ionf_err cuda_download(struct rt_backend *be, unsigned mask) {
-  return cuda_move(be, mask, 0);
+static ionf_err cuda_upload(struct rt_backend *be, unsigned mask, int64_t first, int64_t count) {
+  return cuda_move(be, mask, first, count, 1);
+}
+static ionf_err cuda_download(struct rt_backend *be, unsigned mask, int64_t first,
+                              int64_t count) {
+  return cuda_move(be, mask, first, count, 0);
 }
 
 /* Sources in flight: enough blocks to fill the GPU several times over, as many
@@ -430,16 +436,18 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   return IONF_OK;
 }
 
-static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, struct chem_pass_result *out) {
+static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, int64_t first, int64_t count,
+                               struct chem_pass_result *out) {
   struct cuda_backend *cb = cuda_of(be);
   CUDA_CALL(cudaMemsetAsync(cb->d_sums, 0, sizeof(struct chem_sums), cb->stream),
             "clearing the sums");
-  long long blocks = (cb->cells + CHEM_THREADS - 1) / CHEM_THREADS;
+  long long blocks = (count + CHEM_THREADS - 1) / CHEM_THREADS;
   long long max_blocks = 16LL * cb->sm_count;
   if (blocks > max_blocks) blocks = max_blocks;
+  if (blocks < 1) blocks = 1;
   chem_pass_kernel<<<(unsigned)blocks, CHEM_THREADS, 0, cb->stream>>>(
-      cb->cells, dt_s, cb->s.chem, cb->d_n_h, cb->d_t, cb->d_gamma, cb->d_x, cb->d_x_av,
-      cb->d_x_end, cb->d_sums);
+      count, dt_s, cb->s.chem, cb->d_n_h + first, cb->d_t + first, cb->d_gamma + first,
+      cb->d_x + first, cb->d_x_av + first, cb->d_x_end + first, cb->d_sums);
   CUDA_CALL(cudaGetLastError(), "launch of the chemistry kernel");
   struct chem_sums sums;
   CUDA_CALL(cudaMemcpyAsync(&sums, cb->d_sums, sizeof sums, cudaMemcpyDeviceToHost, cb->stream),

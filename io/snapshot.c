@@ -14,6 +14,10 @@
 
 #include "h5_util.h"
 
+#include <mpi.h>
+
+#include "comm.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -229,6 +233,8 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
                               const struct snapshot_meta *meta, const char *path) {
   char created[32];
   iso8601_utc_now(created, sizeof created);
+  /* Attributes are written collectively: every rank must pass the same bytes. */
+  if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, MPI_COMM_WORLD);
 
   IONF_CALL(attr_write_double(file, "time_s", meta->time_s, path));
   IONF_CALL(attr_write_double(file, "time_Myr", meta->time_s / IONF_MYR_S, path));
@@ -250,11 +256,26 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
       {"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"},
       {"T", fields->temperature_k, "K", "gas temperature"},
   };
-  /* One rank holds every row for now. */
-  const struct slab whole = {g->n, 0, g->n};
+  /* Each rank writes its slab of i-planes (all of them when alone), collectively. */
+  int64_t first = 0, count = g->n;
+  hid_t dxpl = H5P_DEFAULT;
+  if (comm_size() > 1) {
+    comm_slab(g->n, comm_rank(), comm_size(), &first, &count);
+    dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (dxpl < 0 || H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0) {
+      if (dxpl >= 0) H5Pclose(dxpl);
+      H5Gclose(group);
+      return snapshot_h5_fail(path, "creating the collective transfer list");
+    }
+  }
+  const struct slab mine = {g->n, first, count};
   ionf_err rc = IONF_OK;
-  for (size_t q = 0; q < sizeof specs / sizeof specs[0] && rc == IONF_OK; ++q)
-    rc = field_write_slab(group, &specs[q], &whole, H5P_DEFAULT, path);
+  for (size_t q = 0; q < sizeof specs / sizeof specs[0] && rc == IONF_OK; ++q) {
+    struct field_spec spec = specs[q];
+    spec.data = specs[q].data + first * g->n * g->n; /* the slab's first row */
+    rc = field_write_slab(group, &spec, &mine, dxpl, path);
+  }
+  if (dxpl != H5P_DEFAULT) H5Pclose(dxpl);
   if (H5Gclose(group) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, "closing group /Grid");
   if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
@@ -305,7 +326,9 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   /* STRONG: H5Fclose closes whatever is still open, so the file is really
    * closed (and flushed) before the rename or the unlink. */
-  if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+  int parallel = comm_size() > 1;
+  if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+      (parallel && H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL) < 0)) {
     rc = snapshot_h5_fail(path, "creating the file access list");
     if (fapl >= 0) H5Pclose(fapl);
     return rc;
@@ -325,13 +348,21 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   rc = snapshot_fill(file, cfg, g, fields, meta, path);
   snprintf(step, sizeof step, "closing the temporary file '%s'", tmp_path);
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
-  if (rc == IONF_OK) rc = snapshot_sync(tmp_path, path);
-  if (rc == IONF_OK && rename(tmp_path, path) != 0)
+  /* Only when every rank's slab is in does rank 0 make the file visible. */
+  ionf_err any = rc;
+  if (parallel && comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;
+  if (rc == IONF_OK && any != IONF_OK)
+    rc = ionf_error_set(IONF_ERR_PEER, "another rank failed writing snapshot '%s'", path);
+  int leader = comm_rank() == 0;
+  if (rc == IONF_OK && leader) rc = snapshot_sync(tmp_path, path);
+  if (rc == IONF_OK && leader && rename(tmp_path, path) != 0)
     rc = ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': renaming '%s' to it: %s",
                         path, tmp_path, strerror(errno));
+  if (parallel && comm_agree(rc, &any) == IONF_OK && rc == IONF_OK && any != IONF_OK)
+    rc = ionf_error_set(IONF_ERR_PEER, "rank 0 failed to finish snapshot '%s'", path);
   if (rc != IONF_OK) {
     /* Never leave a partial file behind; the final name was not touched. */
-    unlink(tmp_path);
+    if (leader) unlink(tmp_path);
     ionf_error_trace(__func__, __FILE__, __LINE__);
     return rc;
   }

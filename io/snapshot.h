@@ -10,7 +10,12 @@
  *     step (int64), config (string: the full effective YAML), ionfront_version
  *     (string); redshift (double) only when cosmological (not yet).
  * Written to DIR/.snapshot_NNNN.h5.tmp and renamed, so a crash never leaves a
- * truncated file under the final name.
+ * truncated file under the final name.  Also root attributes time_Myr,
+ * config_name, created (ISO-8601 UTC).
+ *
+ * Under MPI with more than one rank the write is collective (parallel HDF5,
+ * MPI-IO): every rank calls snapshot_write and writes its slab of i-planes
+ * (comm_slab); rank 0 renames the file once all slabs are in.
  */
 #ifndef IONF_SNAPSHOT_H
 #define IONF_SNAPSHOT_H

@@ -58,7 +58,7 @@ const char *comm_host_name(void) { return host_name; }
 
 ionf_err comm_allreduce_sum(double *buf, int64_t count) {
   if (my_size == 1) return IONF_OK;
-  const int64_t chunk = (int64_t)1 << 30; /* well below INT_MAX elements */
+  const int64_t chunk = (int64_t)1 << 30; /* counts beyond INT_MAX go in chunks */
   for (int64_t off = 0; off < count; off += chunk) {
     int n = (int)(count - off < chunk ? count - off : chunk);
     IONF_CALL(mpi_check(MPI_Allreduce(MPI_IN_PLACE, buf + off, n, MPI_DOUBLE, MPI_SUM,
@@ -66,6 +66,34 @@ ionf_err comm_allreduce_sum(double *buf, int64_t count) {
                         "MPI_Allreduce of the photoionization rates"));
   }
   return IONF_OK;
+}
+
+/* Counts beyond INT_MAX (N >= 1291 grids) go in chunks well below it. */
+#define COMM_CHUNK ((int64_t)1 << 30)
+
+ionf_err comm_reduce_sum(double *buf, int64_t count, int root) {
+  if (my_size == 1) return IONF_OK;
+  for (int64_t off = 0; off < count; off += COMM_CHUNK) {
+    int n = (int)(count - off < COMM_CHUNK ? count - off : COMM_CHUNK);
+    void *send = my_rank == root ? MPI_IN_PLACE : (void *)(buf + off);
+    IONF_CALL(mpi_check(MPI_Reduce(send, buf + off, n, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD),
+                        "MPI_Reduce of the photoionization rates"));
+  }
+  return IONF_OK;
+}
+
+ionf_err comm_bcast(double *buf, int64_t count, int root) {
+  if (my_size == 1) return IONF_OK;
+  for (int64_t off = 0; off < count; off += COMM_CHUNK) {
+    int n = (int)(count - off < COMM_CHUNK ? count - off : COMM_CHUNK);
+    IONF_CALL(mpi_check(MPI_Bcast(buf + off, n, MPI_DOUBLE, root, MPI_COMM_WORLD), "MPI_Bcast"));
+  }
+  return IONF_OK;
+}
+
+void comm_slab(int64_t n_planes, int rank, int size, int64_t *first, int64_t *count) {
+  *first = n_planes * rank / size;
+  *count = n_planes * (rank + 1) / size - *first;
 }
 
 ionf_err comm_agree(ionf_err local, ionf_err *any_failed) {

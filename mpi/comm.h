@@ -25,6 +25,13 @@ int comm_local_size(void);
 /** In-place sum of `count` doubles over all ranks (chunked beyond 2^31 - 1). */
 IONF_NODISCARD ionf_err comm_allreduce_sum(double *buf, int64_t count);
 
+/** Sum of `count` doubles over all ranks into root's buf (chunked beyond 2^30). */
+IONF_NODISCARD ionf_err comm_reduce_sum(double *buf, int64_t count, int root);
+/** Broadcast `count` doubles from root (chunked beyond 2^30). */
+IONF_NODISCARD ionf_err comm_bcast(double *buf, int64_t count, int root);
+/** The share [first, first + count) of n_planes that rank `rank` of `size` owns. */
+void comm_slab(int64_t n_planes, int rank, int size, int64_t *first, int64_t *count);
+
 /**
  * Collective: every rank passes its local result; returns the worst code of
  * all ranks in *any_failed (IONF_OK if none).  Ranks that did not fail learn

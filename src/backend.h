@@ -48,16 +48,17 @@ struct rt_backend;
 struct rt_backend_ops {
   /** Take the problem: allocate working fields, copy sources and tables. */
   ionf_err (*setup)(struct rt_backend *be, const struct backend_setup *s);
-  /** Host -> working copies of the fields in `mask`. */
-  ionf_err (*upload)(struct rt_backend *be, unsigned mask);
-  /** Working copies -> host fields in `mask`. */
-  ionf_err (*download)(struct rt_backend *be, unsigned mask);
+  /** Host -> working copies of the fields in `mask`, cells [first, first + count). */
+  ionf_err (*upload)(struct rt_backend *be, unsigned mask, int64_t first, int64_t count);
+  /** Working copies -> host fields in `mask`, cells [first, first + count). */
+  ionf_err (*download)(struct rt_backend *be, unsigned mask, int64_t first, int64_t count);
   /** Start a step: x_av := x, x_end := x. */
   ionf_err (*step_begin)(struct rt_backend *be);
   /** Gamma := the rates of this rank's sources at the current x_av. */
   ionf_err (*trace)(struct rt_backend *be, struct trace_stats *stats);
-  /** One chemistry pass over all cells with the current Gamma. */
-  ionf_err (*chemistry)(struct rt_backend *be, double dt_s, struct chem_pass_result *result);
+  /** One chemistry pass over cells [first, first + count) with the current Gamma. */
+  ionf_err (*chemistry)(struct rt_backend *be, double dt_s, int64_t first, int64_t count,
+                        struct chem_pass_result *result);
   /** End a step: x := x_end. */
   ionf_err (*step_end)(struct rt_backend *be);
   /** x_HII[i][j][k] for i = 0..n-1 (a line through the grid), into out. */

@@ -24,7 +24,9 @@ static ionf_err cpu_setup(struct rt_backend *be, const struct backend_setup *s) 
 }
 
 /* The working fields are the host fields: nothing to move. */
-static ionf_err cpu_move(struct rt_backend *be, unsigned mask) { return IONF_OK; }
+static ionf_err cpu_move(struct rt_backend *be, unsigned mask, int64_t first, int64_t count) {
+  return IONF_OK;
+}
 
 static void copy_field(double *dst, const double *src, int64_t cells) {
 #pragma omp parallel for schedule(static)
@@ -65,12 +67,13 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   return asora_cpu_trace(&in, f->gamma_hi_per_s, stats, &cb->workspace);
 }
 
-static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, struct chem_pass_result *result) {
+static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, int64_t first, int64_t count,
+                              struct chem_pass_result *result) {
   struct cpu_backend *cb = cpu_of(be);
   struct grid_fields *f = cb->s.host;
-  struct chem_input in = {grid_cells(cb->s.grid.n), dt_s, cb->s.chem, f->n_h_cm3,
-                          f->temperature_k, f->gamma_hi_per_s, f->x_hii};
-  struct chem_state state = {f->x_hii_av, f->x_hii_end};
+  struct chem_input in = {count, dt_s, cb->s.chem, f->n_h_cm3 + first,
+                          f->temperature_k + first, f->gamma_hi_per_s + first, f->x_hii + first};
+  struct chem_state state = {f->x_hii_av + first, f->x_hii_end + first};
   return chem_cpu_pass(&in, &state, result);
 }
 

@@ -44,6 +44,8 @@
 #define CONFIG_DEF_SOURCE_FORMAT "auto"
 #define CONFIG_DEF_OUTPUT_DIR "out"
 #define CONFIG_DEF_PROGRESS "true"
+#define CONFIG_DEF_CHECKPOINT_EVERY "0"
+#define CONFIG_DEF_REDUCTION "scatter"
 
 #define CONFIG_N_MAX 4096
 #define CONFIG_TEXT_MAX 256
@@ -65,7 +67,7 @@ struct config_section {
 
 static const char *const config_sections[] = {"grid",     "material",   "chemistry",
                                               "sources",  "spectrum",   "time",
-                                              "raytracing", "output"};
+                                              "raytracing", "output",   "mpi"};
 #define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---- did you mean ---------------------------------------------------------- */
@@ -719,15 +721,35 @@ static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_nod
 
 static ionf_err config_output(struct config_ctx *ctx, const struct param_node *root,
                               struct ionf_config *cfg) {
-  static const char *const keys[] = {"directory", "progress"};
+  static const char *const keys[] = {"directory", "progress", "checkpoint_every"};
   struct config_section s;
   struct param_node *n;
+  int64_t every = 0;
   IONF_CALL(config_open_section(ctx, root, "output", keys, CONFIG_N(keys), &s));
   IONF_CALL(config_take(&s, "directory", CONFIG_DEF_OUTPUT_DIR, &n));
   IONF_CALL(config_string(ctx, s.path, n, "a directory name", cfg->output_dir,
                           sizeof cfg->output_dir));
   IONF_CALL(config_take(&s, "progress", CONFIG_DEF_PROGRESS, &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->progress));
+  IONF_CALL(config_take(&s, "checkpoint_every", CONFIG_DEF_CHECKPOINT_EVERY, &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, 100000000, &every));
+  cfg->checkpoint_every = every;
+  return IONF_OK;
+}
+
+static ionf_err config_mpi(struct config_ctx *ctx, const struct param_node *root,
+                           struct ionf_config *cfg) {
+  static const char *const keys[] = {"reduction"};
+  static const char *const modes[] = {"scatter", "reduce", "allreduce"};
+  static const enum reduction_mode mode_of[] = {REDUCTION_SCATTER, REDUCTION_REDUCE,
+                                                REDUCTION_ALLREDUCE};
+  struct config_section s;
+  struct param_node *n;
+  int which = 0;
+  IONF_CALL(config_open_section(ctx, root, "mpi", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_take(&s, "reduction", CONFIG_DEF_REDUCTION, &n));
+  IONF_CALL(config_enum(ctx, s.path, n, modes, CONFIG_N(modes), &which));
+  cfg->reduction = mode_of[which];
   return IONF_OK;
 }
 
@@ -765,6 +787,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   IONF_CALL(config_time(ctx, root, cfg));
   IONF_CALL(config_raytracing(ctx, root, cfg));
   IONF_CALL(config_output(ctx, root, cfg));
+  IONF_CALL(config_mpi(ctx, root, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }
@@ -791,6 +814,8 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->source_batch_size = 0;
   cfg->backend = BACKEND_AUTO;
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
+  cfg->checkpoint_every = 0;
+  cfg->reduction = REDUCTION_SCATTER;
   cfg->progress = 1;
 }
 

@@ -21,7 +21,9 @@
  *   raytracing: R_max [cells or length; 0 = whole box], convergence_fraction [1e-4],
  *               max_iterations [per step, 100], backend cpu|cuda|auto [auto],
  *               source_batch_size [GPU sources in flight; 0 = automatic]
- *   output:     directory [path, "out"], progress [bool, true]
+ *   output:     directory [path, "out"], progress [bool, true],
+ *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1]
+ *   mpi:        reduction scatter|reduce|allreduce [scatter]
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -38,6 +40,12 @@
 enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
 enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
 enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
+/** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
+enum reduction_mode {
+  REDUCTION_SCATTER,   /*!< reduce-scatter by slabs, chemistry on each rank's slab, gather x */
+  REDUCTION_REDUCE,    /*!< reduce to rank 0, chemistry there, broadcast x */
+  REDUCTION_ALLREDUCE  /*!< all-reduce, chemistry replicated on every rank */
+};
 
 /** A scalar field given as one value or read from an HDF5 dataset. */
 struct field_input {
@@ -95,6 +103,10 @@ struct ionf_config {
   /* output */
   char output_dir[IONF_PATH_MAX];
   int progress;                 /*!< print one line per step */
+  int64_t checkpoint_every;     /*!< write DIR/checkpoint.h5 every this many steps (0: off) */
+
+  /* MPI */
+  enum reduction_mode reduction;
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */

@@ -89,7 +89,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     setup.r_max_cells = cfg->r_max_cells;
     setup.source_batch_size = cfg->source_batch_size;
     rc = e->backend->ops.setup(e->backend, &setup);
-    if (rc == IONF_OK) rc = e->backend->ops.upload(e->backend, FIELD_ALL);
+    if (rc == IONF_OK) rc = e->backend->ops.upload(e->backend, FIELD_ALL, 0, grid_cells(e->grid.n));
   }
   if (rc != IONF_OK) {
     ionf_error_trace(__func__, __FILE__, __LINE__);
@@ -107,6 +107,116 @@ void engine_destroy(struct engine *e) {
   sources_free(&e->sources);
   grid_fields_free(&e->fields);
   free(e);
+}
+
+/*
+ * Sum the ranks' rates and run one chemistry pass, in the configured way:
+ *  - scatter: each rank gets the summed Gamma of its slab of i-planes
+ *    (a reduce to each slab's owner), updates its slab, and the slabs of x_av
+ *    are broadcast back (an all-gather);
+ *  - reduce: rank 0 gets the whole sum, updates every cell, broadcasts x_av;
+ *  - allreduce: every rank gets the whole sum and updates every cell.
+ * The convergence sums end up the same on every rank.
+ */
+static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_pass_result *cr) {
+  struct rt_backend *be = e->backend;
+  int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
+  int p = comm_size(), me = comm_rank();
+  double *gamma = e->fields.gamma_hi_per_s, *x_av = e->fields.x_hii_av;
+  if (p == 1) return be->ops.chemistry(be, dt_s, 0, cells, cr);
+  double t0 = ionf_wtime(), t_chem = 0.0;
+  IONF_CALL(be->ops.download(be, FIELD_GAMMA, 0, cells)); /* host staging */
+  switch (e->cfg->reduction) {
+    case REDUCTION_ALLREDUCE: {
+      IONF_CALL(comm_allreduce_sum(gamma, cells));
+      IONF_CALL(be->ops.upload(be, FIELD_GAMMA, 0, cells));
+      double c0 = ionf_wtime();
+      IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
+      t_chem = ionf_wtime() - c0;
+      break;
+    }
+    case REDUCTION_REDUCE: {
+      IONF_CALL(comm_reduce_sum(gamma, cells, 0));
+      double sums[5] = {0};
+      if (me == 0) {
+        IONF_CALL(be->ops.upload(be, FIELD_GAMMA, 0, cells));
+        double c0 = ionf_wtime();
+        IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
+        t_chem = ionf_wtime() - c0;
+        IONF_CALL(be->ops.download(be, FIELD_X_AV, 0, cells));
+        sums[0] = (double)cr->unconverged_cells;
+        sums[1] = (double)cr->cells_at_max_iter;
+        sums[2] = cr->sum_x_end;
+        sums[3] = cr->sum_x_neutral_end;
+        sums[4] = cr->sum_x_end_mass;
+      }
+      IONF_CALL(comm_bcast(x_av, cells, 0));
+      IONF_CALL(comm_bcast(sums, 5, 0));
+      if (me != 0) IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, cells));
+      cr->unconverged_cells = (int64_t)sums[0];
+      cr->cells_at_max_iter = (int64_t)sums[1];
+      cr->sum_x_end = sums[2];
+      cr->sum_x_neutral_end = sums[3];
+      cr->sum_x_end_mass = sums[4];
+      break;
+    }
+    case REDUCTION_SCATTER: {
+      int64_t first, count;
+      for (int r = 0; r < p; ++r) {
+        comm_slab(e->grid.n, r, p, &first, &count);
+        IONF_CALL(comm_reduce_sum(gamma + first * plane, count * plane, r));
+      }
+      comm_slab(e->grid.n, me, p, &first, &count);
+      IONF_CALL(be->ops.upload(be, FIELD_GAMMA, first * plane, count * plane));
+      double c0 = ionf_wtime();
+      IONF_CALL(be->ops.chemistry(be, dt_s, first * plane, count * plane, cr));
+      t_chem = ionf_wtime() - c0;
+      IONF_CALL(be->ops.download(be, FIELD_X_AV, first * plane, count * plane));
+      double sums[5] = {(double)cr->unconverged_cells, (double)cr->cells_at_max_iter,
+                        cr->sum_x_end, cr->sum_x_neutral_end, cr->sum_x_end_mass};
+      IONF_CALL(comm_allreduce_sum(sums, 5));
+      for (int r = 0; r < p; ++r) {
+        int64_t f, c;
+        comm_slab(e->grid.n, r, p, &f, &c);
+        IONF_CALL(comm_bcast(x_av + f * plane, c * plane, r));
+      }
+      IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, cells));
+      cr->unconverged_cells = (int64_t)sums[0];
+      cr->cells_at_max_iter = (int64_t)sums[1];
+      cr->sum_x_end = sums[2];
+      cr->sum_x_neutral_end = sums[3];
+      cr->sum_x_end_mass = sums[4];
+      break;
+    }
+  }
+  e->timers.chemistry_s += t_chem;
+  e->timers.reduce_s += ionf_wtime() - t0 - t_chem;
+  return IONF_OK;
+}
+
+/* At the end of a step every rank needs the new x: send x_end from where it was computed. */
+static ionf_err share_end_state(struct engine *e) {
+  struct rt_backend *be = e->backend;
+  int p = comm_size(), me = comm_rank();
+  if (p == 1 || e->cfg->reduction == REDUCTION_ALLREDUCE) return IONF_OK;
+  double t0 = ionf_wtime();
+  int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
+  double *x_end = e->fields.x_hii_end;
+  if (e->cfg->reduction == REDUCTION_REDUCE) {
+    if (me == 0) IONF_CALL(be->ops.download(be, FIELD_X_END, 0, cells));
+    IONF_CALL(comm_bcast(x_end, cells, 0));
+  } else {
+    int64_t first, count;
+    comm_slab(e->grid.n, me, p, &first, &count);
+    IONF_CALL(be->ops.download(be, FIELD_X_END, first * plane, count * plane));
+    for (int r = 0; r < p; ++r) {
+      comm_slab(e->grid.n, r, p, &first, &count);
+      IONF_CALL(comm_bcast(x_end + first * plane, count * plane, r));
+    }
+  }
+  IONF_CALL(be->ops.upload(be, FIELD_X_END, 0, cells));
+  e->timers.reduce_s += ionf_wtime() - t0;
+  return IONF_OK;
 }
 
 ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info) {
@@ -135,18 +245,8 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     IONF_CALL(rc);
     IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank failed while ray tracing");
     e->cells_traced += ts.cells_traced;
-    double t1 = ionf_wtime();
-    if (comm_size() > 1) { /* host staging of the sum over ranks */
-      IONF_CALL(be->ops.download(be, FIELD_GAMMA));
-      IONF_CALL(comm_allreduce_sum(e->fields.gamma_hi_per_s, cells));
-      IONF_CALL(be->ops.upload(be, FIELD_GAMMA));
-    }
-    double t2 = ionf_wtime();
-    IONF_CALL(be->ops.chemistry(be, dt_s, &cr));
-    double t3 = ionf_wtime();
-    e->timers.trace_s += t1 - t0;
-    e->timers.reduce_s += t2 - t1;
-    e->timers.chemistry_s += t3 - t2;
+    e->timers.trace_s += ionf_wtime() - t0;
+    IONF_CALL(sum_rates_and_update(e, dt_s, &cr));
     double rel_ion = fabs(cr.sum_x_end - prev_sum_ion) / cr.sum_x_end;
     double rel_neutral = fabs(cr.sum_x_neutral_end - prev_sum_neutral) / cr.sum_x_neutral_end;
     prev_sum_ion = cr.sum_x_end;
@@ -157,6 +257,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     }
   }
   if (info->iterations > cfg->max_iterations) info->iterations = cfg->max_iterations;
+  IONF_CALL(share_end_state(e));
   IONF_CALL(be->ops.step_end(be));
   e->time_s += dt_s;
   e->step++;
@@ -167,7 +268,21 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
 }
 
 ionf_err engine_sync_to_host(struct engine *e) {
-  return e->backend->ops.download(e->backend, FIELD_X | FIELD_GAMMA | FIELD_T | FIELD_N_H);
+  int64_t cells = grid_cells(e->grid.n);
+  IONF_CALL(e->backend->ops.download(e->backend, FIELD_X | FIELD_GAMMA | FIELD_T | FIELD_N_H, 0,
+                                     cells));
+  /* After a step Gamma is complete only where it was summed: make it whole. */
+  if (comm_size() > 1 && e->cfg->reduction == REDUCTION_REDUCE)
+    IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s, cells, 0));
+  if (comm_size() > 1 && e->cfg->reduction == REDUCTION_SCATTER) {
+    int64_t plane = e->grid.n * e->grid.n;
+    for (int r = 0; r < comm_size(); ++r) {
+      int64_t first, count;
+      comm_slab(e->grid.n, r, comm_size(), &first, &count);
+      IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s + first * plane, count * plane, r));
+    }
+  }
+  return IONF_OK;
 }
 
 int engine_has_analytic_front(const struct engine *e) {
@@ -182,17 +297,12 @@ double engine_analytic_front_cm(const struct engine *e, double t_s) {
 /* Snapshot + I-front record at the current time (rank 0 writes). */
 static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
   double t0 = ionf_wtime();
-  ionf_err rc = engine_sync_to_host(e);
-  if (rc == IONF_OK && comm_rank() == 0) {
-    struct snapshot_meta meta = {index, e->step, e->time_s, -1.0};
-    rc = snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
-                        sizeof report->last_snapshot);
-    if (rc == IONF_OK) report->n_snapshots++;
-  }
-  ionf_err any;
-  IONF_CALL(comm_agree(rc, &any));
-  if (rc != IONF_OK) return rc;
-  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to write snapshot %d", index);
+  IONF_CALL(engine_sync_to_host(e));
+  /* collective over the ranks: each writes its slab */
+  struct snapshot_meta meta = {index, e->step, e->time_s, -1.0};
+  IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
+                           sizeof report->last_snapshot));
+  report->n_snapshots++;
   if (index > 0 && engine_has_analytic_front(e) &&
       report->n_ifront < (int)(sizeof report->ifront / sizeof report->ifront[0])) {
     struct ifront_record *r = &report->ifront[report->n_ifront++];

@@ -69,7 +69,13 @@
   "\n"                                                                                         \
   "output:\n"                                                                                  \
   "  directory: " DIR "# snapshots go here (relative to the working directory)\n"         \
-  "  progress: true         # print one line per time step\n"
+  "  progress: true         # print one line per time step\n"                                 \
+  "  checkpoint_every: 0    # also write DIR/checkpoint.h5 every this many steps (0: only on\n" \
+  "                         # SIGTERM / SIGUSR1); continue with: ionfront run CONFIG --restart FILE\n" \
+  "\n"                                                                                         \
+  "mpi:\n"                                                                                     \
+  "  reduction: scatter     # how ranks sum Gamma: scatter (by slabs, chemistry on every rank's\n" \
+  "                         # slab) | reduce (to rank 0, chemistry there) | allreduce\n"
 
 static const char problems_iliev1[] = PROBLEMS_TEST1(
     "# iliev1: Iliev et al. (2006) Test 1 at the paper's resolution, 128^3 cells.\n", "128                ",

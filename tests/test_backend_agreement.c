@@ -54,7 +54,7 @@ static int run(const char *backend, char **overrides, int n_overrides, int logno
   if (lognormal_field) {
     unsigned seed = 2024;
     for (int64_t c = 0; c < cells; ++c) e->fields.n_h_cm3[c] = 1e-3 * lognormal(&seed);
-    if (e->backend->ops.upload(e->backend, FIELD_N_H) != IONF_OK) return 1;
+    if (e->backend->ops.upload(e->backend, FIELD_N_H, 0, cells) != IONF_OK) return 1;
   }
   for (int s = 0; s < steps; ++s) {
     struct engine_step_info info;
