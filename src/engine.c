@@ -15,6 +15,7 @@
 #include "ifront.h"
 #include "io_density.h"
 #include "io_sources.h"
+#include "partition.h"
 #include "snapshot.h"
 
 static ionf_err load_density(struct engine *e) {
@@ -44,11 +45,17 @@ static ionf_err load_sources(struct engine *e) {
   }
   IONF_CALL(sources_validate(&e->sources, e->grid.n, origin));
   IONF_CALL(sources_merge_same_cell(&e->sources, e->grid.n));
-  /* Contiguous shares for now; cost-balanced partitioning comes with the MPI work. */
-  int64_t p = comm_size(), r = comm_rank(), n = e->sources.n;
-  e->first_source = n * r / p;
-  e->source_count = n * (r + 1) / p - e->first_source;
-  return IONF_OK;
+  /* Shares balanced by tracing cost; every rank computes the same partition. */
+  int p = comm_size();
+  int64_t *first = ionf_malloc(2 * sizeof(int64_t) * (size_t)p, "the source partition");
+  if (!first) return IONF_ERR_MEM;
+  int64_t *count = first + p;
+  ionf_err rc = partition_sources(&e->sources, e->grid.n, e->grid.periodic, cfg->r_max_cells, p,
+                                  first, count, &e->source_imbalance);
+  e->first_source = first[comm_rank()];
+  e->source_count = count[comm_rank()];
+  free(first);
+  return rc;
 }
 
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {

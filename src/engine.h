@@ -32,6 +32,7 @@ struct engine {
   struct source_list sources;    /*!< all sources, merged per cell */
   int64_t first_source;          /*!< this rank's share: [first, first + count) */
   int64_t source_count;
+  double source_imbalance;       /*!< largest rank's tracing cost / mean (1 = balanced) */
   struct photo_tables tables;
   struct chem_params chem;
   struct rt_backend *backend;

@@ -191,6 +191,13 @@ static int command_run(int argc, char **argv) {
                 (long long)e->grid.n, e->grid.cell_cm / IONF_PC_CM,
                 e->grid.periodic ? "periodic" : "non-periodic", (long long)e->sources.n,
                 sources_total_ndot(&e->sources));
+  if (comm_size() > 1)
+    ionf_message0("sources shared by tracing cost over %d ranks: largest share / mean = %.3f; "
+                  "rates summed by '%s'",
+                  comm_size(), e->source_imbalance,
+                  cfg.reduction == REDUCTION_SCATTER  ? "scatter"
+                  : cfg.reduction == REDUCTION_REDUCE ? "reduce"
+                                                      : "allreduce");
   ionf_message0("backend: %s; spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 e->backend->description, cfg.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg.dt_s / IONF_MYR_S, cfg.t_end_s / IONF_MYR_S, cfg.output_dir);
