@@ -103,8 +103,13 @@ done:
 }
 
 ionf_err io_density_read(const char *file, const char *dataset, int64_t n, double *out) {
+  return io_field_read(file, dataset, n, "n_H", "densities", out);
+}
+
+ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const char *what,
+                       const char *plural, double *out) {
   IONF_CHECK(file && dataset && out && n > 0, IONF_ERR_INTERNAL,
-             "io_density_read: bad arguments (n = %lld)", (long long)n);
+             "io_field_read: bad arguments (n = %lld)", (long long)n);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
   /* fopen first: its errno says "No such file" or "Permission denied" plainly. */
@@ -133,9 +138,10 @@ ionf_err io_density_read(const char *file, const char *dataset, int64_t n, doubl
     if (isfinite(v) && v >= 0.0) continue;
     int64_t i = c / (n * n), j = (c / n) % n, k = c % n;
     return ionf_error_set(IONF_ERR_INPUT,
-                          "%s:%s: cell (%lld, %lld, %lld) has n_H = %g; densities must be "
+                          "%s:%s: cell (%lld, %lld, %lld) has %s = %g; %s must be "
                           "finite and >= 0",
-                          file, dataset, (long long)i, (long long)j, (long long)k, v);
+                          file, dataset, (long long)i, (long long)j, (long long)k, what, v,
+                          plural);
   }
   return IONF_OK;
 }

@@ -18,4 +18,8 @@
 IONF_NODISCARD ionf_err io_density_read(const char *file, const char *dataset, int64_t n,
                                         double *out);
 
+/** The same for any non-negative field; messages call a value `what`, values `plural`. */
+IONF_NODISCARD ionf_err io_field_read(const char *file, const char *dataset, int64_t n,
+                                      const char *what, const char *plural, double *out);
+
 #endif

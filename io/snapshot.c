@@ -246,6 +246,10 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   IONF_CALL(attr_write_string(file, "config_name", cfg->config_name, path));
   IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
   IONF_CALL(attr_write_string(file, "created", created, path));
+  if (meta->checkpoint) {
+    IONF_CALL(attr_write_int64(file, "checkpoint", 1, path));
+    IONF_CALL(attr_write_int64(file, "next_snapshot_index", meta->next_index, path));
+  }
 
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");
@@ -311,8 +315,14 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
 
   const char *dir = cfg->output_dir[0] ? cfg->output_dir : ".";
   char path[IONF_PATH_MAX + 32], tmp_path[IONF_PATH_MAX + 32];
-  int len = snprintf(path, sizeof path, "%s/snapshot_%04d.h5", dir, meta->index);
-  int tlen = snprintf(tmp_path, sizeof tmp_path, "%s/.snapshot_%04d.h5.tmp", dir, meta->index);
+  int len, tlen;
+  if (meta->checkpoint) {
+    len = snprintf(path, sizeof path, "%s/checkpoint.h5", dir);
+    tlen = snprintf(tmp_path, sizeof tmp_path, "%s/.checkpoint.h5.tmp", dir);
+  } else {
+    len = snprintf(path, sizeof path, "%s/snapshot_%04d.h5", dir, meta->index);
+    tlen = snprintf(tmp_path, sizeof tmp_path, "%s/.snapshot_%04d.h5.tmp", dir, meta->index);
+  }
   IONF_CHECK(len > 0 && (size_t)len < sizeof path && tlen > 0 && (size_t)tlen < sizeof tmp_path,
              IONF_ERR_IO, "snapshot path in '%s' is too long", dir);
   /* Checked before writing: a written snapshot whose name cannot be returned is a bug. */
@@ -422,12 +432,50 @@ ionf_err output_dir_prepare(const char *dir) {
 
 /* ---- step log ------------------------------------------------------------------- */
 
-ionf_err step_log_open(struct step_log *log, const char *dir) {
+ionf_err csv_keep_rows_upto(const char *path, double limit) {
+  FILE *in = fopen(path, "r");
+  IONF_CHECK(in, IONF_ERR_IO, "cannot reopen '%s' to continue it: %s", path, strerror(errno));
+  char tmp[IONF_PATH_MAX + 16];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  if (!out) {
+    fclose(in);
+    return ionf_error_set(IONF_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+  }
+  char line[4096];
+  int first = 1, bad = 0;
+  while (fgets(line, sizeof line, in)) {
+    /* the header, then the rows whose first column is not past the limit */
+    if (first || strtod(line, NULL) <= limit) bad |= fputs(line, out) < 0;
+    first = 0;
+  }
+  fclose(in);
+  bad |= fclose(out) != 0;
+  if (bad || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return ionf_error_set(IONF_ERR_IO, "cannot rewrite '%s': %s", path, strerror(errno));
+  }
+  return IONF_OK;
+}
+
+ionf_err step_log_open(struct step_log *log, const char *dir, int64_t resume_after_step) {
   memset(log, 0, sizeof *log);
   const char *d = (dir && dir[0]) ? dir : ".";
   int len = snprintf(log->path, sizeof log->path, "%s/log.csv", d);
   IONF_CHECK(len > 0 && (size_t)len < sizeof log->path, IONF_ERR_IO,
              "cannot open step log in '%s': path too long", d);
+  if (resume_after_step >= 0) {
+    /* a restart: keep the rows up to the checkpoint and go on appending */
+    FILE *exists = fopen(log->path, "r");
+    if (exists) {
+      fclose(exists);
+      IONF_CALL(csv_keep_rows_upto(log->path, (double)resume_after_step));
+      log->file = fopen(log->path, "a");
+      IONF_CHECK(log->file, IONF_ERR_IO, "cannot open step log '%s': %s", log->path,
+                 strerror(errno));
+      return IONF_OK;
+    }
+  }
   log->file = fopen(log->path, "w");
   IONF_CHECK(log->file, IONF_ERR_IO, "cannot open step log '%s': %s", log->path,
              strerror(errno));

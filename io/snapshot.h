@@ -13,6 +13,10 @@
  * truncated file under the final name.  Also root attributes time_Myr,
  * config_name, created (ISO-8601 UTC).
  *
+ * A checkpoint (meta->checkpoint) is the same layout in DIR/checkpoint.h5 with
+ * the root attributes checkpoint = 1 and next_snapshot_index: x_HII and T at
+ * the end of step `step` are all a restart needs besides the config.
+ *
  * Under MPI with more than one rank the write is collective (parallel HDF5,
  * MPI-IO): every rank calls snapshot_write and writes its slab of i-planes
  * (comm_slab); rank 0 renames the file once all slabs are in.
@@ -31,6 +35,8 @@ struct snapshot_meta {
   int64_t step;           /*!< time steps taken so far */
   double time_s;          /*!< simulation time [s] */
   double redshift;        /*!< < 0 when not cosmological */
+  int checkpoint;         /*!< 1: write DIR/checkpoint.h5 (restart state) instead */
+  int next_index;         /*!< checkpoint: the next snapshot's NNNN */
 };
 
 /**
@@ -50,7 +56,12 @@ struct step_log {
   FILE *file;
   char path[IONF_PATH_MAX];
 };
-IONF_NODISCARD ionf_err step_log_open(struct step_log *log, const char *dir);
+/** Open (truncate) DIR/log.csv; on a restart (resume_after_step >= 0) keep its
+    rows up to that step and append. */
+IONF_NODISCARD ionf_err step_log_open(struct step_log *log, const char *dir,
+                                      int64_t resume_after_step);
+/** Rewrite a CSV file keeping its header and the rows whose first column <= limit. */
+IONF_NODISCARD ionf_err csv_keep_rows_upto(const char *path, double limit);
 /** time_s, iterations, mean x_HII by volume and by mass, wall seconds of the step. */
 IONF_NODISCARD ionf_err step_log_row(struct step_log *log, int64_t step, double time_s,
                                      int iterations, double x_mean_volume,

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 static int my_rank = 0;
 static int my_size = 1;
@@ -89,6 +90,22 @@ ionf_err comm_bcast(double *buf, int64_t count, int root) {
     IONF_CALL(mpi_check(MPI_Bcast(buf + off, n, MPI_DOUBLE, root, MPI_COMM_WORLD), "MPI_Bcast"));
   }
   return IONF_OK;
+}
+
+ionf_err comm_max_int(int local, int *global) {
+  *global = local;
+  if (my_size == 1) return IONF_OK;
+  return mpi_check(MPI_Allreduce(&local, global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD),
+                   "MPI_Allreduce of a flag");
+}
+
+ionf_err comm_gather_text(const char *line, int size, char *all) {
+  if (my_size == 1) {
+    if (all) memcpy(all, line, (size_t)size);
+    return IONF_OK;
+  }
+  return mpi_check(MPI_Gather(line, size, MPI_CHAR, all, size, MPI_CHAR, 0, MPI_COMM_WORLD),
+                   "MPI_Gather of the start-up lines");
 }
 
 void comm_slab(int64_t n_planes, int rank, int size, int64_t *first, int64_t *count) {

@@ -29,6 +29,10 @@ IONF_NODISCARD ionf_err comm_allreduce_sum(double *buf, int64_t count);
 IONF_NODISCARD ionf_err comm_reduce_sum(double *buf, int64_t count, int root);
 /** Broadcast `count` doubles from root (chunked beyond 2^30). */
 IONF_NODISCARD ionf_err comm_bcast(double *buf, int64_t count, int root);
+/** The largest of the ranks' values (collective). */
+IONF_NODISCARD ionf_err comm_max_int(int local, int *global);
+/** Gather each rank's `size`-byte text to `all` (size * ranks bytes) on rank 0. */
+IONF_NODISCARD ionf_err comm_gather_text(const char *line, int size, char *all);
 /** The share [first, first + count) of n_planes that rank `rank` of `size` owns. */
 void comm_slab(int64_t n_planes, int rank, int size, int64_t *first, int64_t *count);
 

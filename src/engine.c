@@ -2,9 +2,11 @@
  * @file engine.c
  * @brief The grid engine's set-up, time step and run loop.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "engine.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "io_density.h"
 #include "io_sources.h"
 #include "partition.h"
+#include "checkpoint.h"
 #include "snapshot.h"
 
 static ionf_err load_density(struct engine *e) {
@@ -114,6 +117,18 @@ void engine_destroy(struct engine *e) {
   sources_free(&e->sources);
   grid_fields_free(&e->fields);
   free(e);
+}
+
+/*
+ * Test hook (IONFRONT_FAULT_INJECT): "signal:S" raises SIGUSR1 on rank 0 after
+ * step S; "trace:R" makes rank R's ray tracing fail.  Lets the test suite
+ * exercise the stop/restart and failure paths for real.
+ */
+static long fault_inject(const char *what) {
+  const char *v = getenv("IONFRONT_FAULT_INJECT");
+  size_t len = strlen(what);
+  if (!v || strncmp(v, what, len) != 0 || v[len] != ':') return -1;
+  return strtol(v + len + 1, NULL, 10);
 }
 
 /*
@@ -247,6 +262,9 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     /* A rank whose tracing fails (GPU memory, ...) must not leave the others
        waiting in the reduction: agree first. */
     ionf_err rc = be->ops.trace(be, &ts);
+    if (rc == IONF_OK && fault_inject("trace") == comm_rank())
+      rc = ionf_error_set(IONF_ERR_GPU_MEM, "rank %d: ray tracing failed (injected fault)",
+                          comm_rank());
     ionf_err any;
     IONF_CALL(comm_agree(rc, &any));
     IONF_CALL(rc);
@@ -306,7 +324,7 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
   double t0 = ionf_wtime();
   IONF_CALL(engine_sync_to_host(e));
   /* collective over the ranks: each writes its slab */
-  struct snapshot_meta meta = {index, e->step, e->time_s, -1.0};
+  struct snapshot_meta meta = {index, e->step, e->time_s, -1.0, 0, 0};
   IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
   report->n_snapshots++;
@@ -341,6 +359,14 @@ static ionf_err ifront_csv_open(const struct engine *e, FILE **out) {
   if (comm_rank() != 0 || !engine_has_analytic_front(e)) return IONF_OK;
   char path[IONF_PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/ifront.csv", e->cfg->output_dir);
+  FILE *exists = e->restarted ? fopen(path, "r") : NULL;
+  if (exists) { /* a restart continues the file from the checkpoint's time */
+    fclose(exists);
+    IONF_CALL(csv_keep_rows_upto(path, e->time_s / IONF_MYR_S + 1e-9));
+    *out = fopen(path, "a");
+    IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s'", path);
+    return IONF_OK;
+  }
   *out = fopen(path, "w");
   IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s'", path);
   fprintf(*out, "time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n");
@@ -375,15 +401,58 @@ static void format_duration(double s, char *buf, size_t size) {
   else snprintf(buf, size, "%.1f h", s / 3600.0);
 }
 
+/* ---- stopping on a signal, checkpoints, restarts ------------------------------- */
+
+/* Set by the handler; read at the end of each step (async-signal-safe). */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+void engine_install_signal_handlers(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL); /* SLURM at the time limit, scancel */
+  sigaction(SIGUSR1, &sa, NULL); /* SLURM's warning: sbatch --signal=B:USR1@120 */
+}
+
+static ionf_err write_checkpoint(struct engine *e, int next_index, char *path, size_t size) {
+  double t0 = ionf_wtime();
+  IONF_CALL(engine_sync_to_host(e));
+  struct snapshot_meta meta = {next_index, e->step, e->time_s, -1.0, 1, next_index};
+  IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, path, size));
+  e->timers.io_s += ionf_wtime() - t0;
+  return IONF_OK;
+}
+
+ionf_err engine_restart(struct engine *e, const char *path) {
+  struct checkpoint_state st;
+  IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.x_hii, e->fields.temperature_k, &st));
+  IONF_CHECK(st.time_s < e->cfg->t_end_s, IONF_ERR_INPUT,
+             "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
+             st.time_s / IONF_MYR_S, e->cfg->t_end_s / IONF_MYR_S);
+  int64_t cells = grid_cells(e->grid.n);
+  memcpy(e->fields.x_hii_av, e->fields.x_hii, sizeof(double) * (size_t)cells);
+  memcpy(e->fields.x_hii_end, e->fields.x_hii, sizeof(double) * (size_t)cells);
+  IONF_CALL(e->backend->ops.upload(e->backend, FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_T, 0,
+                                   cells));
+  e->time_s = st.time_s;
+  e->step = st.step;
+  e->next_snapshot_index = st.next_index;
+  e->restarted = 1;
+  return IONF_OK;
+}
+
 ionf_err engine_run(struct engine *e, struct engine_report *report) {
   const struct ionf_config *cfg = e->cfg;
   memset(report, 0, sizeof *report);
-  double wall0 = ionf_wtime();
+  double wall0 = ionf_wtime(), t_start = e->time_s;
   struct step_log log = {0};
   ionf_err rc = IONF_OK;
   if (comm_rank() == 0) {
     rc = output_dir_prepare(cfg->output_dir);
-    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir);
+    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1);
   }
   ionf_err any;
   IONF_CALL(comm_agree(rc, &any));
@@ -393,12 +462,14 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
 
   FILE *front_csv = NULL;
   rc = ifront_csv_open(e, &front_csv);
-  if (rc == IONF_OK) rc = write_output(e, 0, report);
-  int next_output = 0, index = 1;
+  int index = e->restarted ? e->next_snapshot_index : 1;
+  if (rc == IONF_OK && !e->restarted) rc = write_output(e, 0, report);
+  int next_output = 0;
   const double t_tiny = 1e-9 * cfg->dt_s;
-  int64_t n_steps_total = 0;
+  int64_t n_steps_total = e->step;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++n_steps_total)
     t += next_step_length(cfg, t, t_tiny);
+  long signal_after = fault_inject("signal");
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
     while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
       next_output++;
@@ -419,7 +490,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
                    (long long)e->step, info.iterations);
     if (cfg->progress) {
       double elapsed = ionf_wtime() - wall0;
-      double eta = elapsed / e->time_s * (cfg->t_end_s - e->time_s);
+      double eta = elapsed / (e->time_s - t_start) * (cfg->t_end_s - e->time_s);
       char eta_text[32], wall_text[32];
       format_duration(eta, eta_text, sizeof eta_text);
       format_duration(step_wall, wall_text, sizeof wall_text);
@@ -431,6 +502,25 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
         fabs(e->time_s - cfg->output_times_s[next_output]) <= t_tiny) {
       rc = write_output(e, index++, report);
       next_output++;
+      if (rc != IONF_OK) break;
+    }
+    if (signal_after >= 0 && e->step == signal_after && comm_rank() == 0) raise(SIGUSR1);
+    /* every rank stops at the same step if any was signalled */
+    int stop = 0;
+    IONF_CALL(comm_max_int((int)stop_signal, &stop));
+    int finished = e->time_s >= cfg->t_end_s - t_tiny;
+    int periodic = cfg->checkpoint_every > 0 && e->step % cfg->checkpoint_every == 0;
+    if ((stop || periodic) && !finished) {
+      rc = write_checkpoint(e, index, report->checkpoint, sizeof report->checkpoint);
+      if (rc != IONF_OK) break;
+    }
+    if (stop && !finished) {
+      rc = ionf_error_set(IONF_STOPPED,
+                          "stopped by signal %d after step %lld (t = %.6g Myr); checkpoint "
+                          "written to %s; continue with: ionfront run CONFIG --restart %s",
+                          stop, (long long)e->step, e->time_s / IONF_MYR_S, report->checkpoint,
+                          report->checkpoint);
+      break;
     }
   }
   if (log.file) step_log_close(&log);

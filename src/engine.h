@@ -40,6 +40,8 @@ struct engine {
   int64_t step;                  /*!< steps taken */
   int uniform_density;           /*!< n_H is one value everywhere */
   double sum_n_h_cm3;            /*!< sum of n_H over cells (mass-weighted means) */
+  int restarted;                 /*!< state came from a checkpoint */
+  int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */
 };
@@ -63,6 +65,7 @@ struct ifront_record {
 struct engine_report {
   int n_snapshots;
   char last_snapshot[IONF_PATH_MAX];
+  char checkpoint[IONF_PATH_MAX + 32]; /*!< last checkpoint written ("" if none) */
   int n_ifront;                  /*!< 0 unless one source in a uniform medium */
   struct ifront_record ifront[64];
   double wall_s;
@@ -78,6 +81,11 @@ IONF_NODISCARD ionf_err engine_run(struct engine *e, struct engine_report *repor
 void engine_destroy(struct engine *e);
 /** Copy the backend's x_HII, Gamma, T and n_H into e->fields (before reading them). */
 IONF_NODISCARD ionf_err engine_sync_to_host(struct engine *e);
+
+/** Continue from DIR/checkpoint.h5-style file `path` (x_HII, T, time, step). */
+IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
+/** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */
+void engine_install_signal_handlers(void);
 
 /** Whether the analytic Stromgren comparison applies (one source, uniform n_H). */
 int engine_has_analytic_front(const struct engine *e);

@@ -58,6 +58,7 @@ const char *ionf_error_name(ionf_err code) {
     case IONF_ERR_INTERNAL: return "internal error";
     case IONF_ERR_USAGE: return "usage error";
     case IONF_ERR_PEER: return "another rank failed";
+    case IONF_STOPPED: return "stopped (checkpoint written)";
   }
   return "unknown error";
 }

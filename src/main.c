@@ -46,6 +46,8 @@ static const char *usage_run =
     "  --set SECTION.KEY=VALUE   override one config value; VALUE is parsed as YAML,\n"
     "                            e.g. --set grid.N=128 --set 'time.dt=5 Myr'\n"
     "  --backend cpu|cuda|auto   where to compute (raytracing.backend)\n"
+    "  --restart FILE            continue from a checkpoint (DIR/checkpoint.h5), written every\n"
+    "                            output.checkpoint_every steps and on SIGTERM / SIGUSR1\n"
     "  --quiet                   no per-step progress lines\n"
     "  -v, --verbose             more detail, including error traces\n"
     "  -h, --help                this help\n"
@@ -119,8 +121,21 @@ static void print_front_summary(const struct engine *e, const struct engine_repo
   (void)e;
 }
 
+/* One line per rank on rank 0: host, device and cores (the start-up log). */
+static void print_rank_table(const struct engine *e) {
+  char line[1024], where[256];
+  affinity_describe(where, sizeof where);
+  snprintf(line, sizeof line, "rank %d on %s: %s; %lld source(s); %s", comm_rank(),
+           comm_host_name(), e->backend->description, (long long)e->source_count, where);
+  int p = comm_size();
+  char *all = comm_rank() == 0 ? malloc(sizeof line * (size_t)p) : NULL;
+  if (comm_gather_text(line, sizeof line, all) == IONF_OK && all)
+    for (int r = 0; r < p; ++r) ionf_message0("%s", all + (size_t)r * sizeof line);
+  free(all);
+}
+
 static int command_run(int argc, char **argv) {
-  const char *config_path = NULL;
+  const char *config_path = NULL, *restart_path = NULL;
   char **overrides = calloc((size_t)argc + 1, sizeof(char *));
   int n_overrides = 0;
   if (!overrides) return (int)IONF_ERR_MEM;
@@ -139,6 +154,8 @@ static int command_run(int argc, char **argv) {
       overrides[n_overrides++] = yaml_quote("output.directory", argv[++a]);
     } else if (!strcmp(arg, "--backend") && has_value) {
       overrides[n_overrides++] = yaml_quote("raytracing.backend", argv[++a]);
+    } else if (!strcmp(arg, "--restart") && has_value) {
+      restart_path = argv[++a];
     } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
       overrides[n_overrides++] = strdup("output.progress=false");
     } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
@@ -146,7 +163,8 @@ static int command_run(int argc, char **argv) {
     } else if (arg[0] == '-') {
       if (comm_rank() == 0)
         fprintf(stderr, "ionfront run: error: unknown option '%s'%s\n%s", arg,
-                (!strcmp(arg, "--set") || !strcmp(arg, "--output") || !strcmp(arg, "--backend"))
+                (!strcmp(arg, "--set") || !strcmp(arg, "--output") || !strcmp(arg, "--backend") ||
+                 !strcmp(arg, "--restart"))
                     ? " (it needs a value)"
                     : "",
                 usage_run);
@@ -172,21 +190,25 @@ static int command_run(int argc, char **argv) {
   free(overrides);
   if ((code = finish_phase(rc)) != 0) return code;
 
-  char where[256];
-  affinity_describe(where, sizeof where);
   ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg.config_name);
   if (!config_path)
     ionf_message0("no config given: running the built-in default problem "
                   "(Iliev et al. 2006 Test 1, reduced size; 'ionfront example iliev1' for the full one)");
-  ionf_message0("%d MPI rank(s) on %s; %s", comm_size(), comm_host_name(), where);
+  ionf_message0("%d MPI rank(s)", comm_size());
 
   struct engine *e = NULL;
   rc = engine_create(&cfg, &e);
+  if (rc == IONF_OK && restart_path) rc = engine_restart(e, restart_path);
   if ((code = finish_phase(rc)) != 0) {
     engine_destroy(e);
     config_free(&cfg);
     return code;
   }
+  if (restart_path)
+    ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
+                  (long long)e->step, e->time_s / IONF_MYR_S);
+  print_rank_table(e);
+  engine_install_signal_handlers();
   ionf_message0("grid %lld^3, cell %.4g pc, %s; %lld source(s), %.4g photons/s in all",
                 (long long)e->grid.n, e->grid.cell_cm / IONF_PC_CM,
                 e->grid.periodic ? "periodic" : "non-periodic", (long long)e->sources.n,
@@ -198,12 +220,31 @@ static int command_run(int argc, char **argv) {
                   cfg.reduction == REDUCTION_SCATTER  ? "scatter"
                   : cfg.reduction == REDUCTION_REDUCE ? "reduce"
                                                       : "allreduce");
-  ionf_message0("backend: %s; spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
-                e->backend->description, cfg.spectrum == SPECTRUM_GREY ? "grey" : "black body",
+  ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
+                cfg.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg.dt_s / IONF_MYR_S, cfg.t_end_s / IONF_MYR_S, cfg.output_dir);
 
   struct engine_report rep;
   rc = engine_run(e, &rep);
+  if (rc == IONF_STOPPED) {
+    ionf_message0("ionfront: %s", ionf_error_message());
+    engine_destroy(e);
+    config_free(&cfg);
+    return (int)rc;
+  }
+  if (rc != IONF_OK && comm_size() > 1) {
+    /* One rank's failure (GPU memory, a file) ends the whole job, never a hang:
+       the failing rank says why and aborts; the others learned of it and wait. */
+    if (rc != IONF_ERR_PEER) {
+      fprintf(stderr, "ionfront: error on rank %d (%s): %s\n", comm_rank(), comm_host_name(),
+              ionf_error_message());
+      if (ionf_log_verbosity() >= 2) fprintf(stderr, "%s", ionf_error_trace_text());
+      fflush(stderr);
+      comm_abort((int)rc);
+    }
+    comm_finalize();
+    return (int)rc;
+  }
   if ((code = finish_phase(rc)) == 0 && comm_rank() == 0) {
     printf("\ndone: %lld steps in %.1f s (trace %.1f s, reduce %.1f s, chemistry %.1f s, I/O %.1f s)\n",
            (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,

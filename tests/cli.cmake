@@ -14,3 +14,9 @@ set_tests_properties(cli_bad_input cli_small_run PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME cli_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
                                     $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+add_test(NAME cli_restart COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_restart.sh ${MPIEXEC_EXECUTABLE}
+                                  $<TARGET_FILE:ionfront>)
+add_test(NAME cli_rank_failure COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_rank_failure.sh
+                                       ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_restart cli_rank_failure PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
+                     LABELS mpi TIMEOUT 300)

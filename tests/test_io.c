@@ -248,7 +248,7 @@ static void test_snapshot(void) {
                 "Ndot: 1e50}\n";
   cfg.effective_yaml = yaml;
   struct grid g = {N, 2.5e22 / N, 0};
-  struct snapshot_meta meta = {3, 42, 1.5e13, -1.0};
+  struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0};
 
   EXPECT(output_dir_prepare(cfg.output_dir) == IONF_OK, "output_dir_prepare: %s",
          ionf_error_message());
@@ -326,7 +326,7 @@ static void test_step_log(void) {
   char dir[IONF_PATH_MAX];
   join(dir, sizeof dir, tmp_root, "out/run1");
   struct step_log log;
-  EXPECT(step_log_open(&log, dir) == IONF_OK, "step_log_open: %s", ionf_error_message());
+  EXPECT(step_log_open(&log, dir, -1) == IONF_OK, "step_log_open: %s", ionf_error_message());
   EXPECT(step_log_row(&log, 1, 3.15576e13, 7, 0.25, 0.5, 1.25) == IONF_OK, "row 1");
   EXPECT(step_log_row(&log, 2, 6.31152e13, 3, 0.375, 0.625, 0.5) == IONF_OK, "row 2");
   /* Rows are flushed: readable before close. */

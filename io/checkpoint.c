@@ -1,0 +1,54 @@
+/**
+ * @file checkpoint.c
+ * @brief Reading a checkpoint back.
+ */
+#include "checkpoint.h"
+
+#include <hdf5.h>
+#include <stdio.h>
+
+#include "h5_util.h"
+#include "io_density.h"
+
+/* A scalar attribute of the root group, converted to `type`. */
+static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t type, void *out) {
+  if (H5Aexists(file, name) <= 0)
+    return ionf_error_set(IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint: no attribute '%s'",
+                          path, name);
+  hid_t attr = H5Aopen(file, name, H5P_DEFAULT);
+  herr_t rc = attr >= 0 ? H5Aread(attr, type, out) : -1;
+  if (attr >= 0) H5Aclose(attr);
+  if (rc < 0) {
+    char detail[512];
+    h5_util_error_text(detail, sizeof detail);
+    return ionf_error_set(IONF_ERR_IO, "cannot read attribute '%s' of '%s': %s", name, path,
+                          detail);
+  }
+  return IONF_OK;
+}
+
+ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii, double *temperature_k,
+                         struct checkpoint_state *state) {
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  FILE *probe = fopen(path, "rb");
+  IONF_CHECK(probe, IONF_ERR_IO, "cannot open checkpoint '%s'", path);
+  fclose(probe);
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return ionf_error_set(IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
+  int64_t is_checkpoint = 0, grid_n = 0, next = 0;
+  ionf_err rc = read_attr(file, path, "checkpoint", H5T_NATIVE_INT64, &is_checkpoint);
+  if (rc == IONF_OK) rc = read_attr(file, path, "N", H5T_NATIVE_INT64, &grid_n);
+  if (rc == IONF_OK) rc = read_attr(file, path, "time_s", H5T_NATIVE_DOUBLE, &state->time_s);
+  if (rc == IONF_OK) rc = read_attr(file, path, "step", H5T_NATIVE_INT64, &state->step);
+  if (rc == IONF_OK) rc = read_attr(file, path, "next_snapshot_index", H5T_NATIVE_INT64, &next);
+  H5Fclose(file);
+  IONF_CALL(rc);
+  IONF_CHECK(is_checkpoint == 1, IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint", path);
+  IONF_CHECK(grid_n == n, IONF_ERR_INPUT,
+             "checkpoint '%s' holds a %lld^3 grid; this run's grid.N is %lld", path,
+             (long long)grid_n, (long long)n);
+  state->next_index = (int)next;
+  IONF_CALL(io_field_read(path, "/Grid/x_HII", n, "x_HII", "ionized fractions", x_hii));
+  IONF_CALL(io_field_read(path, "/Grid/T", n, "T", "temperatures", temperature_k));
+  return IONF_OK;
+}

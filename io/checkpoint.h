@@ -1,0 +1,26 @@
+/**
+ * @file checkpoint.h
+ * @brief Reading the restart state from DIR/checkpoint.h5 (written by
+ *        snapshot_write with meta.checkpoint = 1).
+ */
+#ifndef IONF_CHECKPOINT_H
+#define IONF_CHECKPOINT_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+struct checkpoint_state {
+  double time_s;          /*!< simulation time at the checkpoint */
+  int64_t step;           /*!< steps taken */
+  int next_index;         /*!< NNNN of the next snapshot */
+};
+
+/**
+ * Read x_HII and T (n^3 each) and the counters.  Errors name the file: not a
+ * checkpoint, a grid of another size, missing datasets or attributes.
+ */
+IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii,
+                                        double *temperature_k, struct checkpoint_state *state);
+
+#endif
