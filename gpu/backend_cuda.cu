@@ -16,6 +16,8 @@
 #include <cuda_runtime.h>
 
 #include <cub/block/block_reduce.cuh>
+#include <hwloc.h>
+#include <hwloc/cudart.h>
 
 extern "C" {
 #include "asora_k.h"
@@ -485,6 +487,37 @@ static void cuda_destroy(struct rt_backend *be) {
   free(be);
 }
 
+/*
+ * Bind this process to the cores nearest its GPU (hwloc), within whatever
+ * binding the launcher already gave it; says what it did in `note`.
+ */
+static void bind_near_device(int device, char *note, size_t size) {
+  snprintf(note, size, "cores unchanged");
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return;
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return;
+  }
+  hwloc_cpuset_t near = hwloc_bitmap_alloc(), mine = hwloc_bitmap_alloc();
+  if (near && mine && hwloc_cudart_get_device_cpuset(topo, device, near) == 0 &&
+      hwloc_get_cpubind(topo, mine, HWLOC_CPUBIND_PROCESS) == 0) {
+    hwloc_bitmap_and(near, near, mine);
+    if (!hwloc_bitmap_iszero(near) && !hwloc_bitmap_isequal(near, mine) &&
+        hwloc_set_cpubind(topo, near, HWLOC_CPUBIND_PROCESS) == 0) {
+      char *list = NULL;
+      hwloc_bitmap_list_asprintf(&list, near);
+      snprintf(note, size, "bound to the GPU's cores %s", list ? list : "?");
+      free(list);
+    } else if (!hwloc_bitmap_iszero(near)) {
+      snprintf(note, size, "already on the GPU's cores");
+    }
+  }
+  hwloc_bitmap_free(near);
+  hwloc_bitmap_free(mine);
+  hwloc_topology_destroy(topo);
+}
+
 extern "C" int rt_backend_cuda_device_count(void) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -531,11 +564,14 @@ extern "C" ionf_err rt_backend_create_cuda(struct rt_backend **out) {
     return rc;
   }
   cb->sm_count = prop.multiProcessorCount;
+  char binding[160];
+  bind_near_device(cb->device, binding, sizeof binding);
   char pci[32];
   snprintf(pci, sizeof pci, "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID,
            prop.pciDeviceID);
-  snprintf(be->description, sizeof be->description, "CUDA on %s (device %d of %d, PCI %s, %d SMs, %.0f GB)",
-           prop.name, cb->device, count, pci, cb->sm_count, (double)prop.totalGlobalMem / 1e9);
+  snprintf(be->description, sizeof be->description,
+           "CUDA on %s (device %d of %d, PCI %s, %d SMs, %.0f GB; %s)", prop.name, cb->device,
+           count, pci, cb->sm_count, (double)prop.totalGlobalMem / 1e9, binding);
   *out = be;
   return IONF_OK;
 }

@@ -71,7 +71,7 @@ struct rt_backend {
   const char *type_name;          /*!< "cpu" or "cuda" */
   struct rt_backend_ops ops;
   void *impl;                     /*!< implementation-private state */
-  char description[320];          /*!< for the start-up log (device name, threads) */
+  char description[480];          /*!< for the start-up log (device name, threads) */
   long long inflight_sources;     /*!< sources traced at once (GPU batch; CPU threads) */
   double column_bytes_per_source; /*!< column-buffer bytes of one in-flight source */
 };
