@@ -9,6 +9,9 @@ mkdir -p "$out"
 bash .devlibs/prune-libs .devlibs > /dev/null 2>&1
 export LD_LIBRARY_PATH="$PWD/.devlibs" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0
+# NCCL is loaded at run time if found: the machine's copy (e.g. PyTorch's) will do
+nccl_dir=$(dirname "$(find / -name 'libnccl.so.2' -not -path '*/proc/*' 2>/dev/null | head -1)" 2>/dev/null)
+[ -n "$nccl_dir" ] && [ "$nccl_dir" != "." ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$nccl_dir"
 root="$PWD"
 mkdir -p /work
 [ -e /work/main ] || ln -s "$root" /work/main   # the build folder's absolute paths
@@ -34,4 +37,23 @@ if [ "$what" = ncu ] || [ "$what" = all ]; then
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   benchmarks/gpu_raytrace.sh .devbuild ${QUICK:-} 2>&1 | tee "$out/bench.txt"
+fi
+if [ "$what" = scaling ]; then
+  benchmarks/gpu_scaling.sh .devbuild 2>&1 | tee "$out/scaling.txt"
+fi
+if [ "$what" = scaling ]; then # 1 and 2 GPUs give the same answer
+  cd .devbuild
+  for p in 1 2; do
+    mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH ./ionfront run --quiet --backend cuda \
+      --set grid.N=48 --set 'sources=[{position: [3, 4, 5], Ndot: 1e49}, {position: [40, 30, 12], Ndot: 3e48}, {position: [20, 20, 20], Ndot: 5e48}]' \
+      --output /tmp/gpus$p > /tmp/gpus$p.log 2>&1 || tail -5 /tmp/gpus$p.log
+  done
+  grep -E "^rank" /tmp/gpus2.log
+  python3 -c "
+import h5py, numpy as np
+for d in ('x_HII', 'Gamma_HI'):
+    a = h5py.File('/tmp/gpus1/snapshot_0005.h5')['Grid/' + d][...]
+    b = h5py.File('/tmp/gpus2/snapshot_0005.h5')['Grid/' + d][...]
+    print('1 vs 2 GPUs:', d, 'largest relative difference', np.max(np.abs(a - b) / np.maximum(np.abs(a), 1e-300)))"
+  cd ..
 fi

@@ -24,6 +24,7 @@ extern "C" {
 #include "backend.h"
 #include "chem_k.h"
 #include "comm.h"
+#include "nccl_sum.h"
 #include "photo_k.h"
 }
 
@@ -239,6 +240,9 @@ struct cuda_backend {
   long long column_stride;      /* doubles per in-flight source */
   long long batch;              /* sources in flight */
   int h_max;                    /* largest cube shell of any source */
+  double *pinned[3];            /* host fields page-locked for fast copies */
+  struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
+  int n_pinned;
   struct chem_sums *d_sums;
   unsigned long long *d_visited;
 };
@@ -309,6 +313,28 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
   double **fields[] = {&cb->d_n_h, &cb->d_x, &cb->d_x_av, &cb->d_x_end, &cb->d_t, &cb->d_gamma};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
     IONF_CALL(device_alloc((void **)fields[i], field_bytes, "the grid fields"));
+
+  /* Page-lock the host fields that cross PCIe every iteration under MPI (Gamma,
+     x_av) or at outputs, so those copies run at full speed.  Best effort. */
+  if (comm_size() > 1) {
+    double *pin[] = {s->host->gamma_hi_per_s, s->host->x_hii_av, s->host->x_hii_end};
+    for (size_t i = 0; i < sizeof pin / sizeof pin[0]; ++i)
+      if (cudaHostRegister(pin[i], field_bytes, cudaHostRegisterDefault) == cudaSuccess)
+        cb->pinned[cb->n_pinned++] = pin[i];
+      else
+        cudaGetLastError();
+  }
+
+  if (s->want_device_sum && comm_size() > 1) {
+    char why[200];
+    IONF_CALL(nccl_sum_create(&cb->nccl, why, sizeof why));
+    size_t len = strlen(be->description);
+    snprintf(be->description + len, sizeof be->description - len, "; Gamma summed %s%s",
+             cb->nccl ? "on the GPUs by NCCL" : "through the host: ", cb->nccl ? "" : why);
+    if (!cb->nccl) be->ops.gamma_allreduce = NULL;
+  } else {
+    be->ops.gamma_allreduce = NULL;
+  }
 
   /* this rank's sources, tables, convergence sums */
   cb->n_src = s->source_count;
@@ -463,6 +489,13 @@ static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, int64_t first
   return IONF_OK;
 }
 
+static ionf_err cuda_gamma_allreduce(struct rt_backend *be) {
+  struct cuda_backend *cb = cuda_of(be);
+  IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_gamma, cb->cells, cb->stream));
+  CUDA_CALL(cudaStreamSynchronize(cb->stream), "NCCL all-reduce");
+  return IONF_OK;
+}
+
 static ionf_err cuda_read_x_line(struct rt_backend *be, int64_t j, int64_t k, double *out) {
   struct cuda_backend *cb = cuda_of(be);
   size_t n = (size_t)cb->s.grid.n;
@@ -481,7 +514,9 @@ static void cuda_destroy(struct rt_backend *be) {
                    cb->d_columns, cb->d_sums,   cb->d_visited};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
       if (all[i]) cudaFree(all[i]);
+    nccl_sum_destroy(cb->nccl);
     if (cb->stream) cudaStreamDestroy(cb->stream);
+    for (int i = 0; i < cb->n_pinned; ++i) cudaHostUnregister(cb->pinned[i]);
     free(cb);
   }
   free(be);
@@ -550,6 +585,7 @@ extern "C" ionf_err rt_backend_create_cuda(struct rt_backend **out) {
   be->ops.step_begin = cuda_step_begin;
   be->ops.trace = cuda_trace;
   be->ops.chemistry = cuda_chemistry;
+  be->ops.gamma_allreduce = cuda_gamma_allreduce;
   be->ops.step_end = cuda_step_end;
   be->ops.read_x_line = cuda_read_x_line;
   be->ops.destroy = cuda_destroy;

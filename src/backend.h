@@ -41,6 +41,7 @@ struct backend_setup {
   struct chem_params chem;
   double r_max_cells;                /*!< photon radius [cells]; <= 0: whole box */
   int64_t source_batch_size;         /*!< GPU sources in flight; 0 = automatic */
+  int want_device_sum;               /*!< set up gamma_allreduce if possible (collective) */
 };
 
 struct rt_backend;
@@ -56,6 +57,11 @@ struct rt_backend_ops {
   ionf_err (*step_begin)(struct rt_backend *be);
   /** Gamma := the rates of this rank's sources at the current x_av. */
   ionf_err (*trace)(struct rt_backend *be, struct trace_stats *stats);
+  /**
+   * Sum Gamma over the MPI ranks where it lives (NCCL in GPU memory); NULL
+   * when the backend cannot (then the engine stages through the host).
+   */
+  ionf_err (*gamma_allreduce)(struct rt_backend *be);
   /** One chemistry pass over cells [first, first + count) with the current Gamma. */
   ionf_err (*chemistry)(struct rt_backend *be, double dt_s, int64_t first, int64_t count,
                         struct chem_pass_result *result);

@@ -105,6 +105,7 @@ ionf_err rt_backend_create_cpu(struct rt_backend **out) {
   be->ops.step_begin = cpu_step_begin;
   be->ops.trace = cpu_trace;
   be->ops.chemistry = cpu_chemistry;
+  be->ops.gamma_allreduce = NULL; /* the host arrays are reduced by MPI directly */
   be->ops.step_end = cpu_step_end;
   be->ops.read_x_line = cpu_read_x_line;
   be->ops.destroy = cpu_destroy;

@@ -45,7 +45,7 @@
 #define CONFIG_DEF_OUTPUT_DIR "out"
 #define CONFIG_DEF_PROGRESS "true"
 #define CONFIG_DEF_CHECKPOINT_EVERY "0"
-#define CONFIG_DEF_REDUCTION "scatter"
+#define CONFIG_DEF_REDUCTION "auto"
 
 #define CONFIG_N_MAX 4096
 #define CONFIG_TEXT_MAX 256
@@ -740,8 +740,9 @@ static ionf_err config_output(struct config_ctx *ctx, const struct param_node *r
 static ionf_err config_mpi(struct config_ctx *ctx, const struct param_node *root,
                            struct ionf_config *cfg) {
   static const char *const keys[] = {"reduction"};
-  static const char *const modes[] = {"scatter", "reduce", "allreduce"};
-  static const enum reduction_mode mode_of[] = {REDUCTION_SCATTER, REDUCTION_REDUCE,
+  static const char *const modes[] = {"auto", "nccl", "scatter", "reduce", "allreduce"};
+  static const enum reduction_mode mode_of[] = {REDUCTION_AUTO, REDUCTION_NCCL,
+                                                REDUCTION_SCATTER, REDUCTION_REDUCE,
                                                 REDUCTION_ALLREDUCE};
   struct config_section s;
   struct param_node *n;
@@ -815,7 +816,7 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->backend = BACKEND_AUTO;
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
   cfg->checkpoint_every = 0;
-  cfg->reduction = REDUCTION_SCATTER;
+  cfg->reduction = REDUCTION_AUTO;
   cfg->progress = 1;
 }
 

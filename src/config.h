@@ -23,7 +23,7 @@
  *               source_batch_size [GPU sources in flight; 0 = automatic]
  *   output:     directory [path, "out"], progress [bool, true],
  *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1]
- *   mpi:        reduction scatter|reduce|allreduce [scatter]
+ *   mpi:        reduction auto|nccl|scatter|reduce|allreduce [auto]
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -42,6 +42,8 @@ enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
 enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
 enum reduction_mode {
+  REDUCTION_AUTO,      /*!< GPU: nccl when NCCL loads, else allreduce; CPU: scatter */
+  REDUCTION_NCCL,      /*!< all-reduce in GPU memory with NCCL, chemistry replicated */
   REDUCTION_SCATTER,   /*!< reduce-scatter by slabs, chemistry on each rank's slab, gather x */
   REDUCTION_REDUCE,    /*!< reduce to rank 0, chemistry there, broadcast x */
   REDUCTION_ALLREDUCE  /*!< all-reduce, chemistry replicated on every rank */

@@ -98,7 +98,21 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     setup.chem = e->chem;
     setup.r_max_cells = cfg->r_max_cells;
     setup.source_batch_size = cfg->source_batch_size;
+    int on_gpu = strcmp(e->backend->type_name, "cuda") == 0;
+    setup.want_device_sum =
+        on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
     rc = e->backend->ops.setup(e->backend, &setup);
+    /* the way ranks sum Gamma, as measured best (benchmarks/RESULTS.md) where asked for 'auto' */
+    e->reduction = cfg->reduction;
+    if (e->reduction == REDUCTION_AUTO)
+      e->reduction = !on_gpu ? REDUCTION_SCATTER
+                             : e->backend->ops.gamma_allreduce ? REDUCTION_NCCL : REDUCTION_ALLREDUCE;
+    if (e->reduction == REDUCTION_NCCL && !e->backend->ops.gamma_allreduce) {
+      if (comm_size() > 1)
+        ionf_warning("mpi.reduction = nccl, but NCCL is not usable here (%s); summing through the host",
+                     on_gpu ? "see the backend line" : "the CPU backend");
+      e->reduction = REDUCTION_ALLREDUCE;
+    }
     if (rc == IONF_OK) rc = e->backend->ops.upload(e->backend, FIELD_ALL, 0, grid_cells(e->grid.n));
   }
   if (rc != IONF_OK) {
@@ -137,7 +151,8 @@ static long fault_inject(const char *what) {
  *    (a reduce to each slab's owner), updates its slab, and the slabs of x_av
  *    are broadcast back (an all-gather);
  *  - reduce: rank 0 gets the whole sum, updates every cell, broadcasts x_av;
- *  - allreduce: every rank gets the whole sum and updates every cell.
+ *  - allreduce: every rank gets the whole sum and updates every cell;
+ *  - nccl: the same, summed in GPU memory by NCCL (no host copies).
  * The convergence sums end up the same on every rank.
  */
 static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_pass_result *cr) {
@@ -147,8 +162,19 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
   double *gamma = e->fields.gamma_hi_per_s, *x_av = e->fields.x_hii_av;
   if (p == 1) return be->ops.chemistry(be, dt_s, 0, cells, cr);
   double t0 = ionf_wtime(), t_chem = 0.0;
+  if (e->reduction == REDUCTION_NCCL) { /* in GPU memory, no host copy */
+    IONF_CALL(be->ops.gamma_allreduce(be));
+    double c0 = ionf_wtime();
+    IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
+    t_chem = ionf_wtime() - c0;
+    e->timers.chemistry_s += t_chem;
+    e->timers.reduce_s += c0 - t0;
+    return IONF_OK;
+  }
   IONF_CALL(be->ops.download(be, FIELD_GAMMA, 0, cells)); /* host staging */
-  switch (e->cfg->reduction) {
+  switch (e->reduction) {
+    case REDUCTION_AUTO:
+    case REDUCTION_NCCL:
     case REDUCTION_ALLREDUCE: {
       IONF_CALL(comm_allreduce_sum(gamma, cells));
       IONF_CALL(be->ops.upload(be, FIELD_GAMMA, 0, cells));
@@ -220,11 +246,12 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
 static ionf_err share_end_state(struct engine *e) {
   struct rt_backend *be = e->backend;
   int p = comm_size(), me = comm_rank();
-  if (p == 1 || e->cfg->reduction == REDUCTION_ALLREDUCE) return IONF_OK;
+  if (p == 1 || e->reduction == REDUCTION_ALLREDUCE || e->reduction == REDUCTION_NCCL)
+    return IONF_OK;
   double t0 = ionf_wtime();
   int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
   double *x_end = e->fields.x_hii_end;
-  if (e->cfg->reduction == REDUCTION_REDUCE) {
+  if (e->reduction == REDUCTION_REDUCE) {
     if (me == 0) IONF_CALL(be->ops.download(be, FIELD_X_END, 0, cells));
     IONF_CALL(comm_bcast(x_end, cells, 0));
   } else {
@@ -297,9 +324,9 @@ ionf_err engine_sync_to_host(struct engine *e) {
   IONF_CALL(e->backend->ops.download(e->backend, FIELD_X | FIELD_GAMMA | FIELD_T | FIELD_N_H, 0,
                                      cells));
   /* After a step Gamma is complete only where it was summed: make it whole. */
-  if (comm_size() > 1 && e->cfg->reduction == REDUCTION_REDUCE)
+  if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)
     IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s, cells, 0));
-  if (comm_size() > 1 && e->cfg->reduction == REDUCTION_SCATTER) {
+  if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER) {
     int64_t plane = e->grid.n * e->grid.n;
     for (int r = 0; r < comm_size(); ++r) {
       int64_t first, count;

@@ -41,6 +41,7 @@ struct engine {
   int uniform_density;           /*!< n_H is one value everywhere */
   double sum_n_h_cm3;            /*!< sum of n_H over cells (mass-weighted means) */
   int restarted;                 /*!< state came from a checkpoint */
+  enum reduction_mode reduction; /*!< how ranks sum Gamma (config's, 'auto' resolved) */
   int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */

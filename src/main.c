@@ -217,8 +217,9 @@ static int command_run(int argc, char **argv) {
     ionf_message0("sources shared by tracing cost over %d ranks: largest share / mean = %.3f; "
                   "rates summed by '%s'",
                   comm_size(), e->source_imbalance,
-                  cfg.reduction == REDUCTION_SCATTER  ? "scatter"
-                  : cfg.reduction == REDUCTION_REDUCE ? "reduce"
+                  e->reduction == REDUCTION_NCCL      ? "nccl"
+                  : e->reduction == REDUCTION_SCATTER ? "scatter"
+                  : e->reduction == REDUCTION_REDUCE  ? "reduce"
                                                       : "allreduce");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg.spectrum == SPECTRUM_GREY ? "grey" : "black body",

@@ -74,8 +74,10 @@
   "                         # SIGTERM / SIGUSR1); continue with: ionfront run CONFIG --restart FILE\n" \
   "\n"                                                                                         \
   "mpi:\n"                                                                                     \
-  "  reduction: scatter     # how ranks sum Gamma: scatter (by slabs, chemistry on every rank's\n" \
-  "                         # slab) | reduce (to rank 0, chemistry there) | allreduce\n"
+  "  reduction: auto        # how ranks sum Gamma: nccl (in GPU memory) | scatter (by slabs,\n"  \
+  "                         # chemistry on each rank's slab) | reduce (to rank 0, chemistry\n" \
+  "                         # there) | allreduce | auto (GPUs: nccl if NCCL loads, else\n"    \
+  "                         # allreduce; CPUs: scatter)\n"
 
 static const char problems_iliev1[] = PROBLEMS_TEST1(
     "# iliev1: Iliev et al. (2006) Test 1 at the paper's resolution, 128^3 cells.\n", "128                ",
