@@ -32,6 +32,13 @@ extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why
   ncclResult_t (*get_id)(ncclUniqueId *) = NULL;
   ncclResult_t (*init_rank)(ncclComm_t *, int, ncclUniqueId, int) = NULL;
   int ok = ns != NULL;
+  /* NCCL wants one GPU per rank: ranks sharing a GPU would fail (or wait) in its set-up */
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+  if (ok && comm_local_size() > devices) {
+    snprintf(why, why_size, "%d ranks share %d GPU(s) on a node", comm_local_size(), devices);
+    ok = 0;
+  }
   if (ok) ns->lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
   if (ok && !ns->lib) {
     snprintf(why, why_size, "libnccl.so.2 not found (%s)", dlerror());
