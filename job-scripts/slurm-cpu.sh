@@ -1,18 +1,25 @@
 #!/bin/bash
-# ionfront on CPU nodes: one MPI rank per node (or per socket), OpenMP threads
-# on the rank's cores. Adjust the account/partition lines for your site.
+# ionfront on CPU nodes under SLURM: one MPI rank per socket, OpenMP threads on
+# the socket's cores. Sources are shared by tracing cost; the rates are summed
+# by slabs and every rank updates the chemistry of its slab (mpi.reduction: auto).
+#
+#   sbatch job-scripts/slurm-cpu.sh run.yaml
+#
+# SIGUSR1 two minutes before the time limit makes ionfront write
+# DIR/checkpoint.h5 and exit with code 13 (see slurm-requeue.sh).
+# Adjust nodes, sockets, cores, account and partition for your site.
 #SBATCH --job-name=ionfront
 #SBATCH --nodes=2
-#SBATCH --ntasks-per-node=1
+#SBATCH --ntasks-per-node=2
 #SBATCH --cpus-per-task=32
-#SBATCH --time=02:00:00
+#SBATCH --time=04:00:00
+#SBATCH --signal=USR1@120
 ##SBATCH --account=YOUR_ACCOUNT
-##SBATCH --partition=YOUR_PARTITION
+##SBATCH --partition=YOUR_CPU_PARTITION
 
 set -euo pipefail
-export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK}
-export OMP_PLACES=cores OMP_PROC_BIND=close
-export HDF5_USE_FILE_LOCKING=FALSE   # parallel file systems without locking
-
 CONFIG=${1:-run.yaml}
+export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-32}
+export OMP_PLACES=cores OMP_PROC_BIND=close
+export HDF5_USE_FILE_LOCKING=FALSE
 srun --cpu-bind=cores ionfront run "$CONFIG" --backend cpu

@@ -160,8 +160,12 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
   int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
   int p = comm_size(), me = comm_rank();
   double *gamma = e->fields.gamma_hi_per_s, *x_av = e->fields.x_hii_av;
-  if (p == 1) return be->ops.chemistry(be, dt_s, 0, cells, cr);
   double t0 = ionf_wtime(), t_chem = 0.0;
+  if (p == 1) {
+    IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
+    e->timers.chemistry_s += ionf_wtime() - t0;
+    return IONF_OK;
+  }
   if (e->reduction == REDUCTION_NCCL) { /* in GPU memory, no host copy */
     IONF_CALL(be->ops.gamma_allreduce(be));
     double c0 = ionf_wtime();
