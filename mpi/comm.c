@@ -15,6 +15,15 @@ static char host_name[MPI_MAX_PROCESSOR_NAME] = "unknown";
 static int my_local_rank = 0;
 static int my_local_size = 1;
 
+/* Counts beyond INT_MAX (N >= 1291 grids) go in chunks well below it; tests
+   shrink the chunk to exercise the splitting on small arrays. */
+static int64_t comm_chunk = (int64_t)1 << 30;
+#define COMM_CHUNK comm_chunk
+
+void comm_set_chunk_elements(int64_t elements) {
+  comm_chunk = elements > 0 ? elements : ((int64_t)1 << 30);
+}
+
 static ionf_err mpi_check(int rc, const char *what) {
   if (rc == MPI_SUCCESS) return IONF_OK;
   char text[MPI_MAX_ERROR_STRING];
@@ -59,7 +68,7 @@ const char *comm_host_name(void) { return host_name; }
 
 ionf_err comm_allreduce_sum(double *buf, int64_t count) {
   if (my_size == 1) return IONF_OK;
-  const int64_t chunk = (int64_t)1 << 30; /* counts beyond INT_MAX go in chunks */
+  const int64_t chunk = comm_chunk; /* counts beyond INT_MAX go in chunks */
   for (int64_t off = 0; off < count; off += chunk) {
     int n = (int)(count - off < chunk ? count - off : chunk);
     IONF_CALL(mpi_check(MPI_Allreduce(MPI_IN_PLACE, buf + off, n, MPI_DOUBLE, MPI_SUM,
@@ -68,9 +77,6 @@ ionf_err comm_allreduce_sum(double *buf, int64_t count) {
   }
   return IONF_OK;
 }
-
-/* Counts beyond INT_MAX (N >= 1291 grids) go in chunks well below it. */
-#define COMM_CHUNK ((int64_t)1 << 30)
 
 ionf_err comm_reduce_sum(double *buf, int64_t count, int root) {
   if (my_size == 1) return IONF_OK;

@@ -46,6 +46,9 @@ IONF_NODISCARD ionf_err comm_agree(ionf_err local, ionf_err *any_failed);
 /** As comm_agree, also counting the ranks that failed. */
 IONF_NODISCARD ionf_err comm_agree_count(ionf_err local, ionf_err *any_failed, int *n_failed);
 
+/** Elements per MPI call in the chunked collectives (default 2^30; tests use small ones). */
+void comm_set_chunk_elements(int64_t elements);
+
 /** Host name of this rank (for start-up logs). */
 const char *comm_host_name(void);
 

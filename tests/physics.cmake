@@ -4,3 +4,4 @@ ionf_add_test(NAME test_photon_conservation SOURCES test_photon_conservation.c L
 ionf_add_test(NAME test_chem_analytic SOURCES test_chem_analytic.c LABELS unit)
 ionf_add_test(NAME test_iliev1 SOURCES test_iliev1.c LABELS physics TIMEOUT 600)
 ionf_add_test(NAME test_partition SOURCES test_partition.c LABELS unit)
+ionf_add_test(NAME test_comm_chunks SOURCES test_comm_chunks.c RANKS 3 LABELS mpi)
