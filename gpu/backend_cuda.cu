@@ -89,23 +89,28 @@ struct trace_kernel_args {
   unsigned long long *cells_visited;
 };
 
+/* What tracing source s needs, from the kernel arguments. */
+__device__ static void source_view(const struct trace_kernel_args *a, long long s,
+                                   struct asora_source_view *v) {
+  v->n_h_cm3 = a->n_h_cm3;
+  v->x_hii_av = a->x_hii_av;
+  v->n = a->n;
+  v->periodic = a->periodic;
+  v->cell_cm = a->cell_cm;
+  v->src[0] = a->src_ijk[3 * s];
+  v->src[1] = a->src_ijk[3 * s + 1];
+  v->src[2] = a->src_ijk[3 * s + 2];
+  v->ndot_per_s = a->src_ndot[s];
+  asora_domain_make(v->src, a->n, a->periodic, a->r_max_cells, &v->dom);
+  v->tables = a->tables;
+}
+
 template <int THREADS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_trace_kernel(struct trace_kernel_args a) {
-  long long s = a.first + blockIdx.x;
   if (blockIdx.x >= a.count) return;
   struct asora_source_view v;
-  v.n_h_cm3 = a.n_h_cm3;
-  v.x_hii_av = a.x_hii_av;
-  v.n = a.n;
-  v.periodic = a.periodic;
-  v.cell_cm = a.cell_cm;
-  v.src[0] = a.src_ijk[3 * s];
-  v.src[1] = a.src_ijk[3 * s + 1];
-  v.src[2] = a.src_ijk[3 * s + 2];
-  v.ndot_per_s = a.src_ndot[s];
-  asora_domain_make(v.src, a.n, a.periodic, a.r_max_cells, &v.dom);
-  v.tables = a.tables;
+  source_view(&a, a.first + blockIdx.x, &v);
   double *column = a.columns + (long long)blockIdx.x * a.column_stride;
   int h_max = asora_domain_h_max(&v.dom);
   unsigned long long visited = 0;
@@ -139,19 +144,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
  */
 __global__ void __launch_bounds__(TRACE_THREADS)
     asora_shell_kernel(struct trace_kernel_args a, int h) {
-  long long s = a.first + blockIdx.y;
   struct asora_source_view v;
-  v.n_h_cm3 = a.n_h_cm3;
-  v.x_hii_av = a.x_hii_av;
-  v.n = a.n;
-  v.periodic = a.periodic;
-  v.cell_cm = a.cell_cm;
-  v.src[0] = a.src_ijk[3 * s];
-  v.src[1] = a.src_ijk[3 * s + 1];
-  v.src[2] = a.src_ijk[3 * s + 2];
-  v.ndot_per_s = a.src_ndot[s];
-  asora_domain_make(v.src, a.n, a.periodic, a.r_max_cells, &v.dom);
-  v.tables = a.tables;
+  source_view(&a, a.first + blockIdx.y, &v);
   if (h > asora_domain_h_max(&v.dom)) return;
   __shared__ struct asora_cube_shell cs;
   if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);

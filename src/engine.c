@@ -145,6 +145,34 @@ static long fault_inject(const char *what) {
   return strtol(v + len + 1, NULL, 10);
 }
 
+/* The convergence sums of a chemistry pass as 5 doubles (to send them), and back. */
+static void chem_sums_pack(const struct chem_pass_result *cr, double sums[5]) {
+  sums[0] = (double)cr->unconverged_cells;
+  sums[1] = (double)cr->cells_at_max_iter;
+  sums[2] = cr->sum_x_end;
+  sums[3] = cr->sum_x_neutral_end;
+  sums[4] = cr->sum_x_end_mass;
+}
+
+static void chem_sums_unpack(const double sums[5], struct chem_pass_result *cr) {
+  cr->unconverged_cells = (int64_t)sums[0];
+  cr->cells_at_max_iter = (int64_t)sums[1];
+  cr->sum_x_end = sums[2];
+  cr->sum_x_neutral_end = sums[3];
+  cr->sum_x_end_mass = sums[4];
+}
+
+/* Every rank's slab of `field` to every rank (an all-gather by broadcasts). */
+static ionf_err share_slabs(const struct engine *e, double *field) {
+  int64_t plane = e->grid.n * e->grid.n;
+  for (int r = 0; r < comm_size(); ++r) {
+    int64_t first, count;
+    comm_slab(e->grid.n, r, comm_size(), &first, &count);
+    IONF_CALL(comm_bcast(field + first * plane, count * plane, r));
+  }
+  return IONF_OK;
+}
+
 /*
  * Sum the ranks' rates and run one chemistry pass, in the configured way:
  *  - scatter: each rank gets the summed Gamma of its slab of i-planes
@@ -196,20 +224,12 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
         IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
         t_chem = ionf_wtime() - c0;
         IONF_CALL(be->ops.download(be, FIELD_X_AV, 0, cells));
-        sums[0] = (double)cr->unconverged_cells;
-        sums[1] = (double)cr->cells_at_max_iter;
-        sums[2] = cr->sum_x_end;
-        sums[3] = cr->sum_x_neutral_end;
-        sums[4] = cr->sum_x_end_mass;
+        chem_sums_pack(cr, sums);
       }
       IONF_CALL(comm_bcast(x_av, cells, 0));
       IONF_CALL(comm_bcast(sums, 5, 0));
       if (me != 0) IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, cells));
-      cr->unconverged_cells = (int64_t)sums[0];
-      cr->cells_at_max_iter = (int64_t)sums[1];
-      cr->sum_x_end = sums[2];
-      cr->sum_x_neutral_end = sums[3];
-      cr->sum_x_end_mass = sums[4];
+      chem_sums_unpack(sums, cr);
       break;
     }
     case REDUCTION_SCATTER: {
@@ -224,20 +244,12 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
       IONF_CALL(be->ops.chemistry(be, dt_s, first * plane, count * plane, cr));
       t_chem = ionf_wtime() - c0;
       IONF_CALL(be->ops.download(be, FIELD_X_AV, first * plane, count * plane));
-      double sums[5] = {(double)cr->unconverged_cells, (double)cr->cells_at_max_iter,
-                        cr->sum_x_end, cr->sum_x_neutral_end, cr->sum_x_end_mass};
+      double sums[5];
+      chem_sums_pack(cr, sums);
       IONF_CALL(comm_allreduce_sum(sums, 5));
-      for (int r = 0; r < p; ++r) {
-        int64_t f, c;
-        comm_slab(e->grid.n, r, p, &f, &c);
-        IONF_CALL(comm_bcast(x_av + f * plane, c * plane, r));
-      }
+      IONF_CALL(share_slabs(e, x_av));
       IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, cells));
-      cr->unconverged_cells = (int64_t)sums[0];
-      cr->cells_at_max_iter = (int64_t)sums[1];
-      cr->sum_x_end = sums[2];
-      cr->sum_x_neutral_end = sums[3];
-      cr->sum_x_end_mass = sums[4];
+      chem_sums_unpack(sums, cr);
       break;
     }
   }
@@ -262,10 +274,7 @@ static ionf_err share_end_state(struct engine *e) {
     int64_t first, count;
     comm_slab(e->grid.n, me, p, &first, &count);
     IONF_CALL(be->ops.download(be, FIELD_X_END, first * plane, count * plane));
-    for (int r = 0; r < p; ++r) {
-      comm_slab(e->grid.n, r, p, &first, &count);
-      IONF_CALL(comm_bcast(x_end + first * plane, count * plane, r));
-    }
+    IONF_CALL(share_slabs(e, x_end));
   }
   IONF_CALL(be->ops.upload(be, FIELD_X_END, 0, cells));
   e->timers.reduce_s += ionf_wtime() - t0;
@@ -330,14 +339,8 @@ ionf_err engine_sync_to_host(struct engine *e) {
   /* After a step Gamma is complete only where it was summed: make it whole. */
   if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)
     IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s, cells, 0));
-  if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER) {
-    int64_t plane = e->grid.n * e->grid.n;
-    for (int r = 0; r < comm_size(); ++r) {
-      int64_t first, count;
-      comm_slab(e->grid.n, r, comm_size(), &first, &count);
-      IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s + first * plane, count * plane, r));
-    }
-  }
+  if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)
+    IONF_CALL(share_slabs(e, e->fields.gamma_hi_per_s));
   return IONF_OK;
 }
 
