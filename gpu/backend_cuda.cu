@@ -75,6 +75,7 @@ static ionf_err device_alloc(void **ptr, size_t bytes, const char *what) {
 struct trace_kernel_args {
   const double *n_h_cm3, *x_hii_av;
   double *gamma;
+  double *heat;                 /* photo-heating accumulator (thermal runs), else NULL */
   double *columns;              /* batch x column_stride */
   long long column_stride;
   const int *src_ijk;           /* this rank's sources */
@@ -122,10 +123,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       int di, dj, dk;
       asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
       long long idx;
-      double g, col_out;
-      if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, &col_out)) {
+      double g, h, col_out;
+      if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, a.heat ? &h : NULL, &col_out)) {
         ++visited;
         if (g != 0.0) atomicAdd(&a.gamma[idx], g);
+        if (a.heat && h != 0.0) atomicAdd(&a.heat[idx], h);
       }
     }
     __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
@@ -157,10 +159,11 @@ __global__ void __launch_bounds__(TRACE_THREADS)
     int di, dj, dk;
     asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
     long long idx;
-    double g, col_out;
-    if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, &col_out)) {
+    double g, h, col_out;
+    if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, a.heat ? &h : NULL, &col_out)) {
       ++visited;
       if (g != 0.0) atomicAdd(&a.gamma[idx], g);
+      if (a.heat && h != 0.0) atomicAdd(&a.heat[idx], h);
     }
   }
   typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
@@ -172,26 +175,38 @@ __global__ void __launch_bounds__(TRACE_THREADS)
 /* Convergence sums of one chemistry pass. */
 struct chem_sums {
   unsigned long long unconverged, at_max;
-  double sum_x, sum_neutral, sum_mass;
+  double sum_x, sum_neutral, sum_mass, sum_t;
 };
 
 __global__ void __launch_bounds__(CHEM_THREADS)
     chem_pass_kernel(long long cells, double dt_s, struct chem_params p, const double *n_h,
                      const double *t_k, const double *gamma, const double *x0, double *x_av,
-                     double *x_end, struct chem_sums *sums) {
+                     double *x_end, const double *heat, double *t_av, double *t_end,
+                     struct chem_sums *sums) {
   unsigned long long unconverged = 0, at_max = 0;
-  double sx = 0.0, sn = 0.0, sm = 0.0;
+  double sx = 0.0, sn = 0.0, sm = 0.0, st = 0.0;
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells;
        c += (long long)gridDim.x * blockDim.x) {
     double old = x_av[c];
-    struct chem_cell_result r = chem_cell_update(&p, x0[c], old, n_h[c], t_k[c], gamma[c], dt_s);
+    struct chem_cell_result r;
+    if (heat) { /* the temperature evolves (same maths as chem_cpu.c) */
+      double t_old = t_av[c];
+      r = chem_cell_update_thermal(&p, x0[c], old, t_k[c], t_old, n_h[c], gamma[c], heat[c], dt_s);
+      t_av[c] = r.t_av_k;
+      t_end[c] = r.t_end_k;
+      unconverged += chem_cell_unconverged(old, r.x_av) ||
+                     fabs(r.t_av_k - t_old) > CHEM_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
+    } else {
+      r = chem_cell_update(&p, x0[c], old, n_h[c], t_k[c], gamma[c], dt_s);
+      unconverged += chem_cell_unconverged(old, r.x_av);
+    }
     x_av[c] = r.x_av;
     x_end[c] = r.x_end;
-    unconverged += chem_cell_unconverged(old, r.x_av);
     at_max += !r.converged;
     sx += r.x_end;
     sn += 1.0 - r.x_end;
     sm += n_h[c] * r.x_end;
+    st += r.t_end_k;
   }
   typedef cub::BlockReduce<double, CHEM_THREADS> reduce_d;
   typedef cub::BlockReduce<unsigned long long, CHEM_THREADS> reduce_u;
@@ -215,6 +230,9 @@ __global__ void __launch_bounds__(CHEM_THREADS)
   __syncthreads();
   v = reduce_d(tmp.d).Sum(sm);
   if (threadIdx.x == 0) atomicAdd(&sums->sum_mass, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(st);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_t, v);
 }
 
 /* ---- the backend ------------------------------------------------------------------ */
@@ -226,6 +244,8 @@ struct cuda_backend {
   cudaStream_t stream;
   long long cells;
   double *d_n_h, *d_x, *d_x_av, *d_x_end, *d_t, *d_gamma;
+  double *d_t_av, *d_t_end, *d_heat;  /* thermal runs only (NULL otherwise) */
+  double *d_heat_thick, *d_heat_thin;
   int *d_src_ijk;
   double *d_src_ndot;
   long long n_src;              /* this rank's sources on the device */
@@ -254,6 +274,9 @@ static void field_pair(struct cuda_backend *cb, unsigned bit, double **host, dou
     case FIELD_X_AV: *host = f->x_hii_av; *dev = cb->d_x_av; break;
     case FIELD_X_END: *host = f->x_hii_end; *dev = cb->d_x_end; break;
     case FIELD_T: *host = f->temperature_k; *dev = cb->d_t; break;
+    case FIELD_T_AV: *host = f->temperature_av_k; *dev = cb->d_t_av; break;
+    case FIELD_T_END: *host = f->temperature_end_k; *dev = cb->d_t_end; break;
+    case FIELD_HEAT: *host = f->heating_erg_per_s; *dev = cb->d_heat; break;
     default: *host = f->gamma_hi_per_s; *dev = cb->d_gamma; break;
   }
 }
@@ -262,10 +285,11 @@ static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int64_t first, i
                           int to_device) {
   struct cuda_backend *cb = cuda_of(be);
   size_t bytes = sizeof(double) * (size_t)count;
-  for (unsigned bit = 1; bit <= FIELD_GAMMA; bit <<= 1) {
+  for (unsigned bit = 1; bit <= FIELD_HEAT; bit <<= 1) {
     if (!(mask & bit)) continue;
     double *host, *dev;
     field_pair(cb, bit, &host, &dev);
+    if (!host || !dev) continue; /* a thermal field in an isothermal run */
     host += first;
     dev += first;
     if (to_device)
@@ -307,11 +331,17 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
   double **fields[] = {&cb->d_n_h, &cb->d_x, &cb->d_x_av, &cb->d_x_end, &cb->d_t, &cb->d_gamma};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
     IONF_CALL(device_alloc((void **)fields[i], field_bytes, "the grid fields"));
+  if (s->host->temperature_av_k) { /* the temperature evolves */
+    double **thermal[] = {&cb->d_t_av, &cb->d_t_end, &cb->d_heat};
+    for (size_t i = 0; i < sizeof thermal / sizeof thermal[0]; ++i)
+      IONF_CALL(device_alloc((void **)thermal[i], field_bytes, "the temperature fields"));
+  }
 
   /* Page-lock the host fields that cross PCIe every iteration under MPI (Gamma,
      x_av) or at outputs, so those copies run at full speed.  Best effort. */
   if (comm_size() > 1) {
     double *pin[] = {s->host->gamma_hi_per_s, s->host->x_hii_av, s->host->x_hii_end};
+    /* (the thermal fields cross too, but pinning them is not worth the locked memory) */
     for (size_t i = 0; i < sizeof pin / sizeof pin[0]; ++i)
       if (cudaHostRegister(pin[i], field_bytes, cudaHostRegisterDefault) == cudaSuccess)
         cb->pinned[cb->n_pinned++] = pin[i];
@@ -351,6 +381,14 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
             "copy of the rate tables");
   CUDA_CALL(cudaMemcpy(cb->d_thin, s->tables->thin, table_bytes, cudaMemcpyHostToDevice),
             "copy of the rate tables");
+  if (s->tables->heating) {
+    IONF_CALL(device_alloc((void **)&cb->d_heat_thick, table_bytes, "the heating tables"));
+    IONF_CALL(device_alloc((void **)&cb->d_heat_thin, table_bytes, "the heating tables"));
+    CUDA_CALL(cudaMemcpy(cb->d_heat_thick, s->tables->heat_thick, table_bytes,
+                         cudaMemcpyHostToDevice), "copy of the heating tables");
+    CUDA_CALL(cudaMemcpy(cb->d_heat_thin, s->tables->heat_thin, table_bytes,
+                         cudaMemcpyHostToDevice), "copy of the heating tables");
+  }
   IONF_CALL(device_alloc((void **)&cb->d_sums, sizeof(struct chem_sums), "reduction sums"));
   IONF_CALL(device_alloc((void **)&cb->d_visited, sizeof(unsigned long long), "a counter"));
 
@@ -391,6 +429,12 @@ static ionf_err cuda_step_begin(struct rt_backend *be) {
             "copy x -> x_av");
   CUDA_CALL(cudaMemcpyAsync(cb->d_x_end, cb->d_x, bytes, cudaMemcpyDeviceToDevice, cb->stream),
             "copy x -> x_end");
+  if (cb->d_t_av) {
+    CUDA_CALL(cudaMemcpyAsync(cb->d_t_av, cb->d_t, bytes, cudaMemcpyDeviceToDevice, cb->stream),
+              "copy T -> T_av");
+    CUDA_CALL(cudaMemcpyAsync(cb->d_t_end, cb->d_t, bytes, cudaMemcpyDeviceToDevice, cb->stream),
+              "copy T -> T_end");
+  }
   return IONF_OK;
 }
 
@@ -399,6 +443,10 @@ static ionf_err cuda_step_end(struct rt_backend *be) {
   CUDA_CALL(cudaMemcpyAsync(cb->d_x, cb->d_x_end, sizeof(double) * (size_t)cb->cells,
                             cudaMemcpyDeviceToDevice, cb->stream),
             "copy x_end -> x");
+  if (cb->d_t_end)
+    CUDA_CALL(cudaMemcpyAsync(cb->d_t, cb->d_t_end, sizeof(double) * (size_t)cb->cells,
+                              cudaMemcpyDeviceToDevice, cb->stream),
+              "copy T_end -> T");
   CUDA_CALL(cudaStreamSynchronize(cb->stream), "end of step");
   return IONF_OK;
 }
@@ -407,6 +455,10 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   struct cuda_backend *cb = cuda_of(be);
   CUDA_CALL(cudaMemsetAsync(cb->d_gamma, 0, sizeof(double) * (size_t)cb->cells, cb->stream),
             "clearing Gamma");
+  int heating = cb->s.tables->heating && cb->d_heat;
+  if (heating)
+    CUDA_CALL(cudaMemsetAsync(cb->d_heat, 0, sizeof(double) * (size_t)cb->cells, cb->stream),
+              "clearing the heating rates");
   CUDA_CALL(cudaMemsetAsync(cb->d_visited, 0, sizeof(unsigned long long), cb->stream),
             "clearing a counter");
   struct trace_kernel_args a;
@@ -424,6 +476,9 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   a.tables = photo_tables_view(cb->s.tables);
   a.tables.thick = cb->d_thick;
   a.tables.thin = cb->d_thin;
+  a.tables.heat_thick = cb->d_heat_thick;
+  a.tables.heat_thin = cb->d_heat_thin;
+  a.heat = heating ? cb->d_heat : NULL;
   a.cells_visited = cb->d_visited;
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
   for (long long first = 0; first < cb->n_src; first += cb->batch) {
@@ -469,7 +524,9 @@ static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, int64_t first
   if (blocks < 1) blocks = 1;
   chem_pass_kernel<<<(unsigned)blocks, CHEM_THREADS, 0, cb->stream>>>(
       count, dt_s, cb->s.chem, cb->d_n_h + first, cb->d_t + first, cb->d_gamma + first,
-      cb->d_x + first, cb->d_x_av + first, cb->d_x_end + first, cb->d_sums);
+      cb->d_x + first, cb->d_x_av + first, cb->d_x_end + first,
+      cb->d_t_av ? cb->d_heat + first : NULL, cb->d_t_av ? cb->d_t_av + first : NULL,
+      cb->d_t_av ? cb->d_t_end + first : NULL, cb->d_sums);
   CUDA_CALL(cudaGetLastError(), "launch of the chemistry kernel");
   struct chem_sums sums;
   CUDA_CALL(cudaMemcpyAsync(&sums, cb->d_sums, sizeof sums, cudaMemcpyDeviceToHost, cb->stream),
@@ -480,12 +537,15 @@ static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, int64_t first
   out->sum_x_end = sums.sum_x;
   out->sum_x_neutral_end = sums.sum_neutral;
   out->sum_x_end_mass = sums.sum_mass;
+  out->sum_t_end = sums.sum_t;
   return IONF_OK;
 }
 
 static ionf_err cuda_gamma_allreduce(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
   IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_gamma, cb->cells, cb->stream));
+  if (cb->d_heat && cb->s.tables->heating)
+    IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_heat, cb->cells, cb->stream));
   CUDA_CALL(cudaStreamSynchronize(cb->stream), "NCCL all-reduce");
   return IONF_OK;
 }
@@ -503,9 +563,10 @@ static ionf_err cuda_read_x_line(struct rt_backend *be, int64_t j, int64_t k, do
 static void cuda_destroy(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
   if (cb) {
-    void *all[] = {cb->d_n_h,   cb->d_x,        cb->d_x_av,    cb->d_x_end,  cb->d_t,
-                   cb->d_gamma, cb->d_src_ijk,  cb->d_src_ndot, cb->d_thick, cb->d_thin,
-                   cb->d_columns, cb->d_sums,   cb->d_visited};
+    void *all[] = {cb->d_n_h,    cb->d_x,        cb->d_x_av,     cb->d_x_end,   cb->d_t,
+                   cb->d_gamma,  cb->d_src_ijk,  cb->d_src_ndot, cb->d_thick,   cb->d_thin,
+                   cb->d_columns, cb->d_sums,    cb->d_visited,  cb->d_t_av,    cb->d_t_end,
+                   cb->d_heat,   cb->d_heat_thick, cb->d_heat_thin};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
       if (all[i]) cudaFree(all[i]);
     nccl_sum_destroy(cb->nccl);

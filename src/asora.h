@@ -30,6 +30,7 @@ struct trace_input {
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables */
   enum asora_cpu_order order;       /*!< CPU visiting order (0 = lines) */
+  double *heating_out;              /*!< optional (NULL): photo-heating per HI atom is added here */
   double *column_out;               /*!< optional (NULL): outgoing HI column [cm^-2]
                                          per grid cell of the traced sources (last
                                          writer wins; meant for one source, in tests) */

@@ -21,6 +21,7 @@ struct sweep {
   double *column;   /* outgoing column density [cm^-2] per domain cell */
   double *gamma;
   double *column_out; /* optional per-grid-cell copy (tests) */
+  double *heating;    /* optional photo-heating accumulator */
   int atomic_add;   /* several sources update gamma concurrently */
   enum asora_cpu_order order;
 };
@@ -28,14 +29,21 @@ struct sweep {
 /* One cell: the shared step of asora_k.h, then the add. */
 static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk) {
   long long idx;
-  double g, col_out;
-  if (!asora_cell_step(&sw->view, sw->column, di, dj, dk, &idx, &g, &col_out)) return 0;
+  double g, h, col_out;
+  if (!asora_cell_step(&sw->view, sw->column, di, dj, dk, &idx, &g, sw->heating ? &h : NULL,
+                       &col_out))
+    return 0;
   if (sw->column_out) sw->column_out[idx] = col_out;
   if (sw->atomic_add) {
 #pragma omp atomic
     sw->gamma[idx] += g;
+    if (sw->heating) {
+#pragma omp atomic
+      sw->heating[idx] += h;
+    }
   } else {
     sw->gamma[idx] += g;
+    if (sw->heating) sw->heating[idx] += h;
   }
   return 1;
 }
@@ -94,6 +102,7 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   v->tables = in->tables;
   sw->gamma = gamma;
   sw->column_out = in->column_out;
+  sw->heating = in->tables.heating ? in->heating_out : NULL;
   sw->order = in->order;
 }
 

@@ -335,12 +335,13 @@ struct asora_source_view {
  * bounding box), store this cell's outgoing column there, and compute its
  * photoionization rate.  Returns 0 for a cell beyond the photon radius
  * (nothing done: no cell inside the radius needs it); otherwise 1, with the
- * grid index in *idx, the rate in *gamma (0 behind an opaque column) and the
- * outgoing column in *col_out.
+ * grid index in *idx, the rate in *gamma (0 behind an opaque column), the
+ * photo-heating per HI atom in *heat (when not NULL and the tables heat) and
+ * the outgoing column in *col_out.
  */
 IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, double *column,
                                         int di, int dj, int dk, long long *idx,
-                                        double *gamma, double *col_out) {
+                                        double *gamma, double *heat, double *col_out) {
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
   if (r2 > v->dom.r2_max_cells) return 0;
   long long gi = asora_wrap(v->src[0] + di, v->n, v->periodic);
@@ -371,10 +372,11 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
   *idx = c;
   *col_out = out;
   double sigma0 = v->tables.sigma0_cm2;
+  if (heat) *heat = 0.0;
   *gamma = col_in > PHOTO_MAX_COLUMN_CM2
                ? 0.0
-               : photo_gamma(&v->tables, v->ndot_per_s, sigma0 * col_in, sigma0 * out, n_hi,
-                             ds_cm, volume);
+               : photo_rates(&v->tables, v->ndot_per_s, sigma0 * col_in, sigma0 * out, n_hi,
+                             ds_cm, volume, heat);
   return 1;
 }
 

@@ -28,7 +28,10 @@ enum backend_field {
   FIELD_X_END = 8,
   FIELD_T = 16,
   FIELD_GAMMA = 32,
-  FIELD_ALL = 63
+  FIELD_T_AV = 64,   /*!< thermal runs only */
+  FIELD_T_END = 128, /*!< thermal runs only */
+  FIELD_HEAT = 256,  /*!< photo-heating rate, thermal runs only */
+  FIELD_ALL = 511
 };
 
 /** What a backend works on; the pointed-to data must outlive the backend. */

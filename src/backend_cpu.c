@@ -38,12 +38,18 @@ static ionf_err cpu_step_begin(struct rt_backend *be) {
   int64_t cells = grid_cells(cpu_of(be)->s.grid.n);
   copy_field(f->x_hii_av, f->x_hii, cells);
   copy_field(f->x_hii_end, f->x_hii, cells);
+  if (f->temperature_av_k) {
+    copy_field(f->temperature_av_k, f->temperature_k, cells);
+    copy_field(f->temperature_end_k, f->temperature_k, cells);
+  }
   return IONF_OK;
 }
 
 static ionf_err cpu_step_end(struct rt_backend *be) {
   struct grid_fields *f = cpu_of(be)->s.host;
-  copy_field(f->x_hii, f->x_hii_end, grid_cells(cpu_of(be)->s.grid.n));
+  int64_t cells = grid_cells(cpu_of(be)->s.grid.n);
+  copy_field(f->x_hii, f->x_hii_end, cells);
+  if (f->temperature_end_k) copy_field(f->temperature_k, f->temperature_end_k, cells);
   return IONF_OK;
 }
 
@@ -51,8 +57,12 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   struct cpu_backend *cb = cpu_of(be);
   struct grid_fields *f = cb->s.host;
   int64_t cells = grid_cells(cb->s.grid.n);
+  double *heat = cb->s.tables->heating ? f->heating_erg_per_s : NULL;
 #pragma omp parallel for schedule(static)
-  for (int64_t c = 0; c < cells; ++c) f->gamma_hi_per_s[c] = 0.0;
+  for (int64_t c = 0; c < cells; ++c) {
+    f->gamma_hi_per_s[c] = 0.0;
+    if (heat) heat[c] = 0.0;
+  }
   struct trace_input in;
   memset(&in, 0, sizeof in);
   in.grid = cb->s.grid;
@@ -64,6 +74,7 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   in.r_max_cells = cb->s.r_max_cells;
   in.tables = photo_tables_view(cb->s.tables);
   in.order = ASORA_ORDER_LINES;
+  in.heating_out = heat;
   return asora_cpu_trace(&in, f->gamma_hi_per_s, stats, &cb->workspace);
 }
 
@@ -71,9 +82,13 @@ static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, int64_t first,
                               struct chem_pass_result *result) {
   struct cpu_backend *cb = cpu_of(be);
   struct grid_fields *f = cb->s.host;
+  int thermal = f->temperature_av_k != NULL;
   struct chem_input in = {count, dt_s, cb->s.chem, f->n_h_cm3 + first,
-                          f->temperature_k + first, f->gamma_hi_per_s + first, f->x_hii + first};
-  struct chem_state state = {f->x_hii_av + first, f->x_hii_end + first};
+                          f->temperature_k + first, f->gamma_hi_per_s + first, f->x_hii + first,
+                          thermal ? f->heating_erg_per_s + first : NULL};
+  struct chem_state state = {f->x_hii_av + first, f->x_hii_end + first,
+                             thermal ? f->temperature_av_k + first : NULL,
+                             thermal ? f->temperature_end_k + first : NULL};
   return chem_cpu_pass(&in, &state, result);
 }
 

@@ -20,11 +20,14 @@ struct chem_input {
   const double *temperature_k;
   const double *gamma_hi_per_s;
   const double *x_hii;      /*!< start-of-step ionized fraction */
+  const double *heating_erg_per_s; /*!< photo-heating per HI atom (thermal runs; else NULL) */
 };
 
 struct chem_state {
   double *x_hii_av;         /*!< in: current estimate; out: updated time average */
   double *x_hii_end;        /*!< out: end-of-step value */
+  double *t_av_k;           /*!< thermal: in: current estimate; out: time average (else NULL) */
+  double *t_end_k;          /*!< thermal: out: end-of-step temperature (else NULL) */
 };
 
 struct chem_pass_result {
@@ -33,6 +36,7 @@ struct chem_pass_result {
   double sum_x_end;          /*!< sum over cells of x_end */
   double sum_x_neutral_end;  /*!< sum over cells of 1 - x_end */
   double sum_x_end_mass;     /*!< sum over cells of n_H x_end (mass-weighted mean) */
+  double sum_t_end;          /*!< sum over cells of the end-of-step temperature */
 };
 
 /** The chemistry parameters of a config. */

@@ -33,6 +33,9 @@ struct chem_params {
   double col_t_h0_k;         /*!< collisional ionization temperature E_HI/k [K] */
   int collisional;           /*!< include collisional ionization */
   double abu_c;              /*!< electron floor: n_e = n_H (x + abu_c) */
+  int thermal;               /*!< evolve the temperature (else it stays fixed) */
+  double t_cmb_k;            /*!< CMB temperature for Compton cooling [K]; 0: none */
+  double hubble_per_s;       /*!< expansion rate for adiabatic cooling [1/s]; 0: static */
 };
 
 IONF_HD IONF_INLINE double chem_alpha_b(const struct chem_params *p, double t_k) {
@@ -49,6 +52,8 @@ struct chem_cell_result {
   double x_av;      /*!< time-averaged ionized fraction over the step */
   int iterations;   /*!< n_e iterations used */
   int converged;    /*!< 0 when CHEM_MAX_ITERATIONS was reached */
+  double t_end_k;   /*!< temperature at the end of the step (thermal update) */
+  double t_av_k;    /*!< time-averaged temperature over the step */
 };
 
 /**
@@ -98,6 +103,106 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_p
   }
   if (r.iterations > CHEM_MAX_ITERATIONS) r.iterations = CHEM_MAX_ITERATIONS;
   r.x_av = x_av;
+  r.t_end_k = t_k;
+  r.t_av_k = t_k;
+  return r;
+}
+
+/* ---- temperature --------------------------------------------------------------- */
+
+#define CHEM_K_B_ERG 1.380649e-16        /* Boltzmann constant [erg/K] */
+#define CHEM_T_FLOOR_K 1.0               /* temperatures are kept above this */
+#define CHEM_MAX_THERMAL_SUBSTEPS 100000
+#define CHEM_THERMAL_STEP_FRACTION 0.05  /* each sub-step changes T by at most ~5% */
+#define CHEM_MIN_FRACTIONAL_T_CHANGE 1e-3 /* C2-Ray's |dT/T| criterion */
+#define CHEM_MAX_THERMAL_ITERATIONS 50
+
+/**
+ * Cooling of hydrogen gas [erg s^-1 cm^-3]: case-B recombination (Hui & Gnedin
+ * 1997), collisional ionization and excitation of HI (Cen 1992), free-free
+ * emission (Gaunt factor 1.3), and Compton cooling off the CMB when t_cmb_k > 0
+ * (negative: heating, when the gas is colder than the CMB).
+ */
+IONF_HD IONF_INLINE double chem_cooling(const struct chem_params *p, double t_k, double n_e,
+                                        double n_hi, double n_hii) {
+  double lambda = 2.0 * 157807.0 / t_k;
+  double rec = 3.435e-30 * t_k * pow(lambda, 1.970) / pow(1.0 + pow(lambda / 2.25, 0.376), 3.720);
+  double sqrt_t = sqrt(t_k);
+  double shield = 1.0 / (1.0 + sqrt(t_k / 1e5));
+  double coll_ion = 1.27e-21 * sqrt_t * shield * exp(-157809.1 / t_k);
+  double coll_exc = 7.5e-19 * shield * exp(-118348.0 / t_k);
+  double brems = 1.42e-27 * 1.3 * sqrt_t;
+  double cool = n_e * (n_hii * (rec + brems) + n_hi * (coll_ion + coll_exc));
+  if (p->t_cmb_k > 0.0) {
+    double t4 = p->t_cmb_k * p->t_cmb_k * p->t_cmb_k * p->t_cmb_k;
+    cool += 1.017e-37 * t4 * (t_k - p->t_cmb_k) * n_e;
+  }
+  return cool;
+}
+
+/**
+ * Temperature over dt with the ionization state held at its time average:
+ * (3/2) k n_tot dT/dt = n_HI G - Lambda(T) - (3/2) k n_tot 2 H T, integrated
+ * explicitly in sub-steps that change T by a few per cent at most (each term
+ * limits the step, so heating balanced by fast cooling stays stable).  The
+ * end value is rescaled from n_tot(x_av) to n_tot(x_end) at fixed thermal
+ * energy: newly freed electrons share it.  Returns T at the end; *t_av_k gets
+ * the time average.
+ */
+IONF_HD IONF_INLINE double chem_thermal_update(const struct chem_params *p, double t0_k,
+                                               double n_h_cm3, double x_av, double x_end,
+                                               double heat_per_hi_erg_s, double dt_s,
+                                               double *t_av_k) {
+  double n_hi = n_h_cm3 * (1.0 - x_av), n_hii = n_h_cm3 * x_av;
+  double n_e = n_h_cm3 * (x_av + p->abu_c);
+  double n_tot = n_h_cm3 * (1.0 + x_av);
+  double per_energy = 1.0 / (1.5 * CHEM_K_B_ERG * n_tot); /* K per (erg/cm^3) */
+  double heat = n_hi * heat_per_hi_erg_s * per_energy;     /* K/s */
+  double t = t0_k, elapsed = 0.0, integral = 0.0;
+  for (int sub = 0; sub < CHEM_MAX_THERMAL_SUBSTEPS && elapsed < dt_s; ++sub) {
+    double cool = chem_cooling(p, t, n_e, n_hi, n_hii) * per_energy + 2.0 * p->hubble_per_s * t;
+    double rate = heat - cool;
+    double scale = fabs(heat) > fabs(cool) ? fabs(heat) : fabs(cool);
+    double h = dt_s - elapsed;
+    if (scale > 0.0 && CHEM_THERMAL_STEP_FRACTION * t / scale < h)
+      h = CHEM_THERMAL_STEP_FRACTION * t / scale;
+    if (sub == CHEM_MAX_THERMAL_SUBSTEPS - 1) h = dt_s - elapsed;
+    double t_next = t + h * rate;
+    if (t_next < CHEM_T_FLOOR_K) t_next = CHEM_T_FLOOR_K;
+    integral += 0.5 * (t + t_next) * h;
+    t = t_next;
+    elapsed += h;
+  }
+  *t_av_k = dt_s > 0.0 ? integral / dt_s : t0_k;
+  double t_end = t * (1.0 + x_av) / (1.0 + x_end);
+  return t_end > CHEM_T_FLOOR_K ? t_end : CHEM_T_FLOOR_K;
+}
+
+/**
+ * One cell with an evolving temperature: the ionization update at the
+ * time-averaged temperature, then the temperature at the new time-averaged
+ * ionization, repeated until the average temperature settles (C2-Ray's
+ * |dT/T| criterion).  t0_k is the start-of-step temperature.
+ */
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update_thermal(
+    const struct chem_params *p, double x0, double x_av_guess, double t0_k, double t_av_guess,
+    double n_h_cm3, double gamma_per_s, double heat_per_hi_erg_s, double dt_s) {
+  struct chem_cell_result r;
+  double t_av = t_av_guess, x_av = x_av_guess;
+  int iterations = 0;
+  for (int it = 0; it < CHEM_MAX_THERMAL_ITERATIONS; ++it) {
+    r = chem_cell_update(p, x0, x_av, n_h_cm3, t_av, gamma_per_s, dt_s);
+    iterations += r.iterations;
+    x_av = r.x_av;
+    double t_av_new;
+    r.t_end_k = chem_thermal_update(p, t0_k, n_h_cm3, r.x_av, r.x_end, heat_per_hi_erg_s, dt_s,
+                                    &t_av_new);
+    double change = fabs(t_av_new - t_av) / t_av_new;
+    t_av = t_av_new;
+    if (change < CHEM_MIN_FRACTIONAL_T_CHANGE) break;
+  }
+  r.t_av_k = t_av;
+  r.iterations = iterations;
   return r;
 }
 

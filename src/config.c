@@ -446,7 +446,7 @@ static ionf_err config_density(struct config_section *s, struct ionf_config *cfg
 
 static ionf_err config_material(struct config_ctx *ctx, const struct param_node *root,
                                 struct ionf_config *cfg) {
-  static const char *const keys[] = {"n_H", "temperature", "x_HII_initial"};
+  static const char *const keys[] = {"n_H", "temperature", "x_HII_initial", "isothermal"};
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open_section(ctx, root, "material", keys, CONFIG_N(keys), &s));
@@ -458,6 +458,8 @@ static ionf_err config_material(struct config_ctx *ctx, const struct param_node 
   IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->x_hii_initial));
   if (!(cfg->x_hii_initial > 0 && cfg->x_hii_initial <= 1))
     return config_range(ctx, s.path, n, "must be in (0, 1]");
+  IONF_CALL(config_take(&s, "isothermal", "true", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->isothermal));
   return IONF_OK;
 }
 
@@ -813,6 +815,7 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->convergence_fraction = strtod(CONFIG_DEF_CONVERGENCE, NULL);
   cfg->max_iterations = (int)strtol(CONFIG_DEF_MAX_ITER, NULL, 10);
   cfg->source_batch_size = 0;
+  cfg->isothermal = 1;
   cfg->backend = BACKEND_AUTO;
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
   cfg->checkpoint_every = 0;

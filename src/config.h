@@ -7,7 +7,8 @@
  *
  *   grid:       N [cells, 1..4096], box_size [Mpc; > 0], periodic [bool]
  *   material:   n_H [cm^-3; >= 0, finite] or {file: PATH, dataset: NAME},
- *               temperature [K; > 0], x_HII_initial [0 < x <= 1]
+ *               temperature [K; > 0], x_HII_initial [0 < x <= 1],
+ *               isothermal [bool, true: T fixed; false: photo-heating and cooling]
  *   chemistry:  alpha_B [cm^3 s^-1 at 1e4 K; default 2.59e-13],
  *               alpha_B_power [default -0.7], collisional_ionization [bool, true],
  *               abu_c [electron floor from carbon, default 7.1e-7]
@@ -67,6 +68,7 @@ struct ionf_config {
   struct field_input n_h_cm3;   /*!< hydrogen number density [cm^-3] */
   double temperature_k;         /*!< initial (isothermal) temperature [K] */
   double x_hii_initial;         /*!< initial ionized fraction */
+  int isothermal;               /*!< 1: T stays at its initial value (pyC2Ray); 0: evolves */
 
   /* chemistry */
   double alpha_b_1e4_cm3_s;     /*!< case-B recombination coefficient at 1e4 K [cm^3/s] */

@@ -69,7 +69,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   e->grid.n = cfg->n_cells_1d;
   e->grid.cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
   e->grid.periodic = cfg->periodic;
-  ionf_err rc = grid_fields_alloc(e->grid.n, &e->fields);
+  ionf_err rc = grid_fields_alloc(e->grid.n, !cfg->isothermal, &e->fields);
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
@@ -81,6 +81,10 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
       e->fields.x_hii_av[c] = cfg->x_hii_initial;
       e->fields.x_hii_end[c] = cfg->x_hii_initial;
       e->fields.temperature_k[c] = cfg->temperature_k;
+      if (e->fields.temperature_av_k) {
+        e->fields.temperature_av_k[c] = cfg->temperature_k;
+        e->fields.temperature_end_k[c] = cfg->temperature_k;
+      }
       sum_n += e->fields.n_h_cm3[c];
     }
     e->sum_n_h_cm3 = sum_n;
@@ -145,21 +149,23 @@ static long fault_inject(const char *what) {
   return strtol(v + len + 1, NULL, 10);
 }
 
-/* The convergence sums of a chemistry pass as 5 doubles (to send them), and back. */
-static void chem_sums_pack(const struct chem_pass_result *cr, double sums[5]) {
+/* The convergence sums of a chemistry pass as 6 doubles (to send them), and back. */
+static void chem_sums_pack(const struct chem_pass_result *cr, double sums[6]) {
   sums[0] = (double)cr->unconverged_cells;
   sums[1] = (double)cr->cells_at_max_iter;
   sums[2] = cr->sum_x_end;
   sums[3] = cr->sum_x_neutral_end;
   sums[4] = cr->sum_x_end_mass;
+  sums[5] = cr->sum_t_end;
 }
 
-static void chem_sums_unpack(const double sums[5], struct chem_pass_result *cr) {
+static void chem_sums_unpack(const double sums[6], struct chem_pass_result *cr) {
   cr->unconverged_cells = (int64_t)sums[0];
   cr->cells_at_max_iter = (int64_t)sums[1];
   cr->sum_x_end = sums[2];
   cr->sum_x_neutral_end = sums[3];
   cr->sum_x_end_mass = sums[4];
+  cr->sum_t_end = sums[5];
 }
 
 /* Every rank's slab of `field` to every rank (an all-gather by broadcasts). */
@@ -183,11 +189,28 @@ static ionf_err share_slabs(const struct engine *e, double *field) {
  *  - nccl: the same, summed in GPU memory by NCCL (no host copies).
  * The convergence sums end up the same on every rank.
  */
+/* The host arrays of the fields in `mask` (bits of enum backend_field), in bit order. */
+static int host_fields(struct engine *e, unsigned mask, double **out) {
+  struct grid_fields *f = &e->fields;
+  double *by_bit[9] = {f->n_h_cm3,         f->x_hii,          f->x_hii_av,
+                       f->x_hii_end,       f->temperature_k,  f->gamma_hi_per_s,
+                       f->temperature_av_k, f->temperature_end_k, f->heating_erg_per_s};
+  int n = 0;
+  for (int b = 0; b < 9; ++b)
+    if (mask & (1u << b)) out[n++] = by_bit[b];
+  return n;
+}
+
 static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_pass_result *cr) {
   struct rt_backend *be = e->backend;
   int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
   int p = comm_size(), me = comm_rank();
-  double *gamma = e->fields.gamma_hi_per_s, *x_av = e->fields.x_hii_av;
+  int thermal = e->fields.heating_erg_per_s != NULL;
+  /* the rates summed over ranks, and the averages every rank needs for tracing */
+  unsigned rate_bits = FIELD_GAMMA | (thermal ? FIELD_HEAT : 0u);
+  unsigned avg_bits = FIELD_X_AV | (thermal ? FIELD_T_AV : 0u);
+  double *rates[2], *avgs[2];
+  int n_rates = host_fields(e, rate_bits, rates), n_avgs = host_fields(e, avg_bits, avgs);
   double t0 = ionf_wtime(), t_chem = 0.0;
   if (p == 1) {
     IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
@@ -203,52 +226,52 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
     e->timers.reduce_s += c0 - t0;
     return IONF_OK;
   }
-  IONF_CALL(be->ops.download(be, FIELD_GAMMA, 0, cells)); /* host staging */
+  IONF_CALL(be->ops.download(be, rate_bits, 0, cells)); /* host staging */
+  double sums[6];
   switch (e->reduction) {
     case REDUCTION_AUTO:
     case REDUCTION_NCCL:
     case REDUCTION_ALLREDUCE: {
-      IONF_CALL(comm_allreduce_sum(gamma, cells));
-      IONF_CALL(be->ops.upload(be, FIELD_GAMMA, 0, cells));
+      for (int f = 0; f < n_rates; ++f) IONF_CALL(comm_allreduce_sum(rates[f], cells));
+      IONF_CALL(be->ops.upload(be, rate_bits, 0, cells));
       double c0 = ionf_wtime();
       IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
       t_chem = ionf_wtime() - c0;
       break;
     }
     case REDUCTION_REDUCE: {
-      IONF_CALL(comm_reduce_sum(gamma, cells, 0));
-      double sums[5] = {0};
+      for (int f = 0; f < n_rates; ++f) IONF_CALL(comm_reduce_sum(rates[f], cells, 0));
       if (me == 0) {
-        IONF_CALL(be->ops.upload(be, FIELD_GAMMA, 0, cells));
+        IONF_CALL(be->ops.upload(be, rate_bits, 0, cells));
         double c0 = ionf_wtime();
         IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
         t_chem = ionf_wtime() - c0;
-        IONF_CALL(be->ops.download(be, FIELD_X_AV, 0, cells));
+        IONF_CALL(be->ops.download(be, avg_bits, 0, cells));
         chem_sums_pack(cr, sums);
       }
-      IONF_CALL(comm_bcast(x_av, cells, 0));
-      IONF_CALL(comm_bcast(sums, 5, 0));
-      if (me != 0) IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, cells));
+      for (int f = 0; f < n_avgs; ++f) IONF_CALL(comm_bcast(avgs[f], cells, 0));
+      IONF_CALL(comm_bcast(sums, 6, 0));
+      if (me != 0) IONF_CALL(be->ops.upload(be, avg_bits, 0, cells));
       chem_sums_unpack(sums, cr);
       break;
     }
     case REDUCTION_SCATTER: {
       int64_t first, count;
-      for (int r = 0; r < p; ++r) {
-        comm_slab(e->grid.n, r, p, &first, &count);
-        IONF_CALL(comm_reduce_sum(gamma + first * plane, count * plane, r));
-      }
+      for (int f = 0; f < n_rates; ++f)
+        for (int r = 0; r < p; ++r) {
+          comm_slab(e->grid.n, r, p, &first, &count);
+          IONF_CALL(comm_reduce_sum(rates[f] + first * plane, count * plane, r));
+        }
       comm_slab(e->grid.n, me, p, &first, &count);
-      IONF_CALL(be->ops.upload(be, FIELD_GAMMA, first * plane, count * plane));
+      IONF_CALL(be->ops.upload(be, rate_bits, first * plane, count * plane));
       double c0 = ionf_wtime();
       IONF_CALL(be->ops.chemistry(be, dt_s, first * plane, count * plane, cr));
       t_chem = ionf_wtime() - c0;
-      IONF_CALL(be->ops.download(be, FIELD_X_AV, first * plane, count * plane));
-      double sums[5];
+      IONF_CALL(be->ops.download(be, avg_bits, first * plane, count * plane));
       chem_sums_pack(cr, sums);
-      IONF_CALL(comm_allreduce_sum(sums, 5));
-      IONF_CALL(share_slabs(e, x_av));
-      IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, cells));
+      IONF_CALL(comm_allreduce_sum(sums, 6));
+      for (int f = 0; f < n_avgs; ++f) IONF_CALL(share_slabs(e, avgs[f]));
+      IONF_CALL(be->ops.upload(be, avg_bits, 0, cells));
       chem_sums_unpack(sums, cr);
       break;
     }
@@ -258,7 +281,8 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
   return IONF_OK;
 }
 
-/* At the end of a step every rank needs the new x: send x_end from where it was computed. */
+/* At the end of a step every rank needs the new x (and T): send them from where
+   they were computed. */
 static ionf_err share_end_state(struct engine *e) {
   struct rt_backend *be = e->backend;
   int p = comm_size(), me = comm_rank();
@@ -266,17 +290,19 @@ static ionf_err share_end_state(struct engine *e) {
     return IONF_OK;
   double t0 = ionf_wtime();
   int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
-  double *x_end = e->fields.x_hii_end;
+  unsigned end_bits = FIELD_X_END | (e->fields.temperature_end_k ? FIELD_T_END : 0u);
+  double *ends[2];
+  int n_ends = host_fields(e, end_bits, ends);
   if (e->reduction == REDUCTION_REDUCE) {
-    if (me == 0) IONF_CALL(be->ops.download(be, FIELD_X_END, 0, cells));
-    IONF_CALL(comm_bcast(x_end, cells, 0));
+    if (me == 0) IONF_CALL(be->ops.download(be, end_bits, 0, cells));
+    for (int f = 0; f < n_ends; ++f) IONF_CALL(comm_bcast(ends[f], cells, 0));
   } else {
     int64_t first, count;
     comm_slab(e->grid.n, me, p, &first, &count);
-    IONF_CALL(be->ops.download(be, FIELD_X_END, first * plane, count * plane));
-    IONF_CALL(share_slabs(e, x_end));
+    IONF_CALL(be->ops.download(be, end_bits, first * plane, count * plane));
+    for (int f = 0; f < n_ends; ++f) IONF_CALL(share_slabs(e, ends[f]));
   }
-  IONF_CALL(be->ops.upload(be, FIELD_X_END, 0, cells));
+  IONF_CALL(be->ops.upload(be, end_bits, 0, cells));
   e->timers.reduce_s += ionf_wtime() - t0;
   return IONF_OK;
 }
@@ -293,6 +319,8 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   int64_t by_sources = (e->sources.n - 1) / 3;
   int64_t conv_cells = by_count < by_sources ? by_count : by_sources;
   double prev_sum_ion = 2.0 * (double)cells, prev_sum_neutral = 2.0 * (double)cells;
+  double prev_sum_t = -1.0;
+  int thermal = e->fields.temperature_av_k != NULL;
   struct chem_pass_result cr;
   memset(&cr, 0, sizeof cr);
   info->converged = 0;
@@ -314,9 +342,13 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     IONF_CALL(sum_rates_and_update(e, dt_s, &cr));
     double rel_ion = fabs(cr.sum_x_end - prev_sum_ion) / cr.sum_x_end;
     double rel_neutral = fabs(cr.sum_x_neutral_end - prev_sum_neutral) / cr.sum_x_neutral_end;
+    /* with an evolving temperature, the sum of T must settle too (C2-Ray's |dT/T|) */
+    int t_settled = !thermal || (prev_sum_t > 0.0 && fabs(cr.sum_t_end - prev_sum_t) <
+                                                         tol * cr.sum_t_end);
     prev_sum_ion = cr.sum_x_end;
     prev_sum_neutral = cr.sum_x_neutral_end;
-    if (cr.unconverged_cells < conv_cells || (rel_ion < tol && rel_neutral < tol)) {
+    prev_sum_t = cr.sum_t_end;
+    if (cr.unconverged_cells < conv_cells || (rel_ion < tol && rel_neutral < tol && t_settled)) {
       info->converged = 1;
       break;
     }
@@ -344,8 +376,13 @@ ionf_err engine_sync_to_host(struct engine *e) {
   return IONF_OK;
 }
 
-int engine_has_analytic_front(const struct engine *e) {
+int engine_has_single_source_front(const struct engine *e) {
   return e->sources.n == 1 && e->uniform_density && e->cfg->n_h_cm3.value > 0.0;
+}
+
+int engine_has_analytic_front(const struct engine *e) {
+  /* the Stromgren solution holds at a fixed temperature */
+  return engine_has_single_source_front(e) && e->cfg->isothermal;
 }
 
 double engine_analytic_front_cm(const struct engine *e, double t_s) {
@@ -390,7 +427,7 @@ static double next_step_length(const struct ionf_config *cfg, double t, double t
    source in a uniform medium), so a smooth r_I(t) needs no extra snapshots. */
 static ionf_err ifront_csv_open(const struct engine *e, FILE **out) {
   *out = NULL;
-  if (comm_rank() != 0 || !engine_has_analytic_front(e)) return IONF_OK;
+  if (comm_rank() != 0 || !engine_has_single_source_front(e)) return IONF_OK;
   char path[IONF_PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/ifront.csv", e->cfg->output_dir);
   FILE *exists = e->restarted ? fopen(path, "r") : NULL;
@@ -421,7 +458,8 @@ static ionf_err ifront_csv_row(struct engine *e, FILE *f) {
   }
   double r = ifront_radius_along_line_cm(&e->grid, line, e->sources.ijk[0]);
   free(line);
-  double a = engine_analytic_front_cm(e, e->time_s);
+  /* no analytic solution once the temperature evolves: those columns are nan */
+  double a = engine_has_analytic_front(e) ? engine_analytic_front_cm(e, e->time_s) : NAN;
   fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S, r >= 0 ? r / IONF_KPC_CM : -1.0,
           a / IONF_KPC_CM, r >= 0 ? r / a : -1.0);
   fflush(f);

@@ -88,7 +88,9 @@ IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
 /** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */
 void engine_install_signal_handlers(void);
 
-/** Whether the analytic Stromgren comparison applies (one source, uniform n_H). */
+/** One source in a uniform medium: the front is measured and logged (ifront.csv). */
+int engine_has_single_source_front(const struct engine *e);
+/** ... and at a fixed temperature, so the analytic Stromgren solution applies. */
 int engine_has_analytic_front(const struct engine *e);
 /** The analytic front radius [cm] at t for this run (only if it applies). */
 double engine_analytic_front_cm(const struct engine *e, double t_s);

@@ -7,18 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-ionf_err grid_fields_alloc(int64_t n, struct grid_fields *f) {
+ionf_err grid_fields_alloc(int64_t n, int thermal, struct grid_fields *f) {
   memset(f, 0, sizeof *f);
   size_t cells = (size_t)grid_cells(n);
-  double **all[] = {&f->n_h_cm3, &f->x_hii, &f->x_hii_av, &f->x_hii_end, &f->temperature_k,
-                    &f->gamma_hi_per_s};
-  for (size_t a = 0; a < sizeof all / sizeof all[0]; ++a) {
+  double **all[] = {&f->n_h_cm3,          &f->x_hii,          &f->x_hii_av,
+                    &f->x_hii_end,        &f->temperature_k,  &f->gamma_hi_per_s,
+                    &f->temperature_av_k, &f->temperature_end_k, &f->heating_erg_per_s};
+  size_t count = thermal ? 9 : 6;
+  for (size_t a = 0; a < count; ++a) {
     *all[a] = calloc(cells, sizeof(double));
     if (!*all[a]) {
       grid_fields_free(f);
       return ionf_error_set(IONF_ERR_MEM,
                             "could not allocate the grid fields: %lld^3 cells need %.2f GB",
-                            (long long)n, 6.0 * 8.0 * (double)cells / 1e9);
+                            (long long)n, (double)count * 8.0 * (double)cells / 1e9);
     }
   }
   return IONF_OK;
@@ -31,5 +33,8 @@ void grid_fields_free(struct grid_fields *f) {
   free(f->x_hii_end);
   free(f->temperature_k);
   free(f->gamma_hi_per_s);
+  free(f->temperature_av_k);
+  free(f->temperature_end_k);
+  free(f->heating_erg_per_s);
   memset(f, 0, sizeof *f);
 }

@@ -29,12 +29,16 @@ struct grid_fields {
   double *x_hii;          /*!< ionized fraction at the start of the step */
   double *x_hii_av;       /*!< time-averaged ionized fraction over the step (iterate) */
   double *x_hii_end;      /*!< ionized fraction at the end of the step (iterate) */
-  double *temperature_k;  /*!< temperature [K] */
+  double *temperature_k;  /*!< temperature at the start of the step [K] */
   double *gamma_hi_per_s; /*!< photoionization rate [1/s] */
+  /* only when the temperature evolves (NULL otherwise): */
+  double *temperature_av_k;   /*!< time-averaged temperature over the step (iterate) [K] */
+  double *temperature_end_k;  /*!< temperature at the end of the step (iterate) [K] */
+  double *heating_erg_per_s;  /*!< photo-heating rate per HI atom [erg/s] */
 };
 
-/** Allocate all fields of an n^3 grid (zeroed). Records IONF_ERR_MEM with the size. */
-IONF_NODISCARD ionf_err grid_fields_alloc(int64_t n, struct grid_fields *f);
+/** Allocate the fields of an n^3 grid (zeroed), the thermal ones when `thermal`. */
+IONF_NODISCARD ionf_err grid_fields_alloc(int64_t n, int thermal, struct grid_fields *f);
 void grid_fields_free(struct grid_fields *f);
 /** Number of cells, n^3. */
 IONF_HD IONF_INLINE int64_t grid_cells(int64_t n) { return n * n * n; }

@@ -28,6 +28,9 @@
 struct photo_table_view {
   const double *thick;  /*!< num_tau + 1 values, thick[0] at tau = 0 */
   const double *thin;   /*!< num_tau + 1 values */
+  const double *heat_thick; /*!< energy above threshold carried per source photon [erg] */
+  const double *heat_thin;  /*!< ... weighted by sigma/sigma0 (the thin-cell form) [erg] */
+  int heating;          /*!< 1: compute photo-heating (heat tables valid) */
   int num_tau;          /*!< table points after tau = 0 */
   double min_log_tau;   /*!< log10 tau of point 1 */
   double dlog_tau;      /*!< spacing in log10 tau */
@@ -49,21 +52,40 @@ IONF_HD IONF_INLINE double photo_table_tau(int i, double min_log_tau, double dlo
   return i == 0 ? 0.0 : pow(10.0, min_log_tau + (double)(i - 1) * dlog_tau);
 }
 
+/** Where tau falls in the tables: entries i0, i1 and the fraction between them. */
+struct photo_table_pos {
+  int i0, i1;
+  double f;
+};
+
 /** Linear interpolation in log10(tau); tau below the first point clamps to it. */
-IONF_HD IONF_INLINE double photo_table_lookup(const double *table, int num_tau,
-                                             double min_log_tau, double dlog_tau, double tau) {
+IONF_HD IONF_INLINE struct photo_table_pos photo_table_locate(int num_tau, double min_log_tau,
+                                                              double dlog_tau, double tau) {
   double lt = log10(tau > 1e-20 ? tau : 1e-20);
   double r = 1.0 + (lt - min_log_tau) / dlog_tau;
   if (r < 0.0) r = 0.0;
   if (r > (double)num_tau) r = (double)num_tau;
-  int i0 = (int)r;
-  int i1 = i0 + 1 < num_tau ? i0 + 1 : num_tau;
-  double f = r - (double)i0;
-  return table[i0] + f * (table[i1] - table[i0]);
+  struct photo_table_pos p;
+  p.i0 = (int)r;
+  p.i1 = p.i0 + 1 < num_tau ? p.i0 + 1 : num_tau;
+  p.f = r - (double)p.i0;
+  return p;
+}
+
+IONF_HD IONF_INLINE double photo_table_at(const double *table, struct photo_table_pos p) {
+  return table[p.i0] + p.f * (table[p.i1] - table[p.i0]);
+}
+
+IONF_HD IONF_INLINE double photo_table_lookup(const double *table, int num_tau,
+                                             double min_log_tau, double dlog_tau, double tau) {
+  return photo_table_at(table, photo_table_locate(num_tau, min_log_tau, dlog_tau, tau));
 }
 
 /**
- * Photoionization rate [1/s] that one source gives one cell.
+ * Photoionization rate [1/s] that one source gives one cell, and (when the
+ * tables carry heating and heat_out is not NULL) the photo-heating rate per
+ * HI atom [erg/s] from the same photon-conserving split: the energy above
+ * threshold the cell absorbs, Ndot [E(tau_in) - E(tau_out)], per atom.
  * @param ndot_per_s  source photon rate [1/s]
  * @param tau_in      threshold optical depth from the source to the cell entry
  * @param tau_out     ... to the cell exit (tau_in + sigma0 n_HI ds)
@@ -71,24 +93,40 @@ IONF_HD IONF_INLINE double photo_table_lookup(const double *table, int num_tau,
  * @param ds_cm       path length through the cell [cm]
  * @param volume_cm3  shell volume 4 pi r^2 ds (cell volume for the source cell)
  */
+IONF_HD IONF_INLINE double photo_rates(const struct photo_table_view *t, double ndot_per_s,
+                                       double tau_in, double tau_out, double n_hi_cm3,
+                                       double ds_cm, double volume_cm3, double *heat_out) {
+  double dtau = tau_out - tau_in;
+  int heat = t->heating && heat_out;
+  if (heat) *heat_out = 0.0;
+  if (dtau > PHOTO_TAU_THIN_LIMIT) {
+    double absorbed;
+    double per_atom = ndot_per_s / (n_hi_cm3 * volume_cm3);
+    if (t->grey) {
+      absorbed = exp(-tau_in) * photo_one_minus_exp(dtau);
+    } else {
+      struct photo_table_pos pin = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_in);
+      struct photo_table_pos pout =
+          photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+      absorbed = photo_table_at(t->thick, pin) - photo_table_at(t->thick, pout);
+      if (heat)
+        *heat_out = per_atom * (photo_table_at(t->heat_thick, pin) - photo_table_at(t->heat_thick, pout));
+    }
+    return per_atom * absorbed;
+  }
+  /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_HI -> 0. */
+  double per_column = ndot_per_s * t->sigma0_cm2 * ds_cm / volume_cm3;
+  if (t->grey) return per_column * exp(-tau_out);
+  struct photo_table_pos pout = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+  if (heat) *heat_out = per_column * photo_table_at(t->heat_thin, pout);
+  return per_column * photo_table_at(t->thin, pout);
+}
+
+/** The photoionization rate alone (see photo_rates). */
 IONF_HD IONF_INLINE double photo_gamma(const struct photo_table_view *t, double ndot_per_s,
                                        double tau_in, double tau_out, double n_hi_cm3,
                                        double ds_cm, double volume_cm3) {
-  double dtau = tau_out - tau_in;
-  if (dtau > PHOTO_TAU_THIN_LIMIT) {
-    double absorbed;
-    if (t->grey)
-      absorbed = exp(-tau_in) * photo_one_minus_exp(dtau);
-    else
-      absorbed = photo_table_lookup(t->thick, t->num_tau, t->min_log_tau, t->dlog_tau, tau_in) -
-                 photo_table_lookup(t->thick, t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
-    return ndot_per_s * absorbed / (n_hi_cm3 * volume_cm3);
-  }
-  /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_HI -> 0. */
-  double thin = t->grey ? exp(-tau_out)
-                        : photo_table_lookup(t->thin, t->num_tau, t->min_log_tau, t->dlog_tau,
-                                             tau_out);
-  return ndot_per_s * thin * t->sigma0_cm2 * ds_cm / volume_cm3;
+  return photo_rates(t, ndot_per_s, tau_in, tau_out, n_hi_cm3, ds_cm, volume_cm3, (double *)0);
 }
 
 #endif /* IONF_PHOTO_K_H */

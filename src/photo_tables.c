@@ -17,6 +17,7 @@ struct bb_params {
   double tau;         /* threshold optical depth */
   double index;       /* cross-section power-law index */
   int weight_sigma;   /* 1: integrand carries sigma/sigma0 (thin table) */
+  int weight_energy;  /* 1: integrand carries the energy above threshold, e - 1 */
 };
 
 /* Photon spectrum of a black body, in the variable e = h nu / (13.598 eV). */
@@ -30,6 +31,7 @@ static double bb_integrand(double e, void *vp) {
   const struct bb_params *p = vp;
   double sig = pow(e, -p->index); /* sigma / sigma0 */
   double w = bb_photons(e, p) * exp(-p->tau * sig);
+  if (p->weight_energy) w *= e - 1.0;
   return p->weight_sigma ? w * sig : w;
 }
 
@@ -56,7 +58,13 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
   size_t n = (size_t)t->num_tau + 1;
   t->thick = ionf_malloc(n * sizeof(double), "the thick rate table");
   t->thin = ionf_malloc(n * sizeof(double), "the thin rate table");
-  if (!t->thick || !t->thin) {
+  /* heating tables when the temperature evolves; a grey (threshold) spectrum heats nothing */
+  t->heating = !cfg->isothermal && !t->grey;
+  if (t->heating) {
+    t->heat_thick = ionf_calloc(n, sizeof(double), "the heating tables");
+    t->heat_thin = ionf_calloc(n, sizeof(double), "the heating tables");
+  }
+  if (!t->thick || !t->thin || (t->heating && (!t->heat_thick || !t->heat_thin))) {
     photo_tables_free(t);
     return IONF_ERR_MEM;
   }
@@ -74,7 +82,8 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
     photo_tables_free(t);
     return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
   }
-  struct bb_params p = {IONF_K_B_EV * cfg->t_eff_k, 0.0, cfg->sigma_power_law_index, 0};
+  struct bb_params p = {IONF_K_B_EV * cfg->t_eff_k, 0.0, cfg->sigma_power_law_index, 0, 0};
+  const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV;
   double norm = 0.0;
   ionf_err rc = integrate(ws, &p, e_max, &norm);
@@ -92,6 +101,17 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
     rc = integrate(ws, &p, e_max, &thin);
     t->thick[i] = thick / norm;
     t->thin[i] = thin / norm;
+    if (rc != IONF_OK || !t->heat_thick) continue;
+    /* energy above threshold: what photo-heating deposits per absorbed photon */
+    double heat_thick, heat_thin;
+    p.weight_energy = 1;
+    p.weight_sigma = 0;
+    rc = integrate(ws, &p, e_max, &heat_thick);
+    p.weight_sigma = 1;
+    if (rc == IONF_OK) rc = integrate(ws, &p, e_max, &heat_thin);
+    p.weight_energy = 0;
+    t->heat_thick[i] = e0_erg * heat_thick / norm;
+    t->heat_thin[i] = e0_erg * heat_thin / norm;
   }
   gsl_integration_workspace_free(ws);
   if (rc != IONF_OK) photo_tables_free(t);
@@ -101,13 +121,18 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
 void photo_tables_free(struct photo_tables *t) {
   free(t->thick);
   free(t->thin);
-  t->thick = t->thin = NULL;
+  free(t->heat_thick);
+  free(t->heat_thin);
+  t->thick = t->thin = t->heat_thick = t->heat_thin = NULL;
 }
 
 struct photo_table_view photo_tables_view(const struct photo_tables *t) {
   struct photo_table_view v;
   v.thick = t->thick;
   v.thin = t->thin;
+  v.heat_thick = t->heat_thick;
+  v.heat_thin = t->heat_thin;
+  v.heating = t->heating;
   v.num_tau = t->num_tau;
   v.min_log_tau = t->min_log_tau;
   v.dlog_tau = t->dlog_tau;

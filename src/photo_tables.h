@@ -14,6 +14,9 @@ struct photo_tables {
   double min_log_tau, dlog_tau;
   double *thick;   /*!< num_tau + 1 (host) */
   double *thin;    /*!< num_tau + 1 (host) */
+  double *heat_thick; /*!< num_tau + 1 (host), when heating [erg per source photon] */
+  double *heat_thin;
+  int heating;     /*!< temperature evolves and the spectrum heats */
   int grey;
   double sigma0_cm2;
 };
@@ -26,7 +29,7 @@ struct photo_tables {
  */
 IONF_NODISCARD ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *t);
 void photo_tables_free(struct photo_tables *t);
-/** View for photo_gamma (host pointers). */
+/** View for photo_rates (host pointers). */
 struct photo_table_view photo_tables_view(const struct photo_tables *t);
 
 #endif

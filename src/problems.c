@@ -34,6 +34,7 @@
   "  n_H: 1.0e-3            # hydrogen number density [cm^-3]; or {file: PATH, dataset: NAME}\n" \
   "  temperature: 1.0e4     # initial (and here fixed) gas temperature [K]\n"                  \
   "  x_HII_initial: 1.2e-3  # initial ionized hydrogen fraction (0 < x <= 1)\n"                \
+  "  isothermal: true       # true: T stays fixed (Test 1); false: photo-heating and cooling\n"  \
   "\n"                                                                                         \
   "chemistry:\n"                                                                               \
   "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"         \
@@ -89,6 +90,59 @@ static const char problems_default[] = PROBLEMS_TEST1(
     "# 'iliev1' for the paper's set-up.\n",
     "64                 ", "10 Myr             ", "out/default ");
 
+static const char problems_iliev2[] =
+    "# iliev2: Iliev et al. (2006, MNRAS 371, 1057), Test 2: the H II region of a\n"
+    "# single black-body source (T_eff = 1e5 K, 5e48 photons/s) in a uniform\n"
+    "# hydrogen medium that starts cold (100 K) and heats up: photo-heating against\n"
+    "# recombination, collisional and free-free cooling.  The front is slower and\n"
+    "# wider than in Test 1; the ionized gas settles near 1-2e4 K.  The source sits\n"
+    "# in the corner cell.  Published results of the comparison codes: I-front\n"
+    "# 2.11, 3.06, 4.40, 5.12, 5.53 kpc (median) at 10, 30, 100, 200, 500 Myr.\n"
+    "\n"
+    "grid:\n"
+    "  N: 128                 # cells per side (integer, 1..4096)\n"
+    "  box_size: 6.6 kpc      # side of the box (a bare number is in Mpc)\n"
+    "  periodic: false        # periodic boundaries for the ray tracing\n"
+    "\n"
+    "material:\n"
+    "  n_H: 1.0e-3            # hydrogen number density [cm^-3]\n"
+    "  temperature: 100       # initial gas temperature [K]\n"
+    "  x_HII_initial: 1.2e-3  # initial ionized hydrogen fraction (0 < x <= 1)\n"
+    "  isothermal: false      # the temperature evolves: photo-heating and cooling\n"
+    "\n"
+    "chemistry:\n"
+    "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"
+    "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n"
+    "  collisional_ionization: true  # include collisional ionization of HI\n"
+    "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+    "\n"
+    "sources:\n"
+    "  - {position: [0, 0, 0], Ndot: 5.0e48}  # 0-based cell indices; photons per second\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody        # grey | blackbody\n"
+    "  T_eff: 1.0e5           # black-body temperature [K]\n"
+    "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n"
+    "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n"
+    "  num_tau: 20000         # points of the rate tables\n"
+    "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n"
+    "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+    "\n"
+    "time:\n"
+    "  dt: 5 Myr              # time step (a bare number is in Myr)\n"
+    "  t_end: 500 Myr         # end of the run\n"
+    "  outputs: [10 Myr, 30 Myr, 100 Myr, 200 Myr, 500 Myr]  # snapshot times\n"
+    "\n"
+    "raytracing:\n"
+    "  R_max: 0               # photon travel limit (cells or a length); 0 = whole box\n"
+    "  convergence_fraction: 1.0e-4  # iterate a step until sums of x and T settle\n"
+    "  max_iterations: 100    # ray-tracing/chemistry iterations per step\n"
+    "  backend: auto          # cpu | cuda | auto\n"
+    "\n"
+    "output:\n"
+    "  directory: out/iliev2  # snapshots go here\n"
+    "  progress: true         # print one line per time step\n";
+
 struct problems_entry {
   const char *name;
   const char *description;
@@ -102,6 +156,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 1: Stroemgren sphere in uniform hydrogen, 128^3 cells "
      "(r_S = 5.39 kpc, t_rec = 122.4 Myr)",
      problems_iliev1},
+    {"iliev2",
+     "Iliev et al. 2006 Test 2: H II region with temperature evolution (black body 1e5 K, "
+     "T0 = 100 K), 128^3 cells",
+     problems_iliev2},
 };
 
 #define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))

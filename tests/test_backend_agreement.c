@@ -1,8 +1,9 @@
 /**
  * @file test_backend_agreement.c
  * @brief The CUDA backend computes the same function as the CPU backend:
- *        x_HII and Gamma agree to 1e-10 relative after whole time steps of
- *        (1) Iliev Test 1 and (2) a log-normal density field with 1000 random
+ *        x_HII, Gamma and T agree to 1e-10 relative after whole time steps of
+ *        (1) Iliev Test 1, (1b) Test 2 with an evolving temperature, and (2) a
+ *        log-normal density field with 1000 random
  *        sources in a periodic box with R_max set.  The GPU adds rates with
  *        atomics in another order, so sums differ in the last bits only.
  *        Skips (77) without a GPU.
@@ -20,7 +21,7 @@
 #include "test_util.h"
 
 struct run_result {
-  double *x, *gamma;
+  double *x, *gamma, *t;
   int64_t cells;
 };
 
@@ -31,15 +32,15 @@ static double lognormal(unsigned *seed) {
   return exp(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
 }
 
-static int run(const char *backend, char **overrides, int n_overrides, int lognormal_field,
-               int steps, double dt_myr, struct run_result *out) {
+static int run(const char *problem, const char *backend, char **overrides, int n_overrides,
+               int lognormal_field, int steps, double dt_myr, struct run_result *out) {
   char backend_override[64];
   snprintf(backend_override, sizeof backend_override, "raytracing.backend=%s", backend);
   char *all[16];
   for (int i = 0; i < n_overrides; ++i) all[i] = overrides[i];
   all[n_overrides] = backend_override;
   struct ionf_config cfg;
-  if (config_load(NULL, "default", all, n_overrides + 1, &cfg) != IONF_OK) {
+  if (config_load(NULL, problem, all, n_overrides + 1, &cfg) != IONF_OK) {
     fprintf(stderr, "config: %s\n", ionf_error_message());
     return 1;
   }
@@ -68,24 +69,29 @@ static int run(const char *backend, char **overrides, int n_overrides, int logno
   out->cells = cells;
   out->x = malloc(sizeof(double) * (size_t)cells);
   out->gamma = malloc(sizeof(double) * (size_t)cells);
+  out->t = malloc(sizeof(double) * (size_t)cells);
   memcpy(out->x, e->fields.x_hii, sizeof(double) * (size_t)cells);
   memcpy(out->gamma, e->fields.gamma_hi_per_s, sizeof(double) * (size_t)cells);
+  memcpy(out->t, e->fields.temperature_k, sizeof(double) * (size_t)cells);
   engine_destroy(e);
   config_free(&cfg);
   return 0;
 }
 
 static void compare(const char *label, const struct run_result *a, const struct run_result *b) {
-  double worst_x = 0.0, worst_g = 0.0;
+  double worst_x = 0.0, worst_g = 0.0, worst_t = 0.0;
   for (int64_t c = 0; c < a->cells; ++c) {
+    double dt = fabs(a->t[c] - b->t[c]) / a->t[c];
+    if (!(dt <= worst_t)) worst_t = dt;
     double dx = fabs(a->x[c] - b->x[c]) / fmax(fabs(a->x[c]), 1e-300);
     double dg = fabs(a->gamma[c] - b->gamma[c]) / fmax(fabs(a->gamma[c]), 1e-300);
     if (a->gamma[c] == b->gamma[c]) dg = 0.0;
     if (!(dx <= worst_x)) worst_x = dx;
     if (!(dg <= worst_g)) worst_g = dg;
   }
-  printf("%s: largest relative CPU-GPU difference: x_HII %.3g, Gamma %.3g\n", label, worst_x,
-         worst_g);
+  printf("%s: largest relative CPU-GPU difference: x_HII %.3g, Gamma %.3g, T %.3g\n", label,
+         worst_x, worst_g, worst_t);
+  EXPECT(worst_t <= 1e-10, "%s: T differs by %.3g", label, worst_t);
   EXPECT(worst_x <= 1e-10, "%s: x_HII differs by %.3g", label, worst_x);
   EXPECT(worst_g <= 1e-10, "%s: Gamma differs by %.3g", label, worst_g);
 }
@@ -105,9 +111,19 @@ int main(int argc, char **argv) {
   /* 1. Test 1 at 48^3: three steps of 10 Myr */
   char *t1[] = {"grid.N=48", out_override, "output.progress=false"};
   struct run_result cpu, gpu;
-  if (run("cpu", t1, 3, 0, 3, 10.0, &cpu) || run("cuda", t1, 3, 0, 3, 10.0, &gpu)) return 1;
+  if (run("default", "cpu", t1, 3, 0, 3, 10.0, &cpu) ||
+      run("default", "cuda", t1, 3, 0, 3, 10.0, &gpu))
+    return 1;
   compare("Test 1", &cpu, &gpu);
-  free(cpu.x); free(cpu.gamma); free(gpu.x); free(gpu.gamma);
+  free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
+
+  /* 1b. Test 2 at 32^3 (black body, photo-heating and cooling): two steps of 10 Myr */
+  char *t2a[] = {"grid.N=32", out_override, "output.progress=false"};
+  if (run("iliev2", "cpu", t2a, 3, 0, 2, 10.0, &cpu) ||
+      run("iliev2", "cuda", t2a, 3, 0, 2, 10.0, &gpu))
+    return 1;
+  compare("Test 2 (temperature evolves)", &cpu, &gpu);
+  free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   /* 2. log-normal field, 1000 random sources, periodic, R_max = 8 cells */
   char src_file[256];
@@ -124,9 +140,11 @@ int main(int argc, char **argv) {
   snprintf(src_override, sizeof src_override, "sources={file: %s, format: text}", src_file);
   char *t2[] = {"grid.N=40", "grid.periodic=true", "raytracing.R_max=8", src_override,
                 out_override, "output.progress=false", "grid.box_size=4 kpc"};
-  if (run("cpu", t2, 7, 1, 2, 1.0, &cpu) || run("cuda", t2, 7, 1, 2, 1.0, &gpu)) return 1;
+  if (run("default", "cpu", t2, 7, 1, 2, 1.0, &cpu) ||
+      run("default", "cuda", t2, 7, 1, 2, 1.0, &gpu))
+    return 1;
   compare("log-normal field, 1000 sources", &cpu, &gpu);
-  free(cpu.x); free(cpu.gamma); free(gpu.x); free(gpu.gamma);
+  free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   char cmd[256];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -23,6 +23,9 @@ static struct chem_params params_no_floor(void) {
   p.col_t_h0_k = 1.578e5;
   p.collisional = 0;
   p.abu_c = 0.0;
+  p.thermal = 0;
+  p.t_cmb_k = 0.0;
+  p.hubble_per_s = 0.0;
   return p;
 }
 
@@ -100,8 +103,8 @@ static void check_grid_pass(void) {
   p.collisional = 1;
   p.col_h0 = 5.835e-11;
   p.abu_c = 7.1e-7;
-  struct chem_input in = {cells, 3.15e14, p, n_h, t, g, x};
-  struct chem_state st = {x_av, x_end};
+  struct chem_input in = {cells, 3.15e14, p, n_h, t, g, x, NULL};
+  struct chem_state st = {x_av, x_end, NULL, NULL};
   struct chem_pass_result res;
   EXPECT(chem_cpu_pass(&in, &st, &res) == IONF_OK, "pass");
   double sum = 0.0;

@@ -229,7 +229,7 @@ static void check_snapshot_file(const char *path, const struct grid_fields *f,
 
 static void test_snapshot(void) {
   struct grid_fields f;
-  if (grid_fields_alloc(N, &f) != IONF_OK) {
+  if (grid_fields_alloc(N, 0, &f) != IONF_OK) {
     EXPECT(0, "grid_fields_alloc");
     return;
   }
