@@ -16,7 +16,7 @@ extern "C" {
 }
 
 #define N_CASES 4096
-#define N_OUT 10
+#define N_OUT 11
 
 struct k_case {
   int d[3];
@@ -42,6 +42,11 @@ __host__ __device__ static void evaluate(const struct k_case *c, const struct ph
   double heat = 0.0;
   photo_rates(t, 5e48, c->tau_in, c->tau_in + c->dtau, c->n_hi, st.ds_cells * 1.6e20, vol, &heat);
   out[9] = heat;
+  /* scale of the heating rate: the energy entering the cell per atom (as for gamma) */
+  double heat_in = t->grey ? 0.0
+                           : photo_table_lookup(t->heat_thick, t->num_tau, t->min_log_tau,
+                                                t->dlog_tau, c->tau_in);
+  out[10] = 5e48 * heat_in / (c->n_hi * vol) + 1e-300;
   /* Scale of the rate: the photons entering the cell per atom.  Table rates
      are differences of nearly equal numbers, so host and device (whose log10
      and exp differ in the last bit) agree relative to this, not to the rate. */
@@ -157,18 +162,17 @@ int main(void) {
       double host[N_OUT];
       evaluate(&cases[i], &t, &p, host);
       for (int k = 0; k < N_OUT; ++k) {
-        if (k == 6) continue; /* the scale of the rate, not an output */
-        double scale = (k == 2 || k == 9) ? host[6] * 1e-11 : fabs(host[k]);
-        if (k == 2) scale = host[6];
+        if (k == 6 || k == 10) continue; /* the scales of the rates, not outputs */
+        double scale = k == 2 ? host[6] : k == 9 ? host[10] : fabs(host[k]);
         double rel = fabs(gpu[N_OUT * i + k] - host[k]) / (scale + 1e-300);
         if (!(rel <= worst[k])) worst[k] = rel;
       }
     }
     const char *names[N_OUT] = {"column_in", "ds and stencil", "gamma (per photon in)",
                                 "x_end", "x_av", "iterations", "", "T_end (thermal)",
-                                "T_av (thermal)", "heating (per energy in)"};
+                                "T_av (thermal)", "heating (per energy in)", ""};
     for (int k = 0; k < N_OUT; ++k) {
-      if (k == 6) continue;
+      if (k == 6 || k == 10) continue;
       /* libm and CUDA exp/log10/pow agree to a few ulp; iterations must match exactly.
          Table rates: a last-bit difference of log10(tau) moves the table coordinate
          by ulp/dlog_tau (dlog_tau = 0.012 here), and the difference of two such
