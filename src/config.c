@@ -723,7 +723,8 @@ static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_nod
 
 static ionf_err config_output(struct config_ctx *ctx, const struct param_node *root,
                               struct ionf_config *cfg) {
-  static const char *const keys[] = {"directory", "progress", "checkpoint_every"};
+  static const char *const keys[] = {"directory", "progress", "checkpoint_every", "xdmf",
+                                     "c2ray_binary"};
   struct config_section s;
   struct param_node *n;
   int64_t every = 0;
@@ -736,6 +737,10 @@ static ionf_err config_output(struct config_ctx *ctx, const struct param_node *r
   IONF_CALL(config_take(&s, "checkpoint_every", CONFIG_DEF_CHECKPOINT_EVERY, &n));
   IONF_CALL(config_int(ctx, s.path, n, 0, 100000000, &every));
   cfg->checkpoint_every = every;
+  IONF_CALL(config_take(&s, "xdmf", "true", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_xdmf));
+  IONF_CALL(config_take(&s, "c2ray_binary", "false", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_c2ray_binary));
   return IONF_OK;
 }
 
@@ -819,6 +824,8 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->backend = BACKEND_AUTO;
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
   cfg->checkpoint_every = 0;
+  cfg->write_xdmf = 1;
+  cfg->write_c2ray_binary = 0;
   cfg->reduction = REDUCTION_AUTO;
   cfg->progress = 1;
 }

@@ -23,7 +23,9 @@
  *               max_iterations [per step, 100], backend cpu|cuda|auto [auto],
  *               source_batch_size [GPU sources in flight; 0 = automatic]
  *   output:     directory [path, "out"], progress [bool, true],
- *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1]
+ *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1],
+ *               xdmf [bool, true: snapshot_NNNN.xmf for ParaView/VisIt],
+ *               c2ray_binary [bool, false: also C2-Ray's xfrac3D/IonRates3D/Temper3D files]
  *   mpi:        reduction auto|nccl|scatter|reduce|allreduce [auto]
  *
  * Unknown keys are errors with a "did you mean" suggestion.
@@ -108,6 +110,8 @@ struct ionf_config {
   char output_dir[IONF_PATH_MAX];
   int progress;                 /*!< print one line per step */
   int64_t checkpoint_every;     /*!< write DIR/checkpoint.h5 every this many steps (0: off) */
+  int write_xdmf;               /*!< an XDMF sidecar per snapshot (ParaView, VisIt) */
+  int write_c2ray_binary;       /*!< also xfrac3D / IonRates3D / Temper3D files (tools21cm) */
 
   /* MPI */
   enum reduction_mode reduction;

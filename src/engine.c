@@ -20,6 +20,8 @@
 #include "partition.h"
 #include "checkpoint.h"
 #include "snapshot.h"
+#include "export_c2ray.h"
+#include "xdmf.h"
 
 static ionf_err load_density(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
@@ -390,6 +392,27 @@ double engine_analytic_front_cm(const struct engine *e, double t_s) {
   return ifront_analytic_radius_cm(e->sources.ndot_per_s[0], e->cfg->n_h_cm3.value, alpha, t_s);
 }
 
+/* Beside a snapshot: its XDMF description and, if asked, C2-Ray's binaries. */
+static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
+  const struct ionf_config *cfg = e->cfg;
+  if (cfg->write_xdmf) {
+    const char *datasets[] = {"x_HII", "Gamma_HI", "n_H", "T"};
+    IONF_CALL(xdmf_write_sidecar(snapshot, e->grid.n, cfg->box_size_cm / IONF_KPC_CM, "kpc",
+                                 e->time_s / IONF_MYR_S, datasets, 4));
+  }
+  if (cfg->write_c2ray_binary) {
+    char path[IONF_PATH_MAX + 64];
+    double t_myr = e->time_s / IONF_MYR_S;
+    export_c2ray_name(path, sizeof path, cfg->output_dir, "xfrac3D", -1.0, t_myr);
+    IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.x_hii, 0));
+    export_c2ray_name(path, sizeof path, cfg->output_dir, "IonRates3D", -1.0, t_myr);
+    IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.gamma_hi_per_s, 1));
+    export_c2ray_name(path, sizeof path, cfg->output_dir, "Temper3D", -1.0, t_myr);
+    IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.temperature_k, 1));
+  }
+  return IONF_OK;
+}
+
 /* Snapshot + I-front record at the current time (rank 0 writes). */
 static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
   double t0 = ionf_wtime();
@@ -399,6 +422,11 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
   IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
   report->n_snapshots++;
+  ionf_err rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to write the files beside a snapshot");
   if (index > 0 && engine_has_analytic_front(e) &&
       report->n_ifront < (int)(sizeof report->ifront / sizeof report->ifront[0])) {
     struct ifront_record *r = &report->ifront[report->n_ifront++];

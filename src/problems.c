@@ -73,6 +73,8 @@
   "  progress: true         # print one line per time step\n"                                 \
   "  checkpoint_every: 0    # also write DIR/checkpoint.h5 every this many steps (0: only on\n" \
   "                         # SIGTERM / SIGUSR1); continue with: ionfront run CONFIG --restart FILE\n" \
+  "  xdmf: true             # snapshot_NNNN.xmf beside each snapshot, for ParaView and VisIt\n" \
+  "  c2ray_binary: false    # also C2-Ray's xfrac3D_*.bin / IonRates3D_*.bin / Temper3D_*.bin\n" \
   "\n"                                                                                         \
   "mpi:\n"                                                                                     \
   "  reduction: auto        # how ranks sum Gamma: nccl (in GPU memory) | scatter (by slabs,\n"  \

@@ -12,12 +12,14 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$ionfront" run --set grid.N=24 --set 'time.dt=20 Myr' --set 'time.t_end=100 Myr' \
-  --set 'time.outputs=[20 Myr, 100 Myr]' --output "$work/out" > "$work/stdout" 2>&1 \
+  --set 'time.outputs=[20 Myr, 100 Myr]' --set output.c2ray_binary=true \
+  --output "$work/out" > "$work/stdout" 2>&1 \
   || { cat "$work/stdout"; fail "run exited non-zero"; }
 cat "$work/stdout"
 grep -q "outputs:" "$work/stdout" || fail "no summary of where outputs went"
 grep -q "I-front along x" "$work/stdout" || fail "no I-front comparison"
-for f in snapshot_0000.h5 snapshot_0001.h5 snapshot_0002.h5 log.csv ifront.csv; do
+for f in snapshot_0000.h5 snapshot_0001.h5 snapshot_0002.h5 log.csv ifront.csv \
+         snapshot_0002.xmf xfrac3D_t100.000Myr.bin IonRates3D_t100.000Myr.bin; do
   [ -s "$work/out/$f" ] || fail "missing $f"
 done
 [ -z "$(ls -A "$work/out" | grep '\.tmp$')" ] || fail "temporary files left"
@@ -30,6 +32,18 @@ for p in /usr/bin/python3 python3; do
 done
 if [ -z "$python" ]; then echo "no python3 with h5py: snapshot contents not checked"; exit 77; fi
 "$python" "$checker" "$work/out/snapshot_0002.h5" 24 100 || fail "snapshot check"
+
+# The C2-Ray binary (what tools21cm reads: 3 int32 dims between record
+# markers, then Fortran-order data) holds the snapshot's x_HII.
+"$python" - "$work/out/snapshot_0002.h5" "$work/out/xfrac3D_t100.000Myr.bin" <<'PY' || fail "C2-Ray export"
+import h5py, numpy, sys
+x = h5py.File(sys.argv[1], "r")["Grid/x_HII"][...]
+raw = open(sys.argv[2], "rb").read()
+head = numpy.frombuffer(raw[:20], dtype=numpy.int32)
+assert list(head) == [12, 24, 24, 24, 12], head
+data = numpy.frombuffer(raw[24:-4], dtype=numpy.float64).reshape((24, 24, 24), order="F")
+assert numpy.array_equal(data, x)
+PY
 
 # The stored config reproduces the run.
 "$python" -c "import h5py,sys; open(sys.argv[2],'w').write(h5py.File(sys.argv[1],'r').attrs['config'])" \
