@@ -172,6 +172,13 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   if (threadIdx.x == 0 && total) atomicAdd(a.cells_visited, total);
 }
 
+/* Multiply every cell by `factor` (density dilution in an expanding universe). */
+__global__ void scale_kernel(double *field, long long cells, double factor) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells;
+       c += (long long)gridDim.x * blockDim.x)
+    field[c] *= factor;
+}
+
 /* Convergence sums of one chemistry pass. */
 struct chem_sums {
   unsigned long long unconverged, at_max;
@@ -422,6 +429,18 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
   return IONF_OK;
 }
 
+static ionf_err cuda_set_step(struct rt_backend *be, const struct backend_step_params *p) {
+  struct cuda_backend *cb = cuda_of(be);
+  cb->s.grid.cell_cm = p->cell_cm;
+  cb->s.chem = p->chem;
+  if (p->density_factor != 1.0) {
+    scale_kernel<<<8 * cb->sm_count, 256, 0, cb->stream>>>(cb->d_n_h, cb->cells,
+                                                          p->density_factor);
+    CUDA_CALL(cudaGetLastError(), "launch of the density scaling");
+  }
+  return IONF_OK;
+}
+
 static ionf_err cuda_step_begin(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
   size_t bytes = sizeof(double) * (size_t)cb->cells;
@@ -635,6 +654,7 @@ extern "C" ionf_err rt_backend_create_cuda(struct rt_backend **out) {
   be->impl = cb;
   be->type_name = "cuda";
   be->ops.setup = cuda_setup;
+  be->ops.set_step = cuda_set_step;
   be->ops.upload = cuda_upload;
   be->ops.download = cuda_download;
   be->ops.step_begin = cuda_step_begin;

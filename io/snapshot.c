@@ -259,7 +259,12 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
       {"Gamma_HI", fields->gamma_hi_per_s, "s^-1", "HI photoionization rate"},
       {"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"},
       {"T", fields->temperature_k, "K", "gas temperature"},
+      {"dTb", fields->dtb_mk, "mK",
+       "21-cm differential brightness temperature (saturated spin temperature, no "
+       "redshift-space distortions; pyC2Ray Eq. 21)"},
   };
+  /* dTb only where it was computed (cosmological runs with output.dTb) */
+  const size_t n_specs = fields->dtb_mk ? 5 : 4;
   /* Each rank writes its slab of i-planes (all of them when alone), collectively. */
   int64_t first = 0, count = g->n;
   hid_t dxpl = H5P_DEFAULT;
@@ -274,7 +279,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   }
   const struct slab mine = {g->n, first, count};
   ionf_err rc = IONF_OK;
-  for (size_t q = 0; q < sizeof specs / sizeof specs[0] && rc == IONF_OK; ++q) {
+  for (size_t q = 0; q < n_specs && rc == IONF_OK; ++q) {
     struct field_spec spec = specs[q];
     spec.data = specs[q].data + first * g->n * g->n; /* the slab's first row */
     rc = field_write_slab(group, &spec, &mine, dxpl, path);

@@ -47,9 +47,18 @@ struct backend_setup {
   int want_device_sum;               /*!< set up gamma_allreduce if possible (collective) */
 };
 
+/** What changes from step to step in an expanding universe. */
+struct backend_step_params {
+  double cell_cm;               /*!< proper cell size [cm] */
+  double density_factor;        /*!< multiply n_H by this (dilution; 1 = unchanged) */
+  struct chem_params chem;      /*!< rate parameters (T_CMB, H(z) for the thermal terms) */
+};
+
 struct rt_backend;
 
 struct rt_backend_ops {
+  /** Apply a step's geometry, dilution and chemistry parameters (cosmological runs). */
+  ionf_err (*set_step)(struct rt_backend *be, const struct backend_step_params *p);
   /** Take the problem: allocate working fields, copy sources and tables. */
   ionf_err (*setup)(struct rt_backend *be, const struct backend_setup *s);
   /** Host -> working copies of the fields in `mask`, cells [first, first + count). */

@@ -23,6 +23,19 @@ static ionf_err cpu_setup(struct rt_backend *be, const struct backend_setup *s) 
   return IONF_OK;
 }
 
+static ionf_err cpu_set_step(struct rt_backend *be, const struct backend_step_params *p) {
+  struct cpu_backend *cb = cpu_of(be);
+  cb->s.grid.cell_cm = p->cell_cm;
+  cb->s.chem = p->chem;
+  if (p->density_factor != 1.0) {
+    double *n_h = cb->s.host->n_h_cm3, factor = p->density_factor;
+    int64_t cells = grid_cells(cb->s.grid.n);
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < cells; ++c) n_h[c] *= factor;
+  }
+  return IONF_OK;
+}
+
 /* The working fields are the host fields: nothing to move. */
 static ionf_err cpu_move(struct rt_backend *be, unsigned mask, int64_t first, int64_t count) {
   return IONF_OK;
@@ -115,6 +128,7 @@ ionf_err rt_backend_create_cpu(struct rt_backend **out) {
   }
   be->type_name = "cpu";
   be->ops.setup = cpu_setup;
+  be->ops.set_step = cpu_set_step;
   be->ops.upload = cpu_move;
   be->ops.download = cpu_move;
   be->ops.step_begin = cpu_step_begin;

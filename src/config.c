@@ -67,7 +67,8 @@ struct config_section {
 
 static const char *const config_sections[] = {"grid",     "material",   "chemistry",
                                               "sources",  "spectrum",   "time",
-                                              "raytracing", "output",   "mpi"};
+                                              "raytracing", "output",   "mpi",
+                                              "cosmology"};
 #define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---- did you mean ---------------------------------------------------------- */
@@ -724,7 +725,7 @@ static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_nod
 static ionf_err config_output(struct config_ctx *ctx, const struct param_node *root,
                               struct ionf_config *cfg) {
   static const char *const keys[] = {"directory", "progress", "checkpoint_every", "xdmf",
-                                     "c2ray_binary"};
+                                     "c2ray_binary", "dTb"};
   struct config_section s;
   struct param_node *n;
   int64_t every = 0;
@@ -741,6 +742,8 @@ static ionf_err config_output(struct config_ctx *ctx, const struct param_node *r
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_xdmf));
   IONF_CALL(config_take(&s, "c2ray_binary", "false", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_c2ray_binary));
+  IONF_CALL(config_take(&s, "dTb", "false", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_dtb));
   return IONF_OK;
 }
 
@@ -758,6 +761,39 @@ static ionf_err config_mpi(struct config_ctx *ctx, const struct param_node *root
   IONF_CALL(config_take(&s, "reduction", CONFIG_DEF_REDUCTION, &n));
   IONF_CALL(config_enum(ctx, s.path, n, modes, CONFIG_N(modes), &which));
   cfg->reduction = mode_of[which];
+  return IONF_OK;
+}
+
+static ionf_err config_cosmology(struct config_ctx *ctx, const struct param_node *root,
+                                 struct ionf_config *cfg) {
+  static const char *const keys[] = {"cosmological", "h", "Omega_m", "Omega_b", "T_cmb",
+                                     "z_initial"};
+  struct config_section s;
+  struct param_node *n;
+  IONF_CALL(config_open_section(ctx, root, "cosmology", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_take(&s, "cosmological", "false", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->cosmological));
+  IONF_CALL(config_positive(&s, "h", "0.7", "the Hubble parameter H0 / (100 km/s/Mpc)",
+                            &cfg->hubble_h));
+  IONF_CALL(config_positive(&s, "Omega_m", "0.27", "the matter density parameter",
+                            &cfg->omega_m));
+  IONF_CALL(config_positive(&s, "Omega_b", "0.043", "the baryon density parameter",
+                            &cfg->omega_b));
+  IONF_CALL(config_positive(&s, "T_cmb", "2.725", "the CMB temperature today in K",
+                            &cfg->t_cmb0_k));
+  IONF_CALL(config_take(&s, "z_initial", "9.0", &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a redshift", &cfg->z_initial));
+  if (!(cfg->z_initial >= 0.0 && cfg->z_initial < 1e4))
+    return config_range(ctx, s.path, n, "must be a redshift in [0, 1e4)");
+  if (cfg->write_dtb && !cfg->cosmological)
+    return ionf_error_set(IONF_ERR_CONFIG,
+                          "%s: output.dTb needs a redshift: set cosmology.cosmological: true",
+                          ctx->name);
+  if (!(cfg->omega_m <= 1.0 && cfg->omega_b <= cfg->omega_m))
+    return ionf_error_set(IONF_ERR_CONFIG,
+                          "%s: cosmology: need Omega_b <= Omega_m <= 1 (flat LCDM), got "
+                          "Omega_b = %g, Omega_m = %g",
+                          ctx->name, cfg->omega_b, cfg->omega_m);
   return IONF_OK;
 }
 
@@ -796,6 +832,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   IONF_CALL(config_raytracing(ctx, root, cfg));
   IONF_CALL(config_output(ctx, root, cfg));
   IONF_CALL(config_mpi(ctx, root, cfg));
+  IONF_CALL(config_cosmology(ctx, root, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }
@@ -825,7 +862,14 @@ void config_defaults(struct ionf_config *cfg) {
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
   cfg->checkpoint_every = 0;
   cfg->write_xdmf = 1;
+  cfg->cosmological = 0;
+  cfg->hubble_h = 0.7;
+  cfg->omega_m = 0.27;
+  cfg->omega_b = 0.043;
+  cfg->t_cmb0_k = 2.725;
+  cfg->z_initial = 9.0;
   cfg->write_c2ray_binary = 0;
+  cfg->write_dtb = 0;
   cfg->reduction = REDUCTION_AUTO;
   cfg->progress = 1;
 }

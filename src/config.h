@@ -25,8 +25,13 @@
  *   output:     directory [path, "out"], progress [bool, true],
  *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1],
  *               xdmf [bool, true: snapshot_NNNN.xmf for ParaView/VisIt],
- *               c2ray_binary [bool, false: also C2-Ray's xfrac3D/IonRates3D/Temper3D files]
+ *               c2ray_binary [bool, false: also C2-Ray's xfrac3D/IonRates3D/Temper3D files],
+ *               dTb [bool, false: /Grid/dTb, 21-cm brightness temperature; cosmological]
  *   mpi:        reduction auto|nccl|scatter|reduce|allreduce [auto]
+ *   cosmology:  cosmological [bool, false], h [0.7], Omega_m [0.27], Omega_b [0.043],
+ *               T_cmb [K, 2.725], z_initial [9]: when cosmological, box_size is comoving,
+ *               n_H is the proper density at z_initial (diluted as (1+z)^3), time runs
+ *               from the cosmic age at z_initial, and snapshots carry the redshift
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -112,9 +117,16 @@ struct ionf_config {
   int64_t checkpoint_every;     /*!< write DIR/checkpoint.h5 every this many steps (0: off) */
   int write_xdmf;               /*!< an XDMF sidecar per snapshot (ParaView, VisIt) */
   int write_c2ray_binary;       /*!< also xfrac3D / IonRates3D / Temper3D files (tools21cm) */
+  int write_dtb;                /*!< add /Grid/dTb, the 21-cm brightness temperature (cosmological) */
 
   /* MPI */
   enum reduction_mode reduction;
+
+  /* cosmology (flat LCDM); when cosmological, grid.box_size is comoving (a = 1),
+     material.n_H is the proper density at z_initial, diluted as (1+z)^3 */
+  int cosmological;
+  double hubble_h, omega_m, omega_b, t_cmb0_k;
+  double z_initial;             /*!< redshift at t = 0 of the run */
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */

@@ -22,6 +22,7 @@
 #include "snapshot.h"
 #include "export_c2ray.h"
 #include "xdmf.h"
+#include "tb21.h"
 
 static ionf_err load_density(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
@@ -70,6 +71,12 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   e->cfg = cfg;
   e->grid.n = cfg->n_cells_1d;
   e->grid.cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
+  if (cfg->cosmological) { /* a comoving box: proper cells are (1+z) times smaller */
+    e->cosmo = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
+    e->age_start_s = cosmology_age_s(&e->cosmo, cfg->z_initial);
+    e->z_density = cfg->z_initial;
+    e->grid.cell_cm /= 1.0 + cfg->z_initial;
+  }
   e->grid.periodic = cfg->periodic;
   ionf_err rc = grid_fields_alloc(e->grid.n, !cfg->isothermal, &e->fields);
   if (rc == IONF_OK) rc = load_density(e);
@@ -309,10 +316,39 @@ static ionf_err share_end_state(struct engine *e) {
   return IONF_OK;
 }
 
+double engine_redshift(const struct engine *e) {
+  if (!e->cfg->cosmological) return -1.0;
+  return cosmology_redshift_at_age(&e->cosmo, e->age_start_s + e->time_s);
+}
+
+/*
+ * Expanding universe: the step's redshift is the one at its middle (C2-Ray's
+ * convention); the density is diluted to it, the proper cell size shrinks with
+ * 1/(1+z), and the thermal terms get T_CMB(z) and H(z).
+ */
+static ionf_err cosmology_step(struct engine *e, double dt_s) {
+  double z_half = cosmology_redshift_at_age(&e->cosmo, e->age_start_s + e->time_s + 0.5 * dt_s);
+  struct backend_step_params p;
+  double ratio = (1.0 + z_half) / (1.0 + e->z_density);
+  p.density_factor = ratio * ratio * ratio;
+  p.cell_cm = e->cfg->box_size_cm / (double)e->grid.n / (1.0 + z_half);
+  p.chem = e->chem;
+  if (p.chem.thermal) {
+    p.chem.t_cmb_k = cosmology_t_cmb_k(&e->cosmo, z_half);
+    p.chem.hubble_per_s = cosmology_hubble_per_s(&e->cosmo, z_half);
+  }
+  IONF_CALL(e->backend->ops.set_step(e->backend, &p));
+  e->grid.cell_cm = p.cell_cm;
+  e->sum_n_h_cm3 *= p.density_factor;
+  e->z_density = z_half;
+  return IONF_OK;
+}
+
 ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info) {
   const struct ionf_config *cfg = e->cfg;
   struct rt_backend *be = e->backend;
   int64_t cells = grid_cells(e->grid.n);
+  if (cfg->cosmological) IONF_CALL(cosmology_step(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
 
   /* C2-Ray's global criterion: few cells still changing, or sums settled. */
@@ -383,8 +419,8 @@ int engine_has_single_source_front(const struct engine *e) {
 }
 
 int engine_has_analytic_front(const struct engine *e) {
-  /* the Stromgren solution holds at a fixed temperature */
-  return engine_has_single_source_front(e) && e->cfg->isothermal;
+  /* the Stromgren solution holds at a fixed temperature in a static medium */
+  return engine_has_single_source_front(e) && e->cfg->isothermal && !e->cfg->cosmological;
 }
 
 double engine_analytic_front_cm(const struct engine *e, double t_s) {
@@ -396,18 +432,18 @@ double engine_analytic_front_cm(const struct engine *e, double t_s) {
 static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
   const struct ionf_config *cfg = e->cfg;
   if (cfg->write_xdmf) {
-    const char *datasets[] = {"x_HII", "Gamma_HI", "n_H", "T"};
+    const char *datasets[] = {"x_HII", "Gamma_HI", "n_H", "T", "dTb"};
     IONF_CALL(xdmf_write_sidecar(snapshot, e->grid.n, cfg->box_size_cm / IONF_KPC_CM, "kpc",
-                                 e->time_s / IONF_MYR_S, datasets, 4));
+                                 e->time_s / IONF_MYR_S, datasets, e->fields.dtb_mk ? 5 : 4));
   }
   if (cfg->write_c2ray_binary) {
     char path[IONF_PATH_MAX + 64];
-    double t_myr = e->time_s / IONF_MYR_S;
-    export_c2ray_name(path, sizeof path, cfg->output_dir, "xfrac3D", -1.0, t_myr);
+    double t_myr = e->time_s / IONF_MYR_S, z = engine_redshift(e);
+    export_c2ray_name(path, sizeof path, cfg->output_dir, "xfrac3D", z, t_myr);
     IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.x_hii, 0));
-    export_c2ray_name(path, sizeof path, cfg->output_dir, "IonRates3D", -1.0, t_myr);
+    export_c2ray_name(path, sizeof path, cfg->output_dir, "IonRates3D", z, t_myr);
     IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.gamma_hi_per_s, 1));
-    export_c2ray_name(path, sizeof path, cfg->output_dir, "Temper3D", -1.0, t_myr);
+    export_c2ray_name(path, sizeof path, cfg->output_dir, "Temper3D", z, t_myr);
     IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.temperature_k, 1));
   }
   return IONF_OK;
@@ -417,8 +453,16 @@ static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
 static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
   double t0 = ionf_wtime();
   IONF_CALL(engine_sync_to_host(e));
+  if (e->cfg->write_dtb && e->cfg->cosmological) { /* derived: 21-cm brightness */
+    if (!e->fields.dtb_mk) {
+      e->fields.dtb_mk = ionf_malloc(sizeof(double) * (size_t)grid_cells(e->grid.n), "dTb");
+      if (!e->fields.dtb_mk) return IONF_ERR_MEM;
+    }
+    tb21_field(grid_cells(e->grid.n), e->fields.x_hii, e->fields.n_h_cm3, e->cfg->omega_m,
+               e->cfg->omega_b, e->cfg->hubble_h, engine_redshift(e), e->fields.dtb_mk);
+  }
   /* collective over the ranks: each writes its slab */
-  struct snapshot_meta meta = {index, e->step, e->time_s, -1.0, 0, 0};
+  struct snapshot_meta meta = {index, e->step, e->time_s, engine_redshift(e), 0, 0};
   IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
   report->n_snapshots++;
@@ -520,7 +564,7 @@ void engine_install_signal_handlers(void) {
 static ionf_err write_checkpoint(struct engine *e, int next_index, char *path, size_t size) {
   double t0 = ionf_wtime();
   IONF_CALL(engine_sync_to_host(e));
-  struct snapshot_meta meta = {next_index, e->step, e->time_s, -1.0, 1, next_index};
+  struct snapshot_meta meta = {next_index, e->step, e->time_s, engine_redshift(e), 1, next_index};
   IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, path, size));
   e->timers.io_s += ionf_wtime() - t0;
   return IONF_OK;
@@ -594,8 +638,10 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       char eta_text[32], wall_text[32];
       format_duration(eta, eta_text, sizeof eta_text);
       format_duration(step_wall, wall_text, sizeof wall_text);
-      ionf_message0("step %4lld/%-4lld t = %8.3f Myr  iterations %3d  <x_HII> = %.5f  wall %s  ETA %s",
-                    (long long)e->step, (long long)n_steps_total, e->time_s / IONF_MYR_S,
+      char z_text[32] = "";
+      if (cfg->cosmological) snprintf(z_text, sizeof z_text, "  z = %.3f", engine_redshift(e));
+      ionf_message0("step %4lld/%-4lld t = %8.3f Myr%s  iterations %3d  <x_HII> = %.5f  wall %s  ETA %s",
+                    (long long)e->step, (long long)n_steps_total, e->time_s / IONF_MYR_S, z_text,
                     info.iterations, info.x_mean_volume, wall_text, eta_text);
     }
     if (next_output < cfg->n_outputs &&

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "grid.h"
 #include "photo_tables.h"
+#include "cosmology.h"
 #include "sources.h"
 
 /** Wall-clock seconds spent per phase (this rank). */
@@ -42,6 +43,10 @@ struct engine {
   double sum_n_h_cm3;            /*!< sum of n_H over cells (mass-weighted means) */
   int restarted;                 /*!< state came from a checkpoint */
   enum reduction_mode reduction; /*!< how ranks sum Gamma (config's, 'auto' resolved) */
+  /* cosmological runs */
+  struct cosmology cosmo;        /*!< background (when cfg->cosmological) */
+  double age_start_s;            /*!< cosmic age at z_initial */
+  double z_density;              /*!< redshift the density field currently stands at */
   int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */
@@ -87,6 +92,9 @@ IONF_NODISCARD ionf_err engine_sync_to_host(struct engine *e);
 IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
 /** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */
 void engine_install_signal_handlers(void);
+
+/** Redshift at the engine's current time (-1 when not cosmological). */
+double engine_redshift(const struct engine *e);
 
 /** One source in a uniform medium: the front is measured and logged (ifront.csv). */
 int engine_has_single_source_front(const struct engine *e);

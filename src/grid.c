@@ -36,5 +36,6 @@ void grid_fields_free(struct grid_fields *f) {
   free(f->temperature_av_k);
   free(f->temperature_end_k);
   free(f->heating_erg_per_s);
+  free(f->dtb_mk);
   memset(f, 0, sizeof *f);
 }

@@ -35,6 +35,8 @@ struct grid_fields {
   double *temperature_av_k;   /*!< time-averaged temperature over the step (iterate) [K] */
   double *temperature_end_k;  /*!< temperature at the end of the step (iterate) [K] */
   double *heating_erg_per_s;  /*!< photo-heating rate per HI atom [erg/s] */
+  /* only for cosmological runs with output.dTb (NULL otherwise), filled at outputs: */
+  double *dtb_mk;             /*!< 21-cm differential brightness temperature [mK] */
 };
 
 /** Allocate the fields of an n^3 grid (zeroed), the thermal ones when `thermal`. */

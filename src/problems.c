@@ -75,6 +75,7 @@
   "                         # SIGTERM / SIGUSR1); continue with: ionfront run CONFIG --restart FILE\n" \
   "  xdmf: true             # snapshot_NNNN.xmf beside each snapshot, for ParaView and VisIt\n" \
   "  c2ray_binary: false    # also C2-Ray's xfrac3D_*.bin / IonRates3D_*.bin / Temper3D_*.bin\n" \
+  "  dTb: false             # also /Grid/dTb, the 21-cm brightness temperature (cosmological runs)\n" \
   "\n"                                                                                         \
   "mpi:\n"                                                                                     \
   "  reduction: auto        # how ranks sum Gamma: nccl (in GPU memory) | scatter (by slabs,\n"  \
@@ -145,6 +146,49 @@ static const char problems_iliev2[] =
     "  directory: out/iliev2  # snapshots go here\n"
     "  progress: true         # print one line per time step\n";
 
+static const char problems_expanding[] =
+    "# expanding: a Stroemgren sphere in an expanding universe (pyC2Ray's Test 2,\n"
+    "# Mellema et al. 2006 Test 4).  A 1e54 photons/s source switches on at z = 9\n"
+    "# in gas of n_H = 1.87e-4 cm^-3 (proper, at z = 9) that dilutes as (1+z)^3;\n"
+    "# the front first grows, then recombinations weaken as the gas thins.\n"
+    "# Analytic solution: Shapiro & Giroux (1987), comoving radius (a = 1 at\n"
+    "# switch-on) r_I = r_S,i y(t)^(1/3), r_S,i = 0.96 Mpc.  The box is 7e24 cm\n"
+    "# (proper) at z = 9, i.e. 22.685 comoving Mpc.\n"
+    "\n"
+    "grid:\n"
+    "  N: 128                 # cells per side\n"
+    "  box_size: 22.685 Mpc   # comoving side (cosmological runs)\n"
+    "  periodic: false\n"
+    "\n"
+    "material:\n"
+    "  n_H: 1.87e-4           # proper hydrogen density at z_initial [cm^-3]\n"
+    "  temperature: 1.0e4     # [K]\n"
+    "  x_HII_initial: 1.2e-3\n"
+    "  isothermal: true\n"
+    "\n"
+    "sources:\n"
+    "  - {position: [64, 64, 64], Ndot: 1.0e54}\n"
+    "\n"
+    "spectrum:\n"
+    "  type: grey\n"
+    "\n"
+    "time:\n"
+    "  dt: 5 Myr\n"
+    "  t_end: 500 Myr\n"
+    "  outputs: [50 Myr, 100 Myr, 200 Myr, 300 Myr, 500 Myr]\n"
+    "\n"
+    "cosmology:\n"
+    "  cosmological: true     # expanding background, comoving box\n"
+    "  h: 0.7\n"
+    "  Omega_m: 0.27\n"
+    "  Omega_b: 0.043\n"
+    "  T_cmb: 2.725           # CMB temperature today [K]\n"
+    "  z_initial: 9           # redshift when the run starts\n"
+    "\n"
+    "output:\n"
+    "  directory: out/expanding\n"
+    "  dTb: true              # the 21-cm brightness temperature in every snapshot\n";
+
 struct problems_entry {
   const char *name;
   const char *description;
@@ -162,6 +206,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 2: H II region with temperature evolution (black body 1e5 K, "
      "T0 = 100 K), 128^3 cells",
      problems_iliev2},
+    {"expanding",
+     "Stroemgren sphere in an expanding universe from z = 9 (pyC2Ray Test 2; Shapiro & "
+     "Giroux 1987 solution)",
+     problems_expanding},
 };
 
 #define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))
