@@ -189,6 +189,44 @@ static const char problems_expanding[] =
     "  directory: out/expanding\n"
     "  dTb: true              # the 21-cm brightness temperature in every snapshot\n";
 
+static const char problems_dice[] =
+    "# dice: overlapping H II regions (pyC2Ray's Test 3): five black-body sources\n"
+    "# of 5e48 photons/s each, in a dice pattern on one plane of a 14 kpc box of\n"
+    "# uniform hydrogen at a fixed 1e4 K, 10 Myr.  The fronts meet and merge.\n"
+    "# pyC2Ray ran the grey case and T_eff = 5e3, 5e4, 1e5 K: harder spectra give\n"
+    "# softer, wider fronts (--set spectrum.T_eff=1e5).\n"
+    "\n"
+    "grid:\n"
+    "  N: 128\n"
+    "  box_size: 14 kpc\n"
+    "  periodic: false\n"
+    "\n"
+    "material:\n"
+    "  n_H: 1.0e-3\n"
+    "  temperature: 1.0e4\n"
+    "  x_HII_initial: 1.2e-3\n"
+    "  isothermal: true\n"
+    "\n"
+    "sources:                 # 0-based cells; the plane k = 63\n"
+    "  - {position: [63, 63, 63], Ndot: 5.0e48}\n"
+    "  - {position: [31, 95, 63], Ndot: 5.0e48}\n"
+    "  - {position: [31, 31, 63], Ndot: 5.0e48}\n"
+    "  - {position: [95, 31, 63], Ndot: 5.0e48}\n"
+    "  - {position: [95, 95, 63], Ndot: 5.0e48}\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 5.0e4\n"
+    "  num_tau: 10000\n"
+    "\n"
+    "time:\n"
+    "  dt: 1 Myr\n"
+    "  t_end: 10 Myr\n"
+    "  outputs: [1 Myr, 5 Myr, 10 Myr]\n"
+    "\n"
+    "output:\n"
+    "  directory: out/dice\n";
+
 struct problems_entry {
   const char *name;
   const char *description;
@@ -210,6 +248,8 @@ static const struct problems_entry problems_table[] = {
      "Stroemgren sphere in an expanding universe from z = 9 (pyC2Ray Test 2; Shapiro & "
      "Giroux 1987 solution)",
      problems_expanding},
+    {"dice", "Five black-body sources in a dice pattern with overlapping fronts (pyC2Ray Test 3)",
+     problems_dice},
 };
 
 #define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))

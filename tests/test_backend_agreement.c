@@ -125,6 +125,16 @@ int main(int argc, char **argv) {
   compare("Test 2 (temperature evolves)", &cpu, &gpu);
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
+  /* 1c. the expanding universe with an evolving temperature (dilution, Compton, adiabatic) */
+  char *t2c[] = {"grid.N=24", out_override, "output.progress=false",
+                 "sources=[{position: [12, 12, 12], Ndot: 1.0e54}]", "material.isothermal=false",
+                 "spectrum={type: blackbody, T_eff: 5.0e4}", "output.dTb=false"};
+  if (run("expanding", "cpu", t2c, 7, 0, 3, 20.0, &cpu) ||
+      run("expanding", "cuda", t2c, 7, 0, 3, 20.0, &gpu))
+    return 1;
+  compare("expanding universe, temperature evolves", &cpu, &gpu);
+  free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
+
   /* 2. log-normal field, 1000 random sources, periodic, R_max = 8 cells */
   char src_file[256];
   snprintf(src_file, sizeof src_file, "%s/sources.txt", dir);
