@@ -18,25 +18,6 @@
 #include "grid.h"
 
 
-/* 1 when every group on the way to `name` and `name` itself exist as links.
- * H5Lexists fails (rather than answering 0) when a parent is missing. */
-static int h5_path_exists(hid_t file, const char *name) {
-  char buf[1024];
-  size_t len = strlen(name);
-  if (len == 0 || len >= sizeof buf) return 0;
-  memcpy(buf, name, len + 1);
-  for (size_t c = 1; c <= len; ++c) {
-    if (buf[c] != '/' && buf[c] != '\0') continue;
-    if (buf[c - 1] == '/') continue;
-    char saved = buf[c];
-    buf[c] = '\0';
-    htri_t there = H5Lexists(file, buf, H5P_DEFAULT);
-    buf[c] = saved;
-    if (there <= 0) return 0;
-  }
-  /* "/" alone names the root group, not a dataset. */
-  return strspn(name, "/") != len;
-}
 
 /* Shape, type and read; on success `out` holds the n^3 values as doubles. */
 static ionf_err density_read_dataset(hid_t file, const char *path, const char *dataset,
@@ -124,7 +105,7 @@ ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const c
     return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", file, detail);
   }
   ionf_err rc = IONF_OK;
-  if (!h5_path_exists(fid, dataset))
+  if (!h5_util_path_exists(fid, dataset))
     rc = ionf_error_set(IONF_ERR_INPUT, "HDF5 file '%s' has no dataset '%s'", file, dataset);
   else
     rc = density_read_dataset(fid, file, dataset, n, out);

@@ -64,64 +64,6 @@ void io_halos_series_name(char *buf, size_t size, const char *pattern, double re
 
 /* ---- HDF5 -------------------------------------------------------------------------- */
 
-/* 1 when `name` (absolute, one or two levels) exists; intermediate groups checked first. */
-static int h5_path_exists(hid_t file, const char *name) {
-  char prefix[256];
-  const char *slash = strchr(name + 1, '/');
-  if (slash) {
-    size_t len = (size_t)(slash - name);
-    if (len >= sizeof prefix) return 0;
-    memcpy(prefix, name, len);
-    prefix[len] = '\0';
-    if (H5Lexists(file, prefix, H5P_DEFAULT) <= 0) return 0;
-  }
-  return H5Lexists(file, name, H5P_DEFAULT) > 0;
-}
-
-/* Open a numeric dataset of rank `want_rank` ((n) or (n, 3)); dims receives the shape. */
-static ionf_err h5_open_halo_dataset(hid_t file, const char *path, const char *name,
-                                     int want_rank, hid_t *dset, hsize_t *dims) {
-  *dset = H5I_INVALID_HID;
-  IONF_CHECK(h5_path_exists(file, name), IONF_ERR_INPUT,
-             "halo catalogue '%s' has no dataset '%s'", path, name);
-  hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-  if (d < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_INPUT, "'%s' in halo catalogue '%s' is not a dataset (%s)",
-                          name, path, detail);
-  }
-  hid_t space = H5Dget_space(d), type = H5Dget_type(d);
-  int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
-  H5T_class_t cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
-  hsize_t got[H5S_MAX_RANK];
-  if (rank > 0) H5Sget_simple_extent_dims(space, got, NULL);
-  if (type >= 0) H5Tclose(type);
-  if (space >= 0) H5Sclose(space);
-
-  ionf_err rc = IONF_OK;
-  if (rank != want_rank || (want_rank == 2 && got[1] != 3)) {
-    char shape[128] = "()";
-    int used = 0;
-    for (int r = 0; r < rank && used < (int)sizeof shape - 24; ++r)
-      used += snprintf(shape + used, sizeof shape - (size_t)used, "%s%llu", r ? ", " : "(",
-                       (unsigned long long)got[r]);
-    if (rank > 0) snprintf(shape + used, sizeof shape - (size_t)used, ")");
-    rc = ionf_error_set(IONF_ERR_INPUT, "dataset '%s' in halo catalogue '%s' has shape %s; expected %s",
-                        name, path, shape, want_rank == 2 ? "(n_halo, 3)" : "(n_halo)");
-  } else if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
-    rc = ionf_error_set(IONF_ERR_INPUT,
-                        "dataset '%s' in halo catalogue '%s' must hold numbers (HDF5 type class %d)",
-                        name, path, (int)cls);
-  }
-  if (rc != IONF_OK) {
-    H5Dclose(d);
-    return rc;
-  }
-  for (int r = 0; r < rank; ++r) dims[r] = got[r];
-  *dset = d;
-  return IONF_OK;
-}
 
 static ionf_err h5_read_doubles(hid_t dset, const char *path, const char *name, double *buf) {
   if (H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
@@ -179,10 +121,10 @@ static ionf_err io_halos_read_file(hid_t file, const char *path, double box_size
                                    double f_gamma, double t_source_s, const struct cosmology *c,
                                    struct source_list *out) {
   const struct halo_layout *lay;
-  if (h5_path_exists(file, "/halos"))
+  if (h5_util_path_exists(file, "/halos"))
     lay = &layout_ionfront;
-  else if (h5_path_exists(file, layout_pyc2ray.pos_name) ||
-           h5_path_exists(file, layout_pyc2ray.mass_name))
+  else if (h5_util_path_exists(file, layout_pyc2ray.pos_name) ||
+           h5_util_path_exists(file, layout_pyc2ray.mass_name))
     lay = &layout_pyc2ray;
   else
     return ionf_error_set(IONF_ERR_INPUT,
@@ -194,8 +136,8 @@ static ionf_err io_halos_read_file(hid_t file, const char *path, double box_size
   hid_t dpos = H5I_INVALID_HID, dmass = H5I_INVALID_HID;
   hsize_t pdims[2] = {0, 0}, mdims[1] = {0};
   double *pos = NULL, *mass = NULL;
-  ionf_err rc = h5_open_halo_dataset(file, path, lay->pos_name, 2, &dpos, pdims);
-  if (rc == IONF_OK) rc = h5_open_halo_dataset(file, path, lay->mass_name, 1, &dmass, mdims);
+  ionf_err rc = h5_util_open_table(file, path, "halo catalogue", lay->pos_name, 2, 0, &dpos, pdims);
+  if (rc == IONF_OK) rc = h5_util_open_table(file, path, "halo catalogue", lay->mass_name, 1, 0, &dmass, mdims);
   if (rc == IONF_OK && mdims[0] != pdims[0])
     rc = ionf_error_set(IONF_ERR_INPUT,
                         "dataset '%s' in halo catalogue '%s' has shape (%llu); expected (%llu) "

@@ -152,51 +152,11 @@ static ionf_err io_sources_read_text(FILE *f, const char *path, struct source_li
 
 /* ---- HDF5 format ------------------------------------------------------------- */
 
-/* Open `name`, check its class and rank; dims receives the shape. */
+/* A dataset of the /sources group (see h5_util_open_table). */
 static ionf_err h5_open_numeric(hid_t file, const char *path, const char *name, int want_rank,
                                 int integer_only, hid_t *dset, hsize_t *dims) {
-  *dset = H5I_INVALID_HID;
-  htri_t group = H5Lexists(file, "sources", H5P_DEFAULT);
-  htri_t there = group > 0 ? H5Lexists(file, name, H5P_DEFAULT) : 0;
-  IONF_CHECK(there > 0, IONF_ERR_INPUT, "HDF5 source file '%s' has no dataset '%s'", path,
-             name);
-  hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-  if (d < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    int plain = strcmp(detail, "not a dataset") == 0;
-    return ionf_error_set(IONF_ERR_INPUT, "'%s' in HDF5 source file '%s' is not a dataset%s%s%s",
-                          name, path, plain ? "" : " (", plain ? "" : detail, plain ? "" : ")");
-  }
-  hid_t space = H5Dget_space(d), type = H5Dget_type(d);
-  int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
-  H5T_class_t cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
-  hsize_t got[H5S_MAX_RANK];
-  if (rank > 0) H5Sget_simple_extent_dims(space, got, NULL);
-  if (type >= 0) H5Tclose(type);
-  if (space >= 0) H5Sclose(space);
-
-  ionf_err rc = IONF_OK;
-  if (rank != want_rank || (want_rank == 2 && got[1] != 3)) {
-    char shape[128] = "()";
-    int used = 0;
-    for (int r = 0; r < rank && used < (int)sizeof shape - 24; ++r)
-      used += snprintf(shape + used, sizeof shape - (size_t)used, "%s%llu",
-                       r ? ", " : "(", (unsigned long long)got[r]);
-    if (rank > 0) snprintf(shape + used, sizeof shape - (size_t)used, ")");
-    rc = ionf_error_set(IONF_ERR_INPUT, "dataset '%s' in '%s' has shape %s; expected %s", name,
-                        path, shape, want_rank == 2 ? "(n, 3)" : "(n)");
-  } else if (cls != H5T_INTEGER && (integer_only || cls != H5T_FLOAT)) {
-    rc = ionf_error_set(IONF_ERR_INPUT, "dataset '%s' in '%s' must hold %s (HDF5 type class %d)",
-                        name, path, integer_only ? "integers" : "numbers", (int)cls);
-  }
-  if (rc != IONF_OK) {
-    H5Dclose(d);
-    return rc;
-  }
-  for (int r = 0; r < rank; ++r) dims[r] = got[r];
-  *dset = d;
-  return IONF_OK;
+  return h5_util_open_table(file, path, "HDF5 source file", name, want_rank, integer_only, dset,
+                            dims);
 }
 
 static ionf_err io_sources_read_h5_file(hid_t file, const char *path, struct source_list *out) {
