@@ -6,9 +6,10 @@
  *   /Grid/x_HII, /Grid/Gamma_HI [s^-1], /Grid/n_H [cm^-3], /Grid/T [K]:
  *     float64, shape (N, N, N), C order [i][j][k], i the x index; each with a
  *     string attribute `units`.
- *   Root attributes: time_s (double), box_size_cm (double), N (int64),
- *     step (int64), config (string: the full effective YAML), ionfront_version
- *     (string); redshift (double) only when cosmological (not yet).
+ *   Root attributes: time_s (double), box_size_cm (double: proper, or comoving
+ *     when cosmological), N (int64), step (int64), config (string: the full
+ *     effective YAML), ionfront_version (string); redshift (double) only when
+ *     cosmological.  /Grid/dTb [mK] when output.dTb is set.
  * Written to DIR/.snapshot_NNNN.h5.tmp and renamed, so a crash never leaves a
  * truncated file under the final name.  Also root attributes time_Myr,
  * config_name, created (ISO-8601 UTC).

@@ -419,13 +419,29 @@ int engine_has_single_source_front(const struct engine *e) {
 }
 
 int engine_has_analytic_front(const struct engine *e) {
-  /* the Stromgren solution holds at a fixed temperature in a static medium */
-  return engine_has_single_source_front(e) && e->cfg->isothermal && !e->cfg->cosmological;
+  /* Stromgren (static) or Shapiro & Giroux (expanding): a fixed temperature */
+  return engine_has_single_source_front(e) && e->cfg->isothermal;
 }
 
 double engine_analytic_front_cm(const struct engine *e, double t_s) {
   double alpha = chem_alpha_b(&e->chem, e->cfg->temperature_k);
-  return ifront_analytic_radius_cm(e->sources.ndot_per_s[0], e->cfg->n_h_cm3.value, alpha, t_s);
+  if (!e->cfg->cosmological)
+    return ifront_analytic_radius_cm(e->sources.ndot_per_s[0], e->cfg->n_h_cm3.value, alpha, t_s);
+  /* comoving with a = 1 at z_initial, brought to proper at the redshift of t */
+  double age_s = e->age_start_s + t_s;
+  double r_comoving = cosmology_sg87_front_comoving_cm(
+      e->sources.ndot_per_s[0], e->cfg->n_h_cm3.value, alpha, e->age_start_s, age_s);
+  double z = cosmology_redshift_at_age(&e->cosmo, age_s);
+  return r_comoving * (1.0 + e->cfg->z_initial) / (1.0 + z);
+}
+
+/* The grid with its proper cell size at the current time.  During a step of an
+   expanding box e->grid.cell_cm is the one at the step's middle; a front measured
+   at the step's end must use the redshift of that end. */
+static struct grid grid_now(const struct engine *e) {
+  struct grid g = e->grid;
+  if (e->cfg->cosmological) g.cell_cm = e->cfg->box_size_cm / (double)g.n / (1.0 + engine_redshift(e));
+  return g;
 }
 
 /* Beside a snapshot: its XDMF description and, if asked, C2-Ray's binaries. */
@@ -475,7 +491,8 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
       report->n_ifront < (int)(sizeof report->ifront / sizeof report->ifront[0])) {
     struct ifront_record *r = &report->ifront[report->n_ifront++];
     r->time_s = e->time_s;
-    r->r_numeric_cm = ifront_radius_along_x_cm(&e->grid, e->fields.x_hii, e->sources.ijk);
+    struct grid g = grid_now(e);
+    r->r_numeric_cm = ifront_radius_along_x_cm(&g, e->fields.x_hii, e->sources.ijk);
     r->r_analytic_cm = engine_analytic_front_cm(e, e->time_s);
   }
   e->timers.io_s += ionf_wtime() - t0;
@@ -528,7 +545,8 @@ static ionf_err ifront_csv_row(struct engine *e, FILE *f) {
     free(line);
     return rc;
   }
-  double r = ifront_radius_along_line_cm(&e->grid, line, e->sources.ijk[0]);
+  struct grid g = grid_now(e);
+  double r = ifront_radius_along_line_cm(&g, line, e->sources.ijk[0]);
   free(line);
   /* no analytic solution once the temperature evolves: those columns are nan */
   double a = engine_has_analytic_front(e) ? engine_analytic_front_cm(e, e->time_s) : NAN;

@@ -98,9 +98,10 @@ double engine_redshift(const struct engine *e);
 
 /** One source in a uniform medium: the front is measured and logged (ifront.csv). */
 int engine_has_single_source_front(const struct engine *e);
-/** ... and at a fixed temperature, so the analytic Stromgren solution applies. */
+/** ... and at a fixed temperature, so an analytic solution applies (Stromgren;
+    Shapiro & Giroux 1987 in an expanding box). */
 int engine_has_analytic_front(const struct engine *e);
-/** The analytic front radius [cm] at t for this run (only if it applies). */
+/** The analytic front radius [cm, proper] at t for this run (only if it applies). */
 double engine_analytic_front_cm(const struct engine *e, double t_s);
 
 #endif

@@ -101,7 +101,9 @@ static void print_version(void) {
 
 static void print_front_summary(const struct engine *e, const struct engine_report *rep) {
   if (rep->n_ifront == 0) return;
-  printf("\nI-front along x from the source (x_HI = 0.5) against the analytic r_S (1 - e^{-t/t_rec})^{1/3}:\n");
+  printf("\nI-front along x from the source (x_HI = 0.5, proper) against the analytic %s:\n",
+         e->cfg->cosmological ? "Shapiro & Giroux (1987) front"
+                              : "r_S (1 - e^{-t/t_rec})^{1/3}");
   printf("  %10s  %12s  %12s  %8s\n", "t [Myr]", "r_I [kpc]", "analytic", "ratio");
   double worst = 0.0;
   for (int i = 0; i < rep->n_ifront; ++i) {
@@ -283,6 +285,8 @@ static int command_example(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   ionf_wtime(); /* start the clock */
+  /* progress lines reach a pipe, tee or SLURM log as they happen */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   if (comm_init(&argc, &argv) != IONF_OK) {
     fprintf(stderr, "ionfront: error: %s\n", ionf_error_message());
     return (int)IONF_ERR_MPI;
