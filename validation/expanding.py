@@ -38,7 +38,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 
 try:
     import numpy as np
@@ -52,12 +51,15 @@ except ImportError as exc:  # reported by main(), exit code 77
 else:
     IMPORT_ERROR = None
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vutil import (REPO, fmt, front_along_x, read_csv, rel, run_ionfront,  # noqa: E402
+                   same_time)
+
 try:
     from scipy.special import expn as _scipy_expn
 except ImportError:
     _scipy_expn = None
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAME = "expanding"
 
 KPC = 3.0856775814913673e21   # cm
@@ -76,16 +78,6 @@ N_DEFAULT = 128           # the built-in source sits at cell 64 of 128
 CHECK_FROM = 20.0         # Myr: the ratio is checked at t >= 20 Myr
 TOLERANCE = 0.05
 TABLE_TIMES = [10, 20, 30, 50, 100, 150, 200, 250, 300, 400, 500]   # Myr
-
-
-def rel(path):
-    path = os.path.abspath(path)
-    r = os.path.relpath(path, REPO)
-    return path if r.startswith("..") else r
-
-
-def same_time(a, b):
-    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1.0)
 
 
 # ---------------------------------------------------------------- the analytic solution
@@ -156,67 +148,22 @@ class Solution:
 
 # ---------------------------------------------------------------- running ionfront
 
-def clean_run_dir(run_dir):
-    for name in os.listdir(run_dir):
-        if re.fullmatch(r"\.?snapshot_\d+\.(h5(\.tmp)?|xmf)", name) or name in (
-                "log.csv", "ifront.csv", "command.txt", "ionfront.log", f"{NAME}.yaml",
-                "elapsed_s.txt"):
-            os.remove(os.path.join(run_dir, name))
 
-
-def run_ionfront(ionfront, n, dt, run_dir):
-    if not (os.path.isfile(ionfront) and os.access(ionfront, os.X_OK)):
-        raise RuntimeError(f"ionfront executable not found: {ionfront} "
-                           "(build it with 'cmake --build build', or pass --ionfront)")
-    os.makedirs(run_dir, exist_ok=True)
-    clean_run_dir(run_dir)
-    config = os.path.join(run_dir, f"{NAME}.yaml")
-    with open(config, "w") as f:
-        subprocess.run([ionfront, "example", NAME], stdout=f, check=True)
-    cmd = [ionfront, "run", config, "--set", f"grid.N={n}", "--set", f"time.dt={dt}"]
+def run_problem(ionfront, n, dt, run_dir):
+    """Run the expanding problem into run_dir (command.txt, elapsed_s.txt, ionfront.log besides)."""
+    overrides = [f"grid.N={n}", f"time.dt={dt}"]
     if n != N_DEFAULT:   # the built-in source sits at cell 64: keep it in the middle
         c = n // 2
-        cmd += ["--set", f"sources=[{{position: [{c}, {c}, {c}], Ndot: {NDOT:.1e}}}]"]
-    cmd += ["--set", "output.xdmf=false", "--output", run_dir]
-    shown = shlex.join([rel(cmd[0])] + cmd[1:2] + [rel(config)] + cmd[3:-1] + [rel(run_dir)])
-    with open(os.path.join(run_dir, "command.txt"), "w") as f:
-        f.write(shown + "\n")
-    print("running:", shown, flush=True)
-    start = time.monotonic()
-    with open(os.path.join(run_dir, "ionfront.log"), "w") as log, \
-            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, bufsize=1) as proc:
-        for line in proc.stdout:
-            log.write(line)
-            sys.stdout.write("  | " + line)
-            sys.stdout.flush()
-        rc = proc.wait()
-    elapsed = time.monotonic() - start
-    with open(os.path.join(run_dir, "elapsed_s.txt"), "w") as f:
-        f.write(f"{elapsed:.1f}\n")
-    if rc != 0:
-        raise RuntimeError(f"ionfront exited with code {rc} "
-                           f"(output in {os.path.join(run_dir, 'ionfront.log')})")
+        overrides.append(f"sources=[{{position: [{c}, {c}, {c}], Ndot: {NDOT:.1e}}}]")
+    run_ionfront(ionfront, NAME, overrides + ["output.xdmf=false"], run_dir)
 
 
 # ---------------------------------------------------------------- reading the run
 
-def read_csv(path):
-    data = np.genfromtxt(path, delimiter=",", names=True, ndmin=1)
-    return {name: np.atleast_1d(data[name]).astype(float) for name in data.dtype.names}
 
-
-def front_along_x(x_hi_row, i0):
+def front_along_x_cells(x_hi_row, i0):
     """x_HI = 0.5 crossing along +x from the source cell i0's centre, in cells."""
-    row = x_hi_row[i0:]
-    above = np.nonzero(row >= 0.5)[0]
-    if len(above) == 0:
-        return np.nan
-    i = above[0]
-    if i == 0:
-        return 0.0
-    a, b = row[i - 1], row[i]
-    return i - 1 + (0.5 - a) / (b - a)
+    return front_along_x(x_hi_row[i0:], 1.0)
 
 
 def config_value(config, key, default=None):
@@ -252,7 +199,7 @@ class Run:
                 if t > 0 and self.src is not None:
                     i, j, k = self.src
                     row = 1.0 - f["Grid/x_HII"][:, j, k]
-                    self.snap_front[t] = front_along_x(row, i)
+                    self.snap_front[t] = front_along_x_cells(row, i)
         if config_value(self.config, "cosmological") != "true":
             raise RuntimeError(f"{run_dir}: not a cosmological run")
         self.z_i = float(config_value(self.config, "z_initial", Z_I))
@@ -401,9 +348,6 @@ def plot_front(run, sol, out_png):
 
 # ---------------------------------------------------------------- numbers
 
-def fmt(v, spec):
-    return "—" if v is None or not np.isfinite(v) else format(v, spec)
-
 
 def numbers(run, sol):
     failures = []
@@ -435,7 +379,7 @@ def numbers(run, sol):
                     f"| {fmt(snap, '.4f')} | {fmt(snap / ra, '.4f')} "
                     f"| {float(sol.r_static(t)):.4f} | {check} |")
 
-    md = [f"# Strömgren sphere in an expanding universe: ionfront validation", ""]
+    md = ["# Strömgren sphere in an expanding universe: ionfront validation", ""]
     md += ["pyC2Ray Test 2 (Mellema et al. 2006 Test 4): Ndot = 1e54 s^-1 (grey) switched on at "
            f"z_i = {run.z_i:g} in hydrogen of n_H = {run.n_i:.3e} cm^-3 (proper at z_i) diluting as "
            "(1+z)^3, T = 1e4 K fixed, box 22.685 comoving Mpc, 500 Myr. Flat LCDM, "
@@ -540,7 +484,7 @@ def main(argv=None):
             run_dir = args.use_existing
         else:
             run_dir = args.run_dir or os.path.join(REPO, "build", f"validation_{NAME}")
-            run_ionfront(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
+            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
         run = Run(run_dir)
     except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
         print(f"{NAME}.py: error: {e}", file=sys.stderr)

@@ -28,7 +28,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 
 try:
     import numpy as np
@@ -42,7 +41,10 @@ except ImportError as exc:  # reported by main(), exit code 77
 else:
     IMPORT_ERROR = None
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vutil import (REPO, C2RAY, code_name, fmt, front_along_x, front_of_profile,  # noqa: E402
+                   read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time)
+
 
 # Test 1 parameters (Iliev et al. 2006; ionfront's `iliev1` example).
 NDOT = 5.0e48             # s^-1
@@ -60,102 +62,22 @@ CHECK_TIMES = [30, 100, 200, 500]         # Myr, where |ratio - 1| <= 5% is requ
 TOLERANCE = 0.05
 OUTPUT_TIMES = list(PROFILE_TIMES)    # Myr; the smooth r_I(t) comes from ifront.csv (every step)
 
-# File-name prefixes of the reference codes -> names used in the plots.
-CODE_NAMES = {"art": "ART", "c2ray": "C2-Ray", "crash": "CRASH", "ffte": "FFTE",
-              "flash": "Flash", "ift": "IFT", "otvet": "OTVET", "rsph": "RSPH",
-              "zeus": "Zeus"}
-C2RAY = "C2-Ray"
-
 
 def r_analytic(t_myr):
     return R_S * (1.0 - np.exp(-np.asarray(t_myr, dtype=float) / T_REC)) ** (1.0 / 3.0)
 
 
-def rel(path):
-    """Path relative to the repository root when inside it (for the report)."""
-    path = os.path.abspath(path)
-    r = os.path.relpath(path, REPO)
-    return path if r.startswith("..") else r
-
-
-def same_time(a, b):
-    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1.0)
-
-
 # ---------------------------------------------------------------- running ionfront
 
-def clean_run_dir(run_dir):
-    """Remove what an earlier run left, so no stale snapshot is analysed."""
-    for name in os.listdir(run_dir):
-        if re.fullmatch(r"\.?snapshot_\d+\.h5(\.tmp)?", name) or name in (
-                "log.csv", "ifront.csv", "command.txt", "ionfront.log", "iliev1.yaml", "elapsed_s.txt"):
-            os.remove(os.path.join(run_dir, name))
 
-
-def run_ionfront(ionfront, n, dt, run_dir):
+def run_problem(ionfront, n, dt, run_dir):
     """Run the iliev1 problem into run_dir (command.txt, elapsed_s.txt, ionfront.log besides)."""
-    if not (os.path.isfile(ionfront) and os.access(ionfront, os.X_OK)):
-        raise RuntimeError(f"ionfront executable not found: {ionfront} "
-                           "(build it with 'cmake --build build', or pass --ionfront)")
-    os.makedirs(run_dir, exist_ok=True)
-    clean_run_dir(run_dir)
-    config = os.path.join(run_dir, "iliev1.yaml")
-    with open(config, "w") as f:
-        subprocess.run([ionfront, "example", "iliev1"], stdout=f, check=True)
     outputs = "[" + ", ".join(f"{t} Myr" for t in OUTPUT_TIMES) + "]"
-    cmd = [ionfront, "run", config, "--set", f"grid.N={n}", "--set", f"time.dt={dt}",
-           "--set", f"time.outputs={outputs}", "--output", run_dir]
-    shown = shlex.join([rel(cmd[0])] + cmd[1:2] + [rel(config)] + cmd[3:-1] + [rel(run_dir)])
-    with open(os.path.join(run_dir, "command.txt"), "w") as f:
-        f.write(shown + "\n")
-    print("running:", shown, flush=True)
-    start = time.monotonic()
-    with open(os.path.join(run_dir, "ionfront.log"), "w") as log, \
-            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, bufsize=1) as proc:
-        for line in proc.stdout:
-            log.write(line)
-            sys.stdout.write("  | " + line)
-            sys.stdout.flush()
-        rc = proc.wait()
-    elapsed = time.monotonic() - start
-    with open(os.path.join(run_dir, "elapsed_s.txt"), "w") as f:
-        f.write(f"{elapsed:.1f}\n")
-    if rc != 0:
-        raise RuntimeError(f"ionfront exited with code {rc} "
-                           f"(output in {os.path.join(run_dir, 'ionfront.log')})")
+    run_ionfront(ionfront, "iliev1",
+                 [f"grid.N={n}", f"time.dt={dt}", f"time.outputs={outputs}"], run_dir)
 
 
 # ---------------------------------------------------------------- reading the run
-
-def read_csv(path):
-    """A CSV with a header line -> dict of column name -> float array."""
-    data = np.genfromtxt(path, delimiter=",", names=True, ndmin=1)
-    return {name: np.atleast_1d(data[name]).astype(float) for name in data.dtype.names}
-
-
-def front_along_x(x_hi_row, cell_kpc):
-    """x_HI = 0.5 crossing along +x from the source cell centre (linear interpolation)."""
-    above = np.nonzero(x_hi_row >= 0.5)[0]
-    if len(above) == 0:
-        return np.nan                 # front beyond the box
-    i = above[0]
-    if i == 0:
-        return 0.0
-    a, b = x_hi_row[i - 1], x_hi_row[i]
-    return cell_kpc * (i - 1 + (0.5 - a) / (b - a))
-
-
-def front_of_profile(mean, r_kpc):
-    """x_HI = 0.5 crossing of a shell-averaged profile, between shell centres."""
-    ok = np.isfinite(mean)
-    mean, r_kpc = mean[ok], r_kpc[ok]
-    above = np.nonzero(mean >= 0.5)[0]
-    if len(above) == 0 or above[0] == 0:
-        return np.nan
-    i = above[0]
-    a, b = mean[i - 1], mean[i]
-    return r_kpc[i - 1] + (r_kpc[i] - r_kpc[i - 1]) * (0.5 - a) / (b - a)
 
 
 def shell_profile(x_hi, cell_kpc, box_kpc):
@@ -267,9 +189,6 @@ class Run:
 
 # ---------------------------------------------------------------- reference data
 
-def code_name(prefix):
-    return CODE_NAMES.get(prefix.lower(), prefix)
-
 
 def load_references(path):
     """-> (fronts {code: (t, r)}, profiles {code: {t: mean[128]}}); empty without data."""
@@ -294,28 +213,7 @@ def load_references(path):
     return fronts, profiles
 
 
-def ref_front_at(tr, t_myr):
-    """A code's r_I at t, interpolated; nan unless its record covers t within 3%."""
-    t, r = tr
-    if t_myr < 0.97 * t[0] or t_myr > 1.03 * t[-1]:
-        return np.nan
-    return float(np.interp(t_myr, t, r))
-
-
 # ---------------------------------------------------------------- figures
-
-def ref_styles(codes):
-    """One grey shade and dash pattern per reference code, the same in every panel."""
-    dashes = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2)), (0, (1, 2)),
-              (0, (3, 1, 1, 1)), (0, (6, 2, 2, 2))]
-    shades = ["0.25", "0.45", "0.6", "0.35", "0.5", "0.3", "0.55", "0.4", "0.65"]
-    others = [c for c in codes if c != C2RAY]
-    styles = {}
-    for k, c in enumerate(others):
-        styles[c] = dict(color=shades[k % len(shades)], ls=dashes[k % len(dashes)], lw=0.9)
-    if C2RAY in codes:
-        styles[C2RAY] = dict(color="tab:blue", ls="-", lw=1.2)
-    return styles
 
 
 def plot_front(run, fronts, out_png):
@@ -450,9 +348,6 @@ def _wrap(text, width):
 
 # ---------------------------------------------------------------- numbers
 
-def fmt(v, spec):
-    return "—" if v is None or not np.isfinite(v) else format(v, spec)
-
 
 def numbers(run, fronts, ref_profiles, ion_profiles):
     """-> (markdown text, list of failure messages)."""
@@ -581,7 +476,7 @@ def main(argv=None):
             run_dir = args.use_existing
         else:
             run_dir = args.run_dir or os.path.join(REPO, "build", "validation_iliev1")
-            run_ionfront(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
+            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
         run = Run(run_dir)
     except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
         print(f"iliev1.py: error: {e}", file=sys.stderr)

@@ -1,0 +1,145 @@
+"""What the validation scripts share: running ionfront into a folder with its log,
+reading its CSV files, finding a front, and the reference codes' names and styles.
+
+Imported by iliev1.py, iliev2.py and expanding.py after they have checked that
+numpy is installed (they exit 77 without it).
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The comparison project's file prefixes -> the names the paper uses
+CODE_NAMES = {"art": "ART", "c2ray": "C2-Ray", "crash": "CRASH", "ffte": "FFTE",
+              "flash": "Flash", "ift": "IFT", "otvet": "OTVET", "rsph": "RSPH",
+              "zeus": "Zeus"}
+C2RAY = "C2-Ray"
+
+
+def rel(path):
+    """Path relative to the repository root when inside it (for the report)."""
+    path = os.path.abspath(path)
+    r = os.path.relpath(path, REPO)
+    return path if r.startswith("..") else r
+
+
+def same_time(a, b):
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1.0)
+
+
+def fmt(v, spec):
+    return "—" if v is None or not np.isfinite(v) else format(v, spec)
+
+
+# ---------------------------------------------------------------- running ionfront
+
+def clean_run_dir(run_dir, name):
+    """Remove what an earlier run left, so no stale snapshot is analysed."""
+    for f in os.listdir(run_dir):
+        if re.fullmatch(r"\.?snapshot_\d+\.(h5(\.tmp)?|xmf)", f) or f in (
+                "log.csv", "ifront.csv", "command.txt", "ionfront.log", f"{name}.yaml",
+                "elapsed_s.txt"):
+            os.remove(os.path.join(run_dir, f))
+
+
+def run_ionfront(ionfront, name, overrides, run_dir):
+    """Run built-in problem `name` with `--set` overrides into run_dir; its output is
+    echoed and kept in ionfront.log, with command.txt and elapsed_s.txt beside."""
+    if not (os.path.isfile(ionfront) and os.access(ionfront, os.X_OK)):
+        raise RuntimeError(f"ionfront executable not found: {ionfront} "
+                           "(build it with 'cmake --build build', or pass --ionfront)")
+    os.makedirs(run_dir, exist_ok=True)
+    clean_run_dir(run_dir, name)
+    config = os.path.join(run_dir, f"{name}.yaml")
+    with open(config, "w") as f:
+        subprocess.run([ionfront, "example", name], stdout=f, check=True)
+    cmd = [ionfront, "run", config]
+    for o in overrides:
+        cmd += ["--set", o]
+    cmd += ["--output", run_dir]
+    shown = shlex.join([rel(cmd[0])] + cmd[1:2] + [rel(config)] + cmd[3:-1] + [rel(run_dir)])
+    with open(os.path.join(run_dir, "command.txt"), "w") as f:
+        f.write(shown + "\n")
+    print("running:", shown, flush=True)
+    start = time.monotonic()
+    with open(os.path.join(run_dir, "ionfront.log"), "w") as log, \
+            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, bufsize=1) as proc:
+        for line in proc.stdout:
+            log.write(line)
+            sys.stdout.write("  | " + line)
+            sys.stdout.flush()
+        rc = proc.wait()
+    elapsed = time.monotonic() - start
+    with open(os.path.join(run_dir, "elapsed_s.txt"), "w") as f:
+        f.write(f"{elapsed:.1f}\n")
+    if rc != 0:
+        raise RuntimeError(f"ionfront exited with code {rc} "
+                           f"(output in {os.path.join(run_dir, 'ionfront.log')})")
+
+
+# ---------------------------------------------------------------- reading the run
+
+def read_csv(path):
+    """A CSV with a header line -> dict of column name -> float array."""
+    data = np.genfromtxt(path, delimiter=",", names=True, ndmin=1)
+    return {name: np.atleast_1d(data[name]).astype(float) for name in data.dtype.names}
+
+
+def front_along_x(x_hi_row, cell):
+    """x_HI = 0.5 crossing along +x from the first cell's centre (linear
+    interpolation), in the units of `cell`; nan when the front left the row."""
+    above = np.nonzero(x_hi_row >= 0.5)[0]
+    if len(above) == 0:
+        return np.nan
+    i = above[0]
+    if i == 0:
+        return 0.0
+    a, b = x_hi_row[i - 1], x_hi_row[i]
+    return cell * (i - 1 + (0.5 - a) / (b - a))
+
+
+def front_of_profile(mean, r_kpc):
+    """x_HI = 0.5 crossing of a shell-averaged profile, between shell centres."""
+    ok = np.isfinite(mean)
+    mean, r_kpc = mean[ok], r_kpc[ok]
+    above = np.nonzero(mean >= 0.5)[0]
+    if len(above) == 0 or above[0] == 0:
+        return np.nan
+    i = above[0]
+    a, b = mean[i - 1], mean[i]
+    return r_kpc[i - 1] + (r_kpc[i] - r_kpc[i - 1]) * (0.5 - a) / (b - a)
+
+
+# ---------------------------------------------------------------- reference codes
+
+def code_name(prefix):
+    return CODE_NAMES.get(prefix.lower(), prefix)
+
+
+def ref_front_at(tr, t_myr):
+    """A code's r_I at t, interpolated; nan unless its record covers t within 3%."""
+    t, r = tr
+    if t_myr < 0.97 * t[0] or t_myr > 1.03 * t[-1]:
+        return np.nan
+    return float(np.interp(t_myr, t, r))
+
+
+def ref_styles(codes):
+    """One grey shade and dash pattern per reference code, the same in every panel."""
+    dashes = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2)), (0, (1, 2)),
+              (0, (3, 1, 1, 1)), (0, (6, 2, 2, 2))]
+    shades = ["0.25", "0.45", "0.6", "0.35", "0.5", "0.3", "0.55", "0.4", "0.65"]
+    others = [c for c in codes if c != C2RAY]
+    styles = {}
+    for k, c in enumerate(others):
+        styles[c] = dict(color=shades[k % len(shades)], ls=dashes[k % len(dashes)], lw=0.9)
+    if C2RAY in codes:
+        styles[C2RAY] = dict(color="tab:blue", ls="-", lw=1.2)
+    return styles
