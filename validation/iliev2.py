@@ -44,7 +44,7 @@ else:
     IMPORT_ERROR = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vutil import (REPO, C2RAY, code_name, fmt, front_along_x, front_of_profile,  # noqa: E402
+from vutil import (REPO, C2RAY, CornerSourceRun, code_name, fmt, front_of_profile,  # noqa: E402
                    read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time)
 
 NAME = "iliev2"
@@ -93,42 +93,11 @@ def shell_means(field, shell):
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
-class Run:
+class Run(CornerSourceRun):
     """What the analysis needs from a finished ionfront run directory."""
 
     def __init__(self, run_dir):
-        self.dir = run_dir
-        paths = sorted(glob.glob(os.path.join(run_dir, "snapshot_[0-9]*.h5")))
-        if not paths:
-            raise RuntimeError(f"no snapshot_NNNN.h5 in {run_dir}")
-        self.snapshots = {}          # t [Myr] -> path
-        self.front_x = {}            # t [Myr] -> r_I along +x from the snapshot [kpc]
-        self.created = None
-        for p in paths:
-            with h5py.File(p, "r") as f:
-                t = float(f.attrs["time_s"]) / MYR
-                if t <= 0:
-                    continue
-                self.n = int(f.attrs["N"])
-                self.box_kpc = float(f.attrs["box_size_cm"]) / KPC
-                self.config = f.attrs["config"]
-                if isinstance(self.config, bytes):
-                    self.config = self.config.decode()
-                self.created = f.attrs.get("created", self.created)
-                self.cell_kpc = self.box_kpc / self.n
-                x_hi_row = 1.0 - f["Grid/x_HII"][:, 0, 0]
-            self.snapshots[t] = p
-            self.front_x[t] = front_along_x(x_hi_row, self.cell_kpc)
-        if not self.snapshots:
-            raise RuntimeError(f"only the initial snapshot in {run_dir}")
-        m = re.search(r"^\s+dt:\s*([^#\n]*?)\s*(#.*)?$", self.config, re.M)
-        self.dt = m.group(1).strip('"\'') if m else "?"
-        m = re.search(r"position:\s*\[\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\]", self.config)
-        if m and tuple(int(v) for v in m.groups()) != (0, 0, 0):
-            raise RuntimeError(f"{run_dir}: the source is not in the corner cell (0, 0, 0); "
-                               "not an Iliev Test 2 run")
-        if abs(self.box_kpc - BOX_KPC) > 1e-6 * BOX_KPC:
-            raise RuntimeError(f"{run_dir}: box {self.box_kpc:g} kpc, not the 6.6 kpc of Test 2")
+        super().__init__(run_dir, "Test 2")
         if re.search(r"^\s*isothermal:\s*true", self.config, re.M):
             raise RuntimeError(f"{run_dir}: an isothermal run, not Iliev Test 2")
 

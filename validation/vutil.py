@@ -4,6 +4,7 @@ reading its CSV files, finding a front, and the reference codes' names and style
 Imported by iliev1.py, iliev2.py and expanding.py after they have checked that
 numpy is installed (they exit 77 without it).
 """
+import glob
 import os
 import re
 import shlex
@@ -143,3 +144,51 @@ def ref_styles(codes):
     if C2RAY in codes:
         styles[C2RAY] = dict(color="tab:blue", ls="-", lw=1.2)
     return styles
+
+
+# ---------------------------------------------------------------- Iliev Tests 1 and 2
+
+KPC_CM = 3.0856775814913673e21
+MYR_S = 3.15576e13          # Julian year, as ionfront
+ILIEV_BOX_KPC = 6.6
+
+
+class CornerSourceRun:
+    """A finished run of Iliev et al.'s set-up (6.6 kpc box, the source in the corner
+    cell): its snapshots and the front along +x in each; `label` names the test in
+    the errors."""
+
+    def __init__(self, run_dir, label):
+        import h5py   # the scripts checked that it is there
+        self.dir = run_dir
+        paths = sorted(glob.glob(os.path.join(run_dir, "snapshot_[0-9]*.h5")))
+        if not paths:
+            raise RuntimeError(f"no snapshot_NNNN.h5 in {run_dir}")
+        self.snapshots = {}          # t [Myr] -> path
+        self.front_x = {}            # t [Myr] -> r_I along +x from the snapshot [kpc]
+        self.created = None
+        for p in paths:
+            with h5py.File(p, "r") as f:
+                t = float(f.attrs["time_s"]) / MYR_S
+                if t <= 0:
+                    continue
+                self.n = int(f.attrs["N"])
+                self.box_kpc = float(f.attrs["box_size_cm"]) / KPC_CM
+                self.config = f.attrs["config"]
+                if isinstance(self.config, bytes):
+                    self.config = self.config.decode()
+                self.created = f.attrs.get("created", self.created)
+                self.cell_kpc = self.box_kpc / self.n
+                x_hi_row = 1.0 - f["Grid/x_HII"][:, 0, 0]
+            self.snapshots[t] = p
+            self.front_x[t] = front_along_x(x_hi_row, self.cell_kpc)
+        if not self.snapshots:
+            raise RuntimeError(f"only the initial snapshot in {run_dir}")
+        m = re.search(r"^\s+dt:\s*([^#\n]*?)\s*(#.*)?$", self.config, re.M)
+        self.dt = m.group(1).strip('"\'') if m else "?"
+        m = re.search(r"position:\s*\[\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\]", self.config)
+        if m and tuple(int(v) for v in m.groups()) != (0, 0, 0):
+            raise RuntimeError(f"{run_dir}: the source is not in the corner cell (0, 0, 0); "
+                               f"not an Iliev {label} run")
+        if abs(self.box_kpc - ILIEV_BOX_KPC) > 1e-6 * ILIEV_BOX_KPC:
+            raise RuntimeError(f"{run_dir}: box {self.box_kpc:g} kpc, not the 6.6 kpc of {label}")
