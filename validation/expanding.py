@@ -36,7 +36,6 @@ import math
 import os
 import re
 import shlex
-import subprocess
 import sys
 
 try:
@@ -52,8 +51,8 @@ else:
     IMPORT_ERROR = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vutil import (REPO, fmt, front_along_x, read_csv, rel, run_ionfront,  # noqa: E402
-                   same_time)
+from vutil import (REPO, fmt, front_along_x, obtain_run, read_csv, rel,  # noqa: E402
+                   run_ionfront, same_time, skip_missing_modules)
 
 try:
     from scipy.special import expn as _scipy_expn
@@ -475,19 +474,10 @@ def parse_args(argv):
 
 def main(argv=None):
     if IMPORT_ERROR is not None:
-        print(f"{NAME}.py: SKIP: {IMPORT_ERROR} (needs numpy, h5py and matplotlib; Debian: "
-              "apt-get install python3-numpy python3-h5py python3-matplotlib)", file=sys.stderr)
-        return 77
+        return skip_missing_modules(f"{NAME}.py", IMPORT_ERROR)
     args = parse_args(argv)
-    try:
-        if args.use_existing:
-            run_dir = args.use_existing
-        else:
-            run_dir = args.run_dir or os.path.join(REPO, "build", f"validation_{NAME}")
-            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
-        run = Run(run_dir)
-    except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
-        print(f"{NAME}.py: error: {e}", file=sys.stderr)
+    run = obtain_run(args, NAME, run_problem, Run)
+    if run is None:
         return 1
 
     sol = Solution(run.ndot, run.n_i, run.alpha, run.z_i, Cosmology(run.h, run.omega_m))

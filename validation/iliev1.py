@@ -26,7 +26,6 @@ import math
 import os
 import re
 import shlex
-import subprocess
 import sys
 
 try:
@@ -43,7 +42,8 @@ else:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, C2RAY, CornerSourceRun, code_name, fmt, front_of_profile,  # noqa: E402
-                   read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time)
+                   obtain_run, read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time,
+                   skip_missing_modules)
 
 
 # Test 1 parameters (Iliev et al. 2006; ionfront's `iliev1` example).
@@ -436,19 +436,10 @@ def parse_args(argv):
 
 def main(argv=None):
     if IMPORT_ERROR is not None:
-        print(f"iliev1.py: SKIP: {IMPORT_ERROR} (needs numpy, h5py and matplotlib; Debian: "
-              "apt-get install python3-numpy python3-h5py python3-matplotlib)", file=sys.stderr)
-        return 77
+        return skip_missing_modules("iliev1.py", IMPORT_ERROR)
     args = parse_args(argv)
-    try:
-        if args.use_existing:
-            run_dir = args.use_existing
-        else:
-            run_dir = args.run_dir or os.path.join(REPO, "build", "validation_iliev1")
-            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
-        run = Run(run_dir)
-    except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
-        print(f"iliev1.py: error: {e}", file=sys.stderr)
+    run = obtain_run(args, "iliev1", run_problem, Run)
+    if run is None:
         return 1
 
     fronts, ref_profiles = load_references(args.reference)

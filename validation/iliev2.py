@@ -27,7 +27,6 @@ import glob
 import os
 import re
 import shlex
-import subprocess
 import sys
 
 try:
@@ -45,7 +44,8 @@ else:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, C2RAY, CornerSourceRun, code_name, fmt, front_of_profile,  # noqa: E402
-                   read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time)
+                   obtain_run, read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time,
+                   skip_missing_modules)
 
 NAME = "iliev2"
 
@@ -518,19 +518,10 @@ def parse_args(argv):
 
 def main(argv=None):
     if IMPORT_ERROR is not None:
-        print(f"{NAME}.py: SKIP: {IMPORT_ERROR} (needs numpy, h5py and matplotlib; Debian: "
-              "apt-get install python3-numpy python3-h5py python3-matplotlib)", file=sys.stderr)
-        return 77
+        return skip_missing_modules(f"{NAME}.py", IMPORT_ERROR)
     args = parse_args(argv)
-    try:
-        if args.use_existing:
-            run_dir = args.use_existing
-        else:
-            run_dir = args.run_dir or os.path.join(REPO, "build", f"validation_{NAME}")
-            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
-        run = Run(run_dir)
-    except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
-        print(f"{NAME}.py: error: {e}", file=sys.stderr)
+    run = obtain_run(args, NAME, run_problem, Run)
+    if run is None:
         return 1
 
     fronts, ref_profiles, ref_notes = load_references(args.reference)

@@ -12,7 +12,10 @@ import subprocess
 import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:   # the scripts report it and exit 77 (skip) before using vutil
+    np = None
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,6 +42,28 @@ def fmt(v, spec):
 
 
 # ---------------------------------------------------------------- running ionfront
+
+def skip_missing_modules(script, import_error):
+    """The message and exit code (77: ctest's skip) without numpy, h5py or matplotlib."""
+    print(f"{script}: SKIP: {import_error} (needs numpy, h5py and matplotlib; Debian: "
+          "apt-get install python3-numpy python3-h5py python3-matplotlib)", file=sys.stderr)
+    return 77
+
+
+def obtain_run(args, name, run_problem, run_class):
+    """Run the problem (or take --use-existing) and read it: -> run object, or None
+    after printing why not."""
+    try:
+        if args.use_existing:
+            run_dir = args.use_existing
+        else:
+            run_dir = args.run_dir or os.path.join(REPO, "build", f"validation_{name}")
+            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, os.path.abspath(run_dir))
+        return run_class(run_dir)
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
+        print(f"{name}.py: error: {e}", file=sys.stderr)
+        return None
+
 
 def clean_run_dir(run_dir, name):
     """Remove what an earlier run left, so no stale snapshot is analysed."""
