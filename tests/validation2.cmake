@@ -18,3 +18,11 @@ add_test(NAME validation_expanding_quick
                  --out ${CMAKE_BINARY_DIR}/validation_out)
 set_tests_properties(validation_expanding_quick PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                      LABELS validation)
+# dice: the built-in 128^3 problem itself (about 20 s of steps); symmetry and fronts
+add_test(NAME validation_dice
+         COMMAND ${IONF_VALIDATION_PYTHON} ${CMAKE_SOURCE_DIR}/validation/dice.py
+                 --ionfront $<TARGET_FILE:ionfront>
+                 --run-dir ${CMAKE_BINARY_DIR}/validation_dice
+                 --out ${CMAKE_BINARY_DIR}/validation_out)
+set_tests_properties(validation_dice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+                     LABELS validation)
