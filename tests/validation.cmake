@@ -1,12 +1,22 @@
-# Validation against published results (validation/*.py, see validation/README.md).
-# The quick mode runs in well under a minute; figures and tables go into the build
-# folder, not docs/. The scripts exit 77 (skip) without numpy, h5py or matplotlib.
+# Validation against published results and analytic solutions (validation/*.py,
+# see validation/README.md). Each script runs ionfront, checks and writes figures;
+# in CI the figures and tables go into the build folder, not docs/. The scripts
+# exit 77 (skip) without numpy, h5py or matplotlib.
 set(IONF_VALIDATION_PYTHON /usr/bin/python3 CACHE FILEPATH
     "Python 3 with numpy, h5py and matplotlib, for the validation tests")
-add_test(NAME validation_iliev1_quick
-         COMMAND ${IONF_VALIDATION_PYTHON} ${CMAKE_SOURCE_DIR}/validation/iliev1.py --quick
-                 --ionfront $<TARGET_FILE:ionfront>
-                 --run-dir ${CMAKE_BINARY_DIR}/validation_iliev1
-                 --out ${CMAKE_BINARY_DIR}/validation_out)
-set_tests_properties(validation_iliev1_quick PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
-                     LABELS validation)
+
+# ionf_validation_test(TEST_NAME SCRIPT_NAME [extra script arguments...])
+function(ionf_validation_test test_name script)
+  add_test(NAME ${test_name}
+           COMMAND ${IONF_VALIDATION_PYTHON} ${CMAKE_SOURCE_DIR}/validation/${script}.py ${ARGN}
+                   --ionfront $<TARGET_FILE:ionfront>
+                   --run-dir ${CMAKE_BINARY_DIR}/validation_${script}
+                   --out ${CMAKE_BINARY_DIR}/validation_out)
+  set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+                       LABELS validation)
+endfunction()
+
+ionf_validation_test(validation_iliev1_quick iliev1 --quick)       # 64^3, a few seconds
+ionf_validation_test(validation_iliev2_quick iliev2 --quick)       # 48^3, ~15 s
+ionf_validation_test(validation_expanding_quick expanding --quick) # 64^3, ~10 s
+ionf_validation_test(validation_dice dice)                         # the built-in 128^3, ~20 s
