@@ -84,6 +84,7 @@ ionf_err sequence_check_inputs(const struct engine *e) {
   ionf_err mine = IONF_OK;
   int first_bad = inputs;
   double n_bad = 0.0;
+  char first_text[2048] = "";
   for (int i = comm_rank(); i < inputs; i += comm_size()) {
     ionf_err rc = check_one(e, i);
     if (rc == IONF_OK) continue;
@@ -91,8 +92,11 @@ ionf_err sequence_check_inputs(const struct engine *e) {
     if (mine == IONF_OK) {
       mine = rc;
       first_bad = i;
+      snprintf(first_text, sizeof first_text, "%s", ionf_error_message());
     }
+    ionf_error_clear(); /* the next file's message must not see this one */
   }
+  if (mine != IONF_OK) ionf_error_set(mine, "%s", first_text);
   ionf_err shared;
   IONF_CALL(comm_share_error(mine, first_bad, &shared));
   IONF_CALL(comm_allreduce_sum(&n_bad, 1));
