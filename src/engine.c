@@ -165,10 +165,11 @@ void engine_destroy(struct engine *e) {
 
 /*
  * Test hook (IONFRONT_FAULT_INJECT): "signal:S" raises SIGUSR1 on rank 0 after
- * step S; "trace:R" makes rank R's ray tracing fail.  Lets the test suite
+ * step S; "trace:R" makes rank R's ray tracing fail; "load:R" makes rank R's
+ * reading of a later interval's inputs fail (sequence.c).  Lets the test suite
  * exercise the stop/restart and failure paths for real.
  */
-static long fault_inject(const char *what) {
+long engine_fault_inject(const char *what) {
   const char *v = getenv("IONFRONT_FAULT_INJECT");
   size_t len = strlen(what);
   if (!v || strncmp(v, what, len) != 0 || v[len] != ':') return -1;
@@ -394,7 +395,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     /* A rank whose tracing fails (GPU memory, ...) must not leave the others
        waiting in the reduction: agree first. */
     ionf_err rc = be->ops.trace(be, &ts);
-    if (rc == IONF_OK && fault_inject("trace") == comm_rank())
+    if (rc == IONF_OK && engine_fault_inject("trace") == comm_rank())
       rc = ionf_error_set(IONF_ERR_GPU_MEM, "rank %d: ray tracing failed (injected fault)",
                           comm_rank());
     ionf_err any;
@@ -706,7 +707,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   int64_t n_steps_total = e->step;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++n_steps_total)
     t += next_step_length(cfg, t, t_tiny);
-  long signal_after = fault_inject("signal");
+  long signal_after = engine_fault_inject("signal");
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
     while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
       next_output++;

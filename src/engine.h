@@ -107,6 +107,9 @@ IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
 /** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */
 void engine_install_signal_handlers(void);
 
+/** Test hook: the number after "WHAT:" in IONFRONT_FAULT_INJECT, else -1 (engine.c). */
+long engine_fault_inject(const char *what);
+
 /** Redshift at the engine's current time (-1 when not cosmological). */
 double engine_redshift(const struct engine *e);
 

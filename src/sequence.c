@@ -131,6 +131,9 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
     sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
     rc = read_halos(e, halo_file, z, &halos);
   }
+  if (rc == IONF_OK && i > 0 && engine_fault_inject("load") == comm_rank())
+    rc = ionf_error_set(IONF_ERR_IO, "rank %d: reading the inputs of z = %g failed (injected fault)",
+                        comm_rank(), z);
   ionf_err shared;
   IONF_CALL(comm_share_error(rc, 0, &shared));
   if (shared != IONF_OK) {

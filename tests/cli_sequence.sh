@@ -134,3 +134,15 @@ for case in "1 $boundary" "1 $((boundary + 2))" "2 $((boundary + 1))"; do
     || fail "log.csv differs after the restart from step $stop"
   echo "ok   $p rank(s): stopped after step $stop (interval boundary at step $boundary), restarted: bit for bit"
 done
+
+# ---- one rank fails to read a later interval's inputs: the job ends, no hang -----------
+start=$(date +%s)
+IONFRONT_FAULT_INJECT=load:1 timeout 120 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 \
+  "$ionfront" run "$cfg" --quiet --output "$work/fail" > "$work/fail.log" 2>&1
+rc=$?
+[ "$rc" -ne 124 ] || fail "a rank's failed read left the job hanging"
+[ "$rc" -ne 0 ] || { cat "$work/fail.log"; fail "a failed read ended with exit 0"; }
+grep -q "rank 1: reading the inputs of z = 8.9 failed" "$work/fail.log" \
+  || { cat "$work/fail.log"; fail "the failing rank's message was not reported"; }
+[ ! -e "$work/fail/snapshot_0002.h5" ] || fail "the run went on after a failed read"
+echo "ok   rank 1 failing to read z = 8.9 ends the 2-rank job in $(($(date +%s) - start)) s (exit $rc)"
