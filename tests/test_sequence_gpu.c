@@ -3,8 +3,10 @@
  * @brief A production run (config sequence:) on the CUDA backend computes what the
  *        CPU backend does: every snapshot's x_HII, Gamma and T agree to 1e-10
  *        relative, n_H to 1e-14, while the sources change from interval to interval
- *        through set_sources: none, 5, 300 (more than the block-per-source kernel's
- *        threshold on an H100/H200: the buffers grow), 3 (they are reused), none.
+ *        through set_sources: catalogues of 0, 5, 300, 3 halos give 0, 3, 294, 1
+ *        sources (merged per cell, massless halos dropped): the device arrays grow
+ *        twice, 294 in one batch takes the block-per-source kernel (>= 2 per SM on
+ *        an H100/H200), then the buffers are reused for 1 source.
  *        Two variants: grey and isothermal over the whole box; black body with an
  *        evolving temperature, R_max = 6 and 4 sources in flight.  Skips (77)
  *        without a GPU.
