@@ -256,6 +256,9 @@ struct cuda_backend {
   int *d_src_ijk;
   double *d_src_ndot;
   long long n_src;              /* this rank's sources on the device */
+  long long src_capacity;       /* sources d_src_* hold room for */
+  size_t columns_bytes;         /* size of d_columns */
+  size_t description_len;       /* be->description before the source part */
   double *d_thick, *d_thin;
   double *d_columns;
   long long column_stride;      /* doubles per in-flight source */
@@ -319,15 +322,85 @@ static ionf_err cuda_download(struct rt_backend *be, unsigned mask, int64_t firs
 }
 
 /* Sources in flight: enough blocks to fill the GPU several times over, as many
-   as half the free memory holds, never more than there are sources. */
-static long long choose_batch(struct cuda_backend *cb, long long bytes_per_source) {
+   as half the free memory holds (counting `reusable` bytes of buffers that would
+   be freed), never more than there are sources. */
+static long long choose_batch(struct cuda_backend *cb, long long bytes_per_source,
+                              size_t reusable) {
   size_t free_b = 0, total_b = 0;
   cudaMemGetInfo(&free_b, &total_b);
-  long long by_memory = (long long)(0.5 * (double)free_b / (double)bytes_per_source);
+  long long by_memory =
+      (long long)(0.5 * ((double)free_b + (double)reusable) / (double)bytes_per_source);
   long long want = 8LL * cb->sm_count;
   long long batch = want < by_memory ? want : by_memory;
   if (batch > cb->n_src) batch = cb->n_src;
   return batch < 1 ? 1 : batch;
+}
+
+/*
+ * This rank's sources to the GPU, and the per-source column buffers sized for
+ * them (the largest traced domain) with the batch chosen from their count: at
+ * set-up and whenever the sources change.  Buffers grow when needed and are
+ * otherwise reused; the description's source part is rewritten.
+ */
+static ionf_err cuda_take_sources(struct rt_backend *be) {
+  struct cuda_backend *cb = cuda_of(be);
+  const struct backend_setup *s = &cb->s;
+  CUDA_CALL(cudaStreamSynchronize(cb->stream), "waiting for the GPU before new sources");
+  cb->n_src = s->source_count;
+  if (cb->n_src > cb->src_capacity || !cb->d_src_ijk) {
+    cudaFree(cb->d_src_ijk);
+    cudaFree(cb->d_src_ndot);
+    cb->d_src_ijk = NULL;
+    cb->d_src_ndot = NULL;
+    cb->src_capacity = 0;
+    IONF_CALL(device_alloc((void **)&cb->d_src_ijk, 3 * sizeof(int) * (size_t)cb->n_src,
+                           "source positions"));
+    IONF_CALL(device_alloc((void **)&cb->d_src_ndot, sizeof(double) * (size_t)cb->n_src,
+                           "source rates"));
+    cb->src_capacity = cb->n_src;
+  }
+  if (cb->n_src > 0) {
+    CUDA_CALL(cudaMemcpy(cb->d_src_ijk, s->sources->ijk + 3 * s->first_source,
+                         3 * sizeof(int) * (size_t)cb->n_src, cudaMemcpyHostToDevice),
+              "copy of source positions");
+    CUDA_CALL(cudaMemcpy(cb->d_src_ndot, s->sources->ndot_per_s + s->first_source,
+                         sizeof(double) * (size_t)cb->n_src, cudaMemcpyHostToDevice),
+              "copy of source rates");
+  }
+
+  /* the column buffer of the largest traced domain sizes every in-flight slot */
+  long long stride = 1;
+  cb->h_max = 0;
+  for (long long i = 0; i < cb->n_src; ++i) {
+    const int32_t *p = s->sources->ijk + 3 * (s->first_source + i);
+    int src[3] = {p[0], p[1], p[2]};
+    struct asora_domain dom;
+    asora_domain_make(src, s->grid.n, s->grid.periodic, s->r_max_cells, &dom);
+    long long c = asora_domain_box_cells(&dom);
+    if (c > stride) stride = c;
+    int h = asora_domain_h_max(&dom);
+    if (h > cb->h_max) cb->h_max = h;
+  }
+  cb->column_stride = stride;
+  cb->batch = choose_batch(cb, stride * (long long)sizeof(double), cb->columns_bytes);
+  if (s->source_batch_size > 0)
+    cb->batch = s->source_batch_size < cb->n_src ? s->source_batch_size : cb->n_src;
+  if (cb->batch < 1) cb->batch = 1;
+  size_t used = (size_t)cb->batch * (size_t)stride * sizeof(double);
+  if (used > cb->columns_bytes) {
+    cudaFree(cb->d_columns);
+    cb->d_columns = NULL;
+    cb->columns_bytes = 0;
+    IONF_CALL(device_alloc((void **)&cb->d_columns, used, "the per-source column buffers"));
+    cb->columns_bytes = used;
+  }
+  be->inflight_sources = cb->batch;
+  be->column_bytes_per_source = 8.0 * (double)stride;
+  size_t len = cb->description_len;
+  snprintf(be->description + len, sizeof be->description - len,
+           "; %lld source(s) in flight, %.2f MB of column buffer each (%.2f GB)", cb->batch,
+           8.0 * (double)stride / 1e6, (double)used / 1e9);
+  return IONF_OK;
 }
 
 static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s) {
@@ -367,20 +440,7 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
     be->ops.gamma_allreduce = NULL;
   }
 
-  /* this rank's sources, tables, convergence sums */
-  cb->n_src = s->source_count;
-  IONF_CALL(device_alloc((void **)&cb->d_src_ijk, 3 * sizeof(int) * (size_t)cb->n_src,
-                         "source positions"));
-  IONF_CALL(device_alloc((void **)&cb->d_src_ndot, sizeof(double) * (size_t)cb->n_src,
-                         "source rates"));
-  if (cb->n_src > 0) {
-    CUDA_CALL(cudaMemcpy(cb->d_src_ijk, s->sources->ijk + 3 * s->first_source,
-                         3 * sizeof(int) * (size_t)cb->n_src, cudaMemcpyHostToDevice),
-              "copy of source positions");
-    CUDA_CALL(cudaMemcpy(cb->d_src_ndot, s->sources->ndot_per_s + s->first_source,
-                         sizeof(double) * (size_t)cb->n_src, cudaMemcpyHostToDevice),
-              "copy of source rates");
-  }
+  /* tables, convergence sums, then this rank's sources and their column buffers */
   size_t table_bytes = sizeof(double) * ((size_t)s->tables->num_tau + 1);
   IONF_CALL(device_alloc((void **)&cb->d_thick, table_bytes, "the rate tables"));
   IONF_CALL(device_alloc((void **)&cb->d_thin, table_bytes, "the rate tables"));
@@ -399,34 +459,19 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
   IONF_CALL(device_alloc((void **)&cb->d_sums, sizeof(struct chem_sums), "reduction sums"));
   IONF_CALL(device_alloc((void **)&cb->d_visited, sizeof(unsigned long long), "a counter"));
 
-  /* the column buffer of the largest traced domain sizes every in-flight slot */
-  long long stride = 1;
-  for (long long i = 0; i < cb->n_src; ++i) {
-    const int32_t *p = s->sources->ijk + 3 * (s->first_source + i);
-    int src[3] = {p[0], p[1], p[2]};
-    struct asora_domain dom;
-    asora_domain_make(src, s->grid.n, s->grid.periodic, s->r_max_cells, &dom);
-    long long c = asora_domain_box_cells(&dom);
-    if (c > stride) stride = c;
-    int h = asora_domain_h_max(&dom);
-    if (h > cb->h_max) cb->h_max = h;
-  }
-  cb->column_stride = stride;
-  cb->batch = choose_batch(cb, stride * (long long)sizeof(double));
-  if (s->source_batch_size > 0)
-    cb->batch = s->source_batch_size < cb->n_src ? s->source_batch_size : cb->n_src;
-  if (cb->batch < 1) cb->batch = 1;
-  IONF_CALL(device_alloc((void **)&cb->d_columns,
-                         sizeof(double) * (size_t)stride * (size_t)cb->batch,
-                         "the per-source column buffers"));
-  size_t used = (size_t)cb->batch * (size_t)stride * sizeof(double);
-  be->inflight_sources = cb->batch;
-  be->column_bytes_per_source = 8.0 * (double)stride;
-  size_t len = strlen(be->description);
-  snprintf(be->description + len, sizeof be->description - len,
-           "; %lld source(s) in flight, %.2f MB of column buffer each (%.2f GB)", cb->batch,
-           8.0 * (double)stride / 1e6, (double)used / 1e9);
+  cb->description_len = strlen(be->description);
+  IONF_CALL(cuda_take_sources(be));
   return IONF_OK;
+}
+
+/* A new halo catalogue: this rank's new share of the sources. */
+static ionf_err cuda_set_sources(struct rt_backend *be, const struct source_list *sources,
+                                 int64_t first_source, int64_t source_count) {
+  struct cuda_backend *cb = cuda_of(be);
+  cb->s.sources = sources;
+  cb->s.first_source = first_source;
+  cb->s.source_count = source_count;
+  return cuda_take_sources(be);
 }
 
 static ionf_err cuda_set_step(struct rt_backend *be, const struct backend_step_params *p) {
@@ -655,6 +700,7 @@ extern "C" ionf_err rt_backend_create_cuda(struct rt_backend **out) {
   be->type_name = "cuda";
   be->ops.setup = cuda_setup;
   be->ops.set_step = cuda_set_step;
+  be->ops.set_sources = cuda_set_sources;
   be->ops.upload = cuda_upload;
   be->ops.download = cuda_download;
   be->ops.step_begin = cuda_step_begin;

@@ -41,6 +41,14 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii, double *tem
   if (rc == IONF_OK) rc = read_attr(file, path, "time_s", H5T_NATIVE_DOUBLE, &state->time_s);
   if (rc == IONF_OK) rc = read_attr(file, path, "step", H5T_NATIVE_INT64, &state->step);
   if (rc == IONF_OK) rc = read_attr(file, path, "next_snapshot_index", H5T_NATIVE_INT64, &next);
+  /* expanding runs: where the density stands, to continue its dilution exactly */
+  state->density_redshift = -1.0;
+  state->sum_n_h_cm3 = 0.0;
+  if (rc == IONF_OK && H5Aexists(file, "density_redshift") > 0) {
+    rc = read_attr(file, path, "density_redshift", H5T_NATIVE_DOUBLE, &state->density_redshift);
+    if (rc == IONF_OK)
+      rc = read_attr(file, path, "sum_n_H_cm3", H5T_NATIVE_DOUBLE, &state->sum_n_h_cm3);
+  }
   H5Fclose(file);
   IONF_CALL(rc);
   IONF_CHECK(is_checkpoint == 1, IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint", path);

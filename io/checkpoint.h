@@ -14,10 +14,13 @@ struct checkpoint_state {
   double time_s;          /*!< simulation time at the checkpoint */
   int64_t step;           /*!< steps taken */
   int next_index;         /*!< NNNN of the next snapshot */
+  double density_redshift; /*!< the redshift n_H stands at; < 0 when not written (static runs) */
+  double sum_n_h_cm3;     /*!< the engine's sum of n_H (with density_redshift) */
 };
 
 /**
- * Read x_HII and T (n^3 each) and the counters.  Errors name the file: not a
+ * Read x_HII and T (n^3 each) and the counters (density_redshift and sum_n_h_cm3
+ * when the checkpoint has them: expanding runs; /Grid/n_H is then read separately).  Errors name the file: not a
  * checkpoint, a grid of another size, missing datasets or attributes.
  */
 IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii,

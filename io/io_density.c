@@ -19,7 +19,8 @@
 
 
 
-/* Shape, type and read; on success `out` holds the n^3 values as doubles. */
+/* Shape, type and read; on success `out` holds the n^3 values as doubles (out NULL:
+   only the checks). */
 static ionf_err density_read_dataset(hid_t file, const char *path, const char *dataset,
                                      int64_t n, double *out) {
   ionf_err rc = IONF_OK;
@@ -70,7 +71,7 @@ static ionf_err density_read_dataset(hid_t file, const char *path, const char *d
     goto done;
   }
   /* HDF5 converts any integer or float type to native double on the way in. */
-  if (H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
+  if (out && H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
     h5_util_error_text(detail, sizeof detail);
     rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' from '%s': %s", dataset, path,
                         detail);
@@ -87,9 +88,13 @@ ionf_err io_density_read(const char *file, const char *dataset, int64_t n, doubl
   return io_field_read(file, dataset, n, "n_H", "densities", out);
 }
 
+ionf_err io_density_check(const char *file, const char *dataset, int64_t n) {
+  return io_field_read(file, dataset, n, "n_H", "densities", NULL);
+}
+
 ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const char *what,
                        const char *plural, double *out) {
-  IONF_CHECK(file && dataset && out && n > 0, IONF_ERR_INTERNAL,
+  IONF_CHECK(file && dataset && n > 0, IONF_ERR_INTERNAL,
              "io_field_read: bad arguments (n = %lld)", (long long)n);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
@@ -110,7 +115,7 @@ ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const c
   else
     rc = density_read_dataset(fid, file, dataset, n, out);
   H5Fclose(fid);
-  if (rc != IONF_OK) return rc;
+  if (rc != IONF_OK || !out) return rc;
 
   /* The first bad cell in C order, so the message points at one place to look. */
   const int64_t cells = grid_cells(n);

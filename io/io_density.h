@@ -18,7 +18,13 @@
 IONF_NODISCARD ionf_err io_density_read(const char *file, const char *dataset, int64_t n,
                                         double *out);
 
-/** The same for any non-negative field; messages call a value `what`, values `plural`. */
+/**
+ * The checks of io_density_read that need no data: the file opens, the dataset
+ * exists, is numeric and has shape (n, n, n).  Values are checked when read.
+ */
+IONF_NODISCARD ionf_err io_density_check(const char *file, const char *dataset, int64_t n);
+
+/** The same for any non-negative field (out NULL: the checks of io_density_check only); messages call a value `what`, values `plural`. */
 IONF_NODISCARD ionf_err io_field_read(const char *file, const char *dataset, int64_t n,
                                       const char *what, const char *plural, double *out);
 

@@ -241,7 +241,22 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   IONF_CALL(attr_write_double(file, "box_size_cm", cfg->box_size_cm, path));
   IONF_CALL(attr_write_int64(file, "N", g->n, path));
   IONF_CALL(attr_write_int64(file, "step", meta->step, path));
-  if (meta->redshift >= 0.0) IONF_CALL(attr_write_double(file, "redshift", meta->redshift, path));
+  if (meta->redshift >= 0.0) {
+    IONF_CALL(attr_write_double(file, "redshift", meta->redshift, path));
+    IONF_CALL(attr_write_double(file, "density_redshift", meta->density_redshift, path));
+    if (meta->checkpoint) /* what an exact restart needs beside n_H */
+      IONF_CALL(attr_write_double(file, "sum_n_H_cm3", meta->sum_n_h_cm3, path));
+  }
+  const struct snapshot_inputs *in = meta->inputs;
+  if (in) {
+    IONF_CALL(attr_write_double(file, "inputs_redshift", in->redshift, path));
+    if (in->density_file && in->density_file[0])
+      IONF_CALL(attr_write_string(file, "density_file", in->density_file, path));
+    if (in->halo_file && in->halo_file[0])
+      IONF_CALL(attr_write_string(file, "halo_file", in->halo_file, path));
+    IONF_CALL(attr_write_int64(file, "n_sources", in->n_sources, path));
+    IONF_CALL(attr_write_double(file, "Ndot_total_per_s", in->ndot_total_per_s, path));
+  }
   IONF_CALL(attr_write_string(file, "config", cfg->effective_yaml, path));
   IONF_CALL(attr_write_string(file, "config_name", cfg->config_name, path));
   IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
@@ -484,7 +499,8 @@ ionf_err step_log_open(struct step_log *log, const char *dir, int64_t resume_aft
   log->file = fopen(log->path, "w");
   IONF_CHECK(log->file, IONF_ERR_IO, "cannot open step log '%s': %s", log->path,
              strerror(errno));
-  if (fputs("step,time_s,time_Myr,iterations,x_HII_mean_volume,x_HII_mean_mass,wall_s\n",
+  if (fputs("step,time_s,time_Myr,iterations,x_HII_mean_volume,x_HII_mean_mass,wall_s,"
+            "redshift,n_sources,Ndot_total_per_s\n",
             log->file) < 0 ||
       fflush(log->file) != 0) {
     int err = errno;
@@ -497,11 +513,15 @@ ionf_err step_log_open(struct step_log *log, const char *dir, int64_t resume_aft
 }
 
 ionf_err step_log_row(struct step_log *log, int64_t step, double time_s, int iterations,
-                      double x_mean_volume, double x_mean_mass, double wall_s) {
+                      double x_mean_volume, double x_mean_mass, double wall_s, double redshift,
+                      int64_t n_sources, double ndot_total_per_s) {
   IONF_CHECK(log->file, IONF_ERR_INTERNAL, "step_log_row: the step log is not open");
+  char z_text[32] = "nan";
+  if (redshift >= 0.0) snprintf(z_text, sizeof z_text, "%.12g", redshift);
   /* Flushed every row: the log is what one looks at while a long run goes on. */
-  int bad = fprintf(log->file, "%" PRId64 ",%.9e,%.9e,%d,%.9e,%.9e,%.9e\n", step, time_s,
-                    time_s / IONF_MYR_S, iterations, x_mean_volume, x_mean_mass, wall_s) < 0;
+  int bad = fprintf(log->file, "%" PRId64 ",%.9e,%.9e,%d,%.9e,%.9e,%.9e,%s,%" PRId64 ",%.9e\n",
+                    step, time_s, time_s / IONF_MYR_S, iterations, x_mean_volume, x_mean_mass,
+                    wall_s, z_text, n_sources, ndot_total_per_s) < 0;
   bad = fflush(log->file) != 0 || bad;
   IONF_CHECK(!bad, IONF_ERR_IO, "cannot write step log '%s': %s", log->path, strerror(errno));
   return IONF_OK;

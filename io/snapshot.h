@@ -8,15 +8,20 @@
  *     string attribute `units`.
  *   Root attributes: time_s (double), box_size_cm (double: proper, or comoving
  *     when cosmological), N (int64), step (int64), config (string: the full
- *     effective YAML), ionfront_version (string); redshift (double) only when
- *     cosmological.  /Grid/dTb [mK] when output.dTb is set.
+ *     effective YAML), ionfront_version (string); redshift (double) and
+ *     density_redshift (double: the redshift /Grid/n_H stands at, the middle of
+ *     the last step) only when cosmological.  /Grid/dTb [mK] when output.dTb is set.
+ *   Production runs (config sequence:) add the inputs of the interval the state
+ *     was evolved with: inputs_redshift (double), density_file and halo_file
+ *     (strings, when from the sequence), n_sources (int64), Ndot_total_per_s.
  * Written to DIR/.snapshot_NNNN.h5.tmp and renamed, so a crash never leaves a
  * truncated file under the final name.  Also root attributes time_Myr,
  * config_name, created (ISO-8601 UTC).
  *
  * A checkpoint (meta->checkpoint) is the same layout in DIR/checkpoint.h5 with
  * the root attributes checkpoint = 1 and next_snapshot_index: x_HII and T at
- * the end of step `step` are all a restart needs besides the config.
+ * the end of step `step` are all a restart needs besides the config (and, in an
+ * expanding universe, n_H, density_redshift and sum_n_H_cm3).
  *
  * Under MPI with more than one rank the write is collective (parallel HDF5,
  * MPI-IO): every rank calls snapshot_write and writes its slab of i-planes
@@ -31,6 +36,15 @@
 #include "config.h"
 #include "grid.h"
 
+/** Production runs: the inputs the state was evolved with (its interval's files). */
+struct snapshot_inputs {
+  double redshift;          /*!< the redshift of the files */
+  const char *density_file; /*!< "" when the density does not come from the sequence */
+  const char *halo_file;    /*!< "" when the sources do not come from the sequence */
+  int64_t n_sources;        /*!< sources after merging per cell */
+  double ndot_total_per_s;  /*!< their photons per second */
+};
+
 struct snapshot_meta {
   int index;              /*!< NNNN in the file name */
   int64_t step;           /*!< time steps taken so far */
@@ -38,6 +52,9 @@ struct snapshot_meta {
   double redshift;        /*!< < 0 when not cosmological */
   int checkpoint;         /*!< 1: write DIR/checkpoint.h5 (restart state) instead */
   int next_index;         /*!< checkpoint: the next snapshot's NNNN */
+  double density_redshift; /*!< cosmological: the redshift /Grid/n_H stands at */
+  double sum_n_h_cm3;     /*!< cosmological checkpoints: the engine's sum of n_H */
+  const struct snapshot_inputs *inputs; /*!< production runs; NULL otherwise */
 };
 
 /**
@@ -63,10 +80,13 @@ IONF_NODISCARD ionf_err step_log_open(struct step_log *log, const char *dir,
                                       int64_t resume_after_step);
 /** Rewrite a CSV file keeping its header and the rows whose first column <= limit. */
 IONF_NODISCARD ionf_err csv_keep_rows_upto(const char *path, double limit);
-/** time_s, iterations, mean x_HII by volume and by mass, wall seconds of the step. */
+/** One step: time_s, iterations, mean x_HII by volume and by mass, wall seconds
+    of the step, then the redshift at its end (< 0: not cosmological, written nan),
+    the number of sources and their photons per second. */
 IONF_NODISCARD ionf_err step_log_row(struct step_log *log, int64_t step, double time_s,
                                      int iterations, double x_mean_volume,
-                                     double x_mean_mass, double wall_s);
+                                     double x_mean_mass, double wall_s, double redshift,
+                                     int64_t n_sources, double ndot_total_per_s);
 void step_log_close(struct step_log *log);
 
 #endif

@@ -136,3 +136,29 @@ ionf_err comm_agree_count(ionf_err local, ionf_err *any_failed, int *n_failed) {
   *n_failed = all[1];
   return IONF_OK;
 }
+
+ionf_err comm_share_error(ionf_err local, int key, ionf_err *shared) {
+  *shared = local;
+  if (my_size == 1) return IONF_OK;
+  /* INT_MAX marks "no failure" */
+  int mine[2] = {local != IONF_OK ? (key < INT_MAX ? key : INT_MAX - 1) : INT_MAX, my_rank};
+  int first[2];
+  IONF_CALL(mpi_check(MPI_Allreduce(mine, first, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD),
+                      "agreeing on errors"));
+  if (first[0] == INT_MAX) {
+    *shared = IONF_OK;
+    return IONF_OK;
+  }
+  char text[2048] = "";
+  int code = (int)local;
+  if (my_rank == first[1]) snprintf(text, sizeof text, "%s", ionf_error_message());
+  IONF_CALL(mpi_check(MPI_Bcast(&code, 1, MPI_INT, first[1], MPI_COMM_WORLD), "sharing an error"));
+  IONF_CALL(mpi_check(MPI_Bcast(text, (int)sizeof text, MPI_CHAR, first[1], MPI_COMM_WORLD),
+                      "sharing an error"));
+  if (my_rank != first[1]) {
+    ionf_error_clear();
+    ionf_error_set((ionf_err)code, "%s", text);
+  }
+  *shared = (ionf_err)code;
+  return IONF_OK;
+}

@@ -46,6 +46,14 @@ IONF_NODISCARD ionf_err comm_agree(ionf_err local, ionf_err *any_failed);
 /** As comm_agree, also counting the ranks that failed. */
 IONF_NODISCARD ionf_err comm_agree_count(ionf_err local, ionf_err *any_failed, int *n_failed);
 
+/**
+ * Collective: of the ranks whose `local` failed, the one with the smallest `key`
+ * (then the lowest rank) gives its code and message to every rank, so that all
+ * report the same error (e.g. the first bad input file, whichever rank read it).
+ * *shared is that code, IONF_OK when no rank failed.
+ */
+IONF_NODISCARD ionf_err comm_share_error(ionf_err local, int key, ionf_err *shared);
+
 /** Elements per MPI call in the chunked collectives (default 2^30; tests use small ones). */
 void comm_set_chunk_elements(int64_t elements);
 

@@ -61,6 +61,13 @@ struct rt_backend_ops {
   ionf_err (*set_step)(struct rt_backend *be, const struct backend_step_params *p);
   /** Take the problem: allocate working fields, copy sources and tables. */
   ionf_err (*setup)(struct rt_backend *be, const struct backend_setup *s);
+  /**
+   * Replace the sources (a new halo catalogue of a production run): all sources
+   * `sources` (must outlive the backend or the next call), this rank's share
+   * [first, first + count), possibly empty.  Fields and tables stay.
+   */
+  ionf_err (*set_sources)(struct rt_backend *be, const struct source_list *sources,
+                          int64_t first_source, int64_t source_count);
   /** Host -> working copies of the fields in `mask`, cells [first, first + count). */
   ionf_err (*upload)(struct rt_backend *be, unsigned mask, int64_t first, int64_t count);
   /** Working copies -> host fields in `mask`, cells [first, first + count). */

@@ -23,6 +23,16 @@ static ionf_err cpu_setup(struct rt_backend *be, const struct backend_setup *s) 
   return IONF_OK;
 }
 
+/* The tracer reads the list each pass: nothing to copy. */
+static ionf_err cpu_set_sources(struct rt_backend *be, const struct source_list *sources,
+                                int64_t first_source, int64_t source_count) {
+  struct cpu_backend *cb = cpu_of(be);
+  cb->s.sources = sources;
+  cb->s.first_source = first_source;
+  cb->s.source_count = source_count;
+  return IONF_OK;
+}
+
 static ionf_err cpu_set_step(struct rt_backend *be, const struct backend_step_params *p) {
   struct cpu_backend *cb = cpu_of(be);
   cb->s.grid.cell_cm = p->cell_cm;
@@ -129,6 +139,7 @@ ionf_err rt_backend_create_cpu(struct rt_backend **out) {
   be->type_name = "cpu";
   be->ops.setup = cpu_setup;
   be->ops.set_step = cpu_set_step;
+  be->ops.set_sources = cpu_set_sources;
   be->ops.upload = cpu_move;
   be->ops.download = cpu_move;
   be->ops.step_begin = cpu_step_begin;

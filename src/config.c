@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "constants.h"
+#include "cosmology.h"
 #include "problems.h"
+#include "sequence.h"
 #include "units.h"
 
 /* Defaults, as YAML text: the effective tree shows exactly these, and
@@ -54,6 +56,12 @@ struct config_ctx {
   const char *name;        /* config name for messages */
   char dir[IONF_PATH_MAX]; /* directory of the config file with '/', "" = cwd */
   struct param_node *eff;  /* the effective tree */
+  /* sequence: (production runs) decides what other sections must hold */
+  int seq_given, seq_density, seq_halos;
+  struct param_node *time_eff, *cosmo_eff; /* effective sections the sequence completes */
+  struct param_node *outputs_node;         /* time.outputs as given (NULL: none) */
+  struct param_node *t_end_node;           /* time.t_end as given (NULL: none) */
+  int z_initial_given;
 };
 
 /* One mapping being validated: the user's keys and their effective copy. */
@@ -68,7 +76,7 @@ struct config_section {
 static const char *const config_sections[] = {"grid",     "material",   "chemistry",
                                               "sources",  "spectrum",   "time",
                                               "raytracing", "output",   "mpi",
-                                              "cosmology"};
+                                              "cosmology", "sequence"};
 #define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---- did you mean ---------------------------------------------------------- */
@@ -408,6 +416,13 @@ static ionf_err config_density(struct config_section *s, struct ionf_config *cfg
   struct config_ctx *ctx = s->ctx;
   struct param_node *n;
   IONF_CALL(config_take(s, "n_H", NULL, &n));
+  if (ctx->seq_density) { /* the density files of the sequence give it */
+    IONF_CHECK(!n, IONF_ERR_CONFIG,
+               "%s: material.n_H and sequence.density both give the density; leave "
+               "material.n_H out (sequence.density is read at every redshift)",
+               ctx->name);
+    return IONF_OK;
+  }
   IONF_CALL(config_require(s, n, "hydrogen density in cm^-3, or {file: PATH, dataset: NAME}"));
   if (n->kind == PARAM_SCALAR) {
     char t[CONFIG_TEXT_MAX];
@@ -526,6 +541,14 @@ static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_n
 static ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
                                struct ionf_config *cfg) {
   const struct param_node *u = params_get(root, "sources");
+  if (ctx->seq_halos) { /* the halo catalogues of the sequence are the sources */
+    IONF_CHECK(!u || u->kind == PARAM_NULL || (u->kind == PARAM_SEQUENCE && u->n_items == 0),
+               IONF_ERR_CONFIG,
+               "%s: sources: and sequence.halos both give the sources; leave sources: out (the "
+               "halo catalogue of each redshift becomes the sources)",
+               ctx->name);
+    return IONF_OK;
+  }
   IONF_CHECK(u && u->kind != PARAM_NULL && !(u->kind == PARAM_SEQUENCE && u->n_items == 0),
              IONF_ERR_CONFIG, "%s: no sources given (sources: a list of {position, Ndot} or {file: ...})",
              ctx->name);
@@ -614,12 +637,58 @@ static int config_cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The output times: time.outputs (`n`, NULL when not given) and the `n_more` times
+ * `more`, each in (0, t_end], sorted, duplicates dropped. */
+static ionf_err config_output_times(struct config_ctx *ctx, const struct param_node *n,
+                                    const char *t_end_text, const double *more, size_t n_more,
+                                    struct ionf_config *cfg) {
+  char t[CONFIG_TEXT_MAX];
+  size_t count = 0;
+  if (n) {
+    IONF_CHECK(n->kind != PARAM_MAPPING, IONF_ERR_CONFIG,
+               "%s: time.outputs: expected a time or a list of times like [10 Myr, 50 Myr], got "
+               "a mapping",
+               ctx->name);
+    count = n->kind == PARAM_SEQUENCE ? n->n_items : 1;
+    IONF_CHECK(count > 0, IONF_ERR_CONFIG,
+               "%s: time.outputs is an empty list (leave it out to write only at t_end)",
+               ctx->name);
+  }
+  cfg->output_times_s =
+      ionf_malloc((count + n_more) * sizeof *cfg->output_times_s, "output times");
+  IONF_CHECK(cfg->output_times_s, IONF_ERR_MEM, "out of memory");
+  for (size_t i = 0; i < count; ++i) {
+    const struct param_node *item = n->kind == PARAM_SEQUENCE ? n->items[i] : n;
+    char path[64];
+    if (n->kind == PARAM_SEQUENCE)
+      snprintf(path, sizeof path, "time.outputs[%zu]", i);
+    else
+      snprintf(path, sizeof path, "time.outputs");
+    double v = 0.0;
+    IONF_CALL(config_quantity(ctx, path, item, UNIT_TIME, IONF_MYR_S, 0.0, &v));
+    /* "0.5 Gyr" and "500 Myr" may differ in the last bit. */
+    if (v > cfg->t_end_s && v <= cfg->t_end_s * (1 + 1e-12)) v = cfg->t_end_s;
+    IONF_CHECK(v > 0 && v <= cfg->t_end_s, IONF_ERR_CONFIG,
+               "%s: %s = %s is out of range (must be in (0, t_end], t_end = %s)", ctx->name, path,
+               config_text(item, t, sizeof t), t_end_text);
+    cfg->output_times_s[i] = v;
+  }
+  for (size_t i = 0; i < n_more; ++i) cfg->output_times_s[count + i] = more[i];
+  count += n_more;
+  qsort(cfg->output_times_s, count, sizeof *cfg->output_times_s, config_cmp_double);
+  size_t kept = 0;
+  for (size_t i = 0; i < count; ++i)
+    if (kept == 0 || cfg->output_times_s[i] - cfg->output_times_s[kept - 1] > 1e-9 * cfg->t_end_s)
+      cfg->output_times_s[kept++] = cfg->output_times_s[i];
+  cfg->n_outputs = (int)kept;
+  return IONF_OK;
+}
+
 static ionf_err config_time(struct config_ctx *ctx, const struct param_node *root,
                             struct ionf_config *cfg) {
   static const char *const keys[] = {"dt", "t_end", "outputs"};
   struct config_section s;
   struct param_node *dt, *t_end, *n;
-  char t[CONFIG_TEXT_MAX];
   IONF_CALL(config_open_section(ctx, root, "time", keys, CONFIG_N(keys), &s));
 
   IONF_CALL(config_take(&s, "dt", NULL, &dt));
@@ -628,6 +697,18 @@ static ionf_err config_time(struct config_ctx *ctx, const struct param_node *roo
   if (!(cfg->dt_s > 0)) return config_range(ctx, s.path, dt, "must be > 0");
 
   IONF_CALL(config_take(&s, "t_end", NULL, &t_end));
+  if (ctx->seq_given) { /* t_end and the outputs follow from sequence.redshifts */
+    if (!t_end) { /* its place in the effective tree, filled in by config_sequence */
+      struct param_node *slot = params_new(PARAM_NULL, NULL);
+      IONF_CHECK(slot, IONF_ERR_MEM, "out of memory");
+      IONF_CALL(params_map_set(s.eff, "t_end", slot));
+    }
+    IONF_CALL(config_take(&s, "outputs", NULL, &n));
+    ctx->time_eff = s.eff;
+    ctx->t_end_node = t_end;
+    ctx->outputs_node = n;
+    return IONF_OK;
+  }
   IONF_CALL(config_require(&s, t_end, "the end time, e.g. '500 Myr'; a bare number is in Myr"));
   IONF_CALL(config_quantity(ctx, s.path, t_end, UNIT_TIME, IONF_MYR_S, 0.0, &cfg->t_end_s));
   if (!(cfg->t_end_s > 0)) return config_range(ctx, s.path, t_end, "must be > 0");
@@ -647,38 +728,7 @@ static ionf_err config_time(struct config_ctx *ctx, const struct param_node *roo
     IONF_CALL(params_map_set(s.eff, "outputs", n));
     IONF_CALL(params_seq_append(n, end_copy));
   }
-  IONF_CHECK(n->kind != PARAM_MAPPING, IONF_ERR_CONFIG,
-             "%s: time.outputs: expected a time or a list of times like [10 Myr, 50 Myr], got a "
-             "mapping",
-             ctx->name);
-  size_t count = n->kind == PARAM_SEQUENCE ? n->n_items : 1;
-  IONF_CHECK(count > 0, IONF_ERR_CONFIG,
-             "%s: time.outputs is an empty list (leave it out to write only at t_end)", ctx->name);
-  cfg->output_times_s = ionf_malloc(count * sizeof *cfg->output_times_s, "output times");
-  IONF_CHECK(cfg->output_times_s, IONF_ERR_MEM, "out of memory");
-  for (size_t i = 0; i < count; ++i) {
-    const struct param_node *item = n->kind == PARAM_SEQUENCE ? n->items[i] : n;
-    char path[64];
-    if (n->kind == PARAM_SEQUENCE)
-      snprintf(path, sizeof path, "time.outputs[%zu]", i);
-    else
-      snprintf(path, sizeof path, "time.outputs");
-    double v = 0.0;
-    IONF_CALL(config_quantity(ctx, path, item, UNIT_TIME, IONF_MYR_S, 0.0, &v));
-    /* "0.5 Gyr" and "500 Myr" may differ in the last bit. */
-    if (v > cfg->t_end_s && v <= cfg->t_end_s * (1 + 1e-12)) v = cfg->t_end_s;
-    IONF_CHECK(v > 0 && v <= cfg->t_end_s, IONF_ERR_CONFIG,
-               "%s: %s = %s is out of range (must be in (0, t_end], t_end = %s)", ctx->name, path,
-               config_text(item, t, sizeof t), t_end->scalar);
-    cfg->output_times_s[i] = v;
-  }
-  qsort(cfg->output_times_s, count, sizeof *cfg->output_times_s, config_cmp_double);
-  size_t kept = 0;
-  for (size_t i = 0; i < count; ++i)
-    if (kept == 0 || cfg->output_times_s[i] - cfg->output_times_s[kept - 1] > 1e-9 * cfg->t_end_s)
-      cfg->output_times_s[kept++] = cfg->output_times_s[i];
-  cfg->n_outputs = (int)kept;
-  return IONF_OK;
+  return config_output_times(ctx, n, t_end->scalar, NULL, 0, cfg);
 }
 
 static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_node *root,
@@ -781,10 +831,15 @@ static ionf_err config_cosmology(struct config_ctx *ctx, const struct param_node
                             &cfg->omega_b));
   IONF_CALL(config_positive(&s, "T_cmb", "2.725", "the CMB temperature today in K",
                             &cfg->t_cmb0_k));
-  IONF_CALL(config_take(&s, "z_initial", "9.0", &n));
-  IONF_CALL(config_number(ctx, s.path, n, "a redshift", &cfg->z_initial));
-  if (!(cfg->z_initial >= 0.0 && cfg->z_initial < 1e4))
-    return config_range(ctx, s.path, n, "must be a redshift in [0, 1e4)");
+  /* with a sequence the first redshift is the default (config_sequence) */
+  IONF_CALL(config_take(&s, "z_initial", ctx->seq_given ? NULL : "9.0", &n));
+  ctx->cosmo_eff = s.eff;
+  ctx->z_initial_given = n != NULL;
+  if (n) {
+    IONF_CALL(config_number(ctx, s.path, n, "a redshift", &cfg->z_initial));
+    if (!(cfg->z_initial >= 0.0 && cfg->z_initial < 1e4))
+      return config_range(ctx, s.path, n, "must be a redshift in [0, 1e4)");
+  }
   if (cfg->write_dtb && !cfg->cosmological)
     return ionf_error_set(IONF_ERR_CONFIG,
                           "%s: output.dTb needs a redshift: set cosmology.cosmological: true",
@@ -794,6 +849,179 @@ static ionf_err config_cosmology(struct config_ctx *ctx, const struct param_node
                           "%s: cosmology: need Omega_b <= Omega_m <= 1 (flat LCDM), got "
                           "Omega_b = %g, Omega_m = %g",
                           ctx->name, cfg->omega_b, cfg->omega_m);
+  return IONF_OK;
+}
+
+/* A file name pattern of the sequence: one number conversion for the redshift,
+ * resolved relative to the config file; the effective tree gets the resolved one. */
+static ionf_err config_pattern(struct config_section *f, struct param_node *n, char *out,
+                               size_t cap) {
+  struct config_ctx *ctx = f->ctx;
+  char text[IONF_PATH_MAX], probe[IONF_PATH_MAX + 64];
+  IONF_CALL(config_string(ctx, f->path, n, "a file name pattern like \"density_z%.3f.h5\"", text,
+                          sizeof text));
+  sequence_file_name(text, 10.0, probe, sizeof probe);
+  IONF_CHECK(probe[0], IONF_ERR_CONFIG,
+             "%s: %s = '%s': the pattern must hold exactly one number conversion for the "
+             "redshift, such as %%.3f (write %%%% for a literal %%)",
+             ctx->name, f->path, text);
+  IONF_CALL(config_resolve(ctx, f->path, text, out, cap));
+  sequence_file_name(out, 10.0, probe, sizeof probe);
+  IONF_CHECK(probe[0], IONF_ERR_CONFIG,
+             "%s: %s: the pattern resolved against the config file's directory, '%s', holds "
+             "another '%%'; give an absolute pattern",
+             ctx->name, f->path, out);
+  struct param_node *resolved = params_new(PARAM_SCALAR, out);
+  IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
+  resolved->quoted = 1;
+  IONF_CALL(params_map_set(f->eff, "pattern", resolved));
+  return IONF_OK;
+}
+
+/* sequence.density or sequence.halos: a mapping opened as its own section. */
+static ionf_err config_sequence_part(struct config_section *s, const char *key, const char *name,
+                                     const char *const *keys, size_t n_keys, const char *usage,
+                                     struct config_section *f) {
+  const struct param_node *u = params_get(s->user, key);
+  char t[CONFIG_TEXT_MAX];
+  IONF_CHECK(u->kind == PARAM_MAPPING, IONF_ERR_CONFIG, "%s: %s = %s: expected %s",
+             s->ctx->name, name, config_text(u, t, sizeof t), usage);
+  IONF_CALL(config_open(s->ctx, u, name, keys, n_keys, f));
+  IONF_CALL(params_map_set(s->eff, key, f->eff));
+  return IONF_OK;
+}
+
+/* sequence: redshifts, their times and steps, the outputs, t_end, the file patterns. */
+static ionf_err config_sequence(struct config_ctx *ctx, const struct param_node *root,
+                                struct ionf_config *cfg) {
+  static const char *const keys[] = {"redshifts", "density", "halos"};
+  struct sequence_config *seq = &cfg->sequence;
+  struct config_section s;
+  struct param_node *n;
+  char t[CONFIG_TEXT_MAX], t2[CONFIG_TEXT_MAX];
+  if (!ctx->seq_given) return IONF_OK;
+  IONF_CALL(config_open_section(ctx, root, "sequence", keys, CONFIG_N(keys), &s));
+  IONF_CHECK(cfg->cosmological, IONF_ERR_CONFIG,
+             "%s: sequence: needs cosmology.cosmological: true (a run along a list of redshifts "
+             "runs in an expanding universe)",
+             ctx->name);
+
+  IONF_CALL(config_take(&s, "redshifts", NULL, &n));
+  const char *usage = "a list of at least two redshifts, strictly descending, e.g. [20, 19, 18]";
+  IONF_CALL(config_require(&s, n, usage));
+  IONF_CHECK(n->kind == PARAM_SEQUENCE && n->n_items >= 2 && n->n_items <= 1000000,
+             IONF_ERR_CONFIG, "%s: sequence.redshifts = %s: expected %s", ctx->name,
+             config_text(n, t, sizeof t), usage);
+  size_t count = n->n_items;
+  seq->redshifts = ionf_malloc(count * sizeof(double), "the redshifts of the sequence");
+  seq->times_s = ionf_malloc(count * sizeof(double), "the times of the sequence");
+  seq->steps = ionf_malloc((count - 1) * sizeof(int64_t), "the steps of the sequence");
+  IONF_CHECK(seq->redshifts && seq->times_s && seq->steps, IONF_ERR_MEM, "out of memory");
+  for (size_t i = 0; i < count; ++i) {
+    char path[64];
+    snprintf(path, sizeof path, "sequence.redshifts[%zu]", i);
+    double z = 0.0;
+    IONF_CALL(config_number(ctx, path, n->items[i], "a redshift", &z));
+    if (!(z >= 0.0 && z < 1e4))
+      return config_range(ctx, path, n->items[i], "must be a redshift in [0, 1e4)");
+    IONF_CHECK(i == 0 || z < seq->redshifts[i - 1], IONF_ERR_CONFIG,
+               "%s: %s = %s is not below sequence.redshifts[%zu] = %s: the redshifts must be "
+               "strictly descending (the run goes from the first to the last)",
+               ctx->name, path, config_text(n->items[i], t, sizeof t), i - 1,
+               i ? config_text(n->items[i - 1], t2, sizeof t2) : "");
+    seq->redshifts[i] = z;
+  }
+  seq->n_redshifts = (int)count;
+
+  /* The run starts at the first redshift. */
+  double z0 = seq->redshifts[0];
+  if (ctx->z_initial_given) {
+    IONF_CHECK(fabs(cfg->z_initial - z0) <= 1e-12 * (1.0 + z0), IONF_ERR_CONFIG,
+               "%s: cosmology.z_initial = %.17g differs from the first of sequence.redshifts "
+               "(%s); leave cosmology.z_initial out (it defaults to the first redshift)",
+               ctx->name, cfg->z_initial, config_text(n->items[0], t, sizeof t));
+  } else {
+    struct param_node *first = params_copy(n->items[0]);
+    IONF_CHECK(first, IONF_ERR_MEM, "out of memory");
+    IONF_CALL(params_map_set(ctx->cosmo_eff, "z_initial", first));
+  }
+  cfg->z_initial = z0;
+
+  /* Times from the first redshift, and equal steps that end on every redshift. */
+  struct cosmology c = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
+  double age0 = cosmology_age_s(&c, z0);
+  seq->times_s[0] = 0.0;
+  for (size_t i = 1; i < count; ++i) seq->times_s[i] = cosmology_age_s(&c, seq->redshifts[i]) - age0;
+  for (size_t i = 0; i + 1 < count; ++i) {
+    /* an interval of exactly k steps (to rounding) stays at k */
+    double span = (seq->times_s[i + 1] - seq->times_s[i]) / cfg->dt_s;
+    double steps = ceil(span * (1.0 - 1e-12));
+    IONF_CHECK(steps <= 1e9, IONF_ERR_CONFIG,
+               "%s: time.dt is too small for sequence.redshifts: %.3g steps between z = %g and "
+               "z = %g",
+               ctx->name, steps, seq->redshifts[i], seq->redshifts[i + 1]);
+    seq->steps[i] = steps < 1.0 ? 1 : (int64_t)steps;
+  }
+
+  /* t_end is implied: a given one must agree (units may round it) */
+  double implied = seq->times_s[count - 1];
+  char implied_text[64], t_end_text[64];
+  snprintf(implied_text, sizeof implied_text, "%.17g Myr", implied / IONF_MYR_S);
+  snprintf(t_end_text, sizeof t_end_text, "%.6f Myr", implied / IONF_MYR_S);
+  if (ctx->t_end_node) {
+    double given = 0.0;
+    IONF_CALL(config_quantity(ctx, "time.t_end", ctx->t_end_node, UNIT_TIME, IONF_MYR_S, 0.0,
+                              &given));
+    IONF_CHECK(fabs(given - implied) <= 1e-6 * implied, IONF_ERR_CONFIG,
+               "%s: time.t_end = %s does not match sequence.redshifts: from z = %s to z = %s is "
+               "%s; leave time.t_end out (it is implied)",
+               ctx->name, config_text(ctx->t_end_node, t, sizeof t),
+               config_text(n->items[0], t2, sizeof t2), n->items[count - 1]->scalar, t_end_text);
+  }
+  cfg->t_end_s = implied;
+  struct param_node *end = params_new(PARAM_SCALAR, implied_text);
+  IONF_CHECK(end, IONF_ERR_MEM, "out of memory");
+  IONF_CALL(params_map_set(ctx->time_eff, "t_end", end));
+  IONF_CALL(config_output_times(ctx, ctx->outputs_node, t_end_text, seq->times_s + 1, count - 1,
+                                cfg));
+
+  if (ctx->seq_density) {
+    static const char *const dkeys[] = {"pattern", "dataset"};
+    struct config_section f;
+    IONF_CALL(config_sequence_part(&s, "density", "sequence.density", dkeys, CONFIG_N(dkeys),
+                                   "{pattern: \"density_z%.3f.h5\", dataset: NAME}", &f));
+    IONF_CALL(config_take(&f, "pattern", NULL, &n));
+    IONF_CALL(config_require(&f, n, "the HDF5 files, e.g. \"density_z%.3f.h5\" (the redshift "
+                                    "fills in the number)"));
+    IONF_CALL(config_pattern(&f, n, seq->density_pattern, sizeof seq->density_pattern));
+    IONF_CALL(config_take(&f, "dataset", NULL, &n));
+    IONF_CALL(config_require(&f, n, "the dataset of proper n_H in cm^-3 in each file"));
+    IONF_CALL(config_string(ctx, f.path, n, "a dataset name", seq->density_dataset,
+                            sizeof seq->density_dataset));
+  }
+  if (ctx->seq_halos) {
+    static const char *const hkeys[] = {"pattern", "f_gamma", "t_source", "position_unit"};
+    struct config_section f;
+    IONF_CALL(config_sequence_part(&s, "halos", "sequence.halos", hkeys, CONFIG_N(hkeys),
+                                   "{pattern: \"halos_z%.3f.h5\", f_gamma: NUMBER, t_source: TIME}",
+                                   &f));
+    IONF_CALL(config_take(&f, "pattern", NULL, &n));
+    IONF_CALL(config_require(&f, n, "the HDF5 halo catalogues, e.g. \"halos_z%.3f.h5\""));
+    IONF_CALL(config_pattern(&f, n, seq->halo_pattern, sizeof seq->halo_pattern));
+    IONF_CALL(config_positive(&f, "f_gamma", NULL,
+                              "ionizing photons per baryon in halos over the source lifetime",
+                              &seq->halo_f_gamma));
+    IONF_CALL(config_take(&f, "t_source", NULL, &n));
+    IONF_CALL(config_require(&f, n, "the source lifetime, e.g. '10 Myr'; a bare number is in Myr"));
+    IONF_CALL(config_quantity(ctx, f.path, n, UNIT_TIME, IONF_MYR_S, 0.0, &seq->halo_t_source_s));
+    if (!(seq->halo_t_source_s > 0)) return config_range(ctx, f.path, n, "must be > 0");
+    double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
+    IONF_CALL(config_take(&f, "position_unit", "1 Mpc", &n));
+    IONF_CALL(config_quantity(ctx, f.path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,
+                              &seq->halo_position_unit_cm));
+    if (!(seq->halo_position_unit_cm > 0))
+      return config_range(ctx, f.path, n, "must be a comoving length > 0");
+  }
   return IONF_OK;
 }
 
@@ -823,6 +1051,12 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
              "level, got %s",
              ctx->name, config_kind(root));
   IONF_CALL(config_check_keys(ctx, root, NULL, config_sections, CONFIG_N(config_sections)));
+  /* a sequence changes what material, sources and time must hold */
+  const struct param_node *seq = params_get(root, "sequence");
+  const struct param_node *part;
+  ctx->seq_given = seq && seq->kind != PARAM_NULL;
+  ctx->seq_density = ctx->seq_given && (part = params_get(seq, "density")) && part->kind != PARAM_NULL;
+  ctx->seq_halos = ctx->seq_given && (part = params_get(seq, "halos")) && part->kind != PARAM_NULL;
   IONF_CALL(config_grid(ctx, root, cfg));
   IONF_CALL(config_material(ctx, root, cfg));
   IONF_CALL(config_chemistry(ctx, root, cfg));
@@ -833,6 +1067,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   IONF_CALL(config_output(ctx, root, cfg));
   IONF_CALL(config_mpi(ctx, root, cfg));
   IONF_CALL(config_cosmology(ctx, root, cfg));
+  IONF_CALL(config_sequence(ctx, root, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }
@@ -880,6 +1115,10 @@ void config_free(struct ionf_config *cfg) {
   free(cfg->source_ndot_per_s);
   free(cfg->output_times_s);
   free(cfg->effective_yaml);
+  free(cfg->sequence.redshifts);
+  free(cfg->sequence.times_s);
+  free(cfg->sequence.steps);
+  memset(&cfg->sequence, 0, sizeof cfg->sequence);
   cfg->source_ijk = NULL;
   cfg->source_ndot_per_s = NULL;
   cfg->output_times_s = NULL;

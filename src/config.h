@@ -32,6 +32,25 @@
  *               T_cmb [K, 2.725], z_initial [9]: when cosmological, box_size is comoving,
  *               n_H is the proper density at z_initial (diluted as (1+z)^3), time runs
  *               from the cosmic age at z_initial, and snapshots carry the redshift
+ *   sequence:   inputs that change as a cosmological run advances (production runs;
+ *               needs cosmology.cosmological: true):
+ *               redshifts [list, strictly descending, >= 2 entries: the run goes from the
+ *                 first to the last; cosmology.z_initial defaults to (and must equal) the
+ *                 first; time.t_end is implied (cosmic time from the first to the last) and
+ *                 may be left out, a given value must match it to 1e-6; each interval
+ *                 [z_i, z_i+1] takes ceil(dt_i / time.dt) equal steps; a snapshot is written
+ *                 at every redshift after the first (snapshot_0000 is the first), and
+ *                 time.outputs, if given, adds snapshots at those times],
+ *               density {pattern: printf pattern with one number conversion for the
+ *                 redshift, e.g. "density_z%.3f.h5", dataset: NAME}: the proper n_H [cm^-3]
+ *                 at that redshift, read at the start of its interval and diluted from
+ *                 there; then material.n_H must be left out,
+ *               halos {pattern, f_gamma [> 0], t_source [Myr > 0], position_unit [comoving
+ *                 length of one position unit in the ionfront layout, '1 Mpc'; cells allowed]}:
+ *                 the halo catalogue of each interval as the sources (io/io_halos.h), Ndot =
+ *                 f_gamma M Omega_b / (Omega_m m_p t_source); then sources: must be left out.
+ *               Patterns are relative to the config file.  The files of every redshift but the
+ *               last (where the run ends) must exist; they are checked before the first step.
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -63,6 +82,20 @@ struct field_input {
   double value;                 /*!< uniform value (unit of the field) */
   char file[IONF_PATH_MAX];     /*!< HDF5 file (absolute, or relative to the config file) */
   char dataset[256];            /*!< dataset path inside the file */
+};
+
+/** sequence: the inputs of a production run, one set per redshift of a list. */
+struct sequence_config {
+  int n_redshifts;              /*!< 0: no sequence; else >= 2 */
+  double *redshifts;            /*!< strictly descending (malloc'd) */
+  double *times_s;              /*!< run time at each redshift: age(z_i) - age(z_0) [s] (malloc'd) */
+  int64_t *steps;               /*!< steps of interval i = [z_i, z_i+1], n_redshifts - 1 (malloc'd) */
+  char density_pattern[IONF_PATH_MAX]; /*!< printf pattern of the n_H files; "" = material.n_H */
+  char density_dataset[256];
+  char halo_pattern[IONF_PATH_MAX];    /*!< ... of the halo catalogues; "" = sources: stays */
+  double halo_f_gamma;          /*!< photons per baryon over the source lifetime (Eq. 20) */
+  double halo_t_source_s;       /*!< source lifetime t_s [s] */
+  double halo_position_unit_cm; /*!< comoving length of one position unit (ionfront layout) [cm] */
 };
 
 struct ionf_config {
@@ -127,6 +160,9 @@ struct ionf_config {
   int cosmological;
   double hubble_h, omega_m, omega_b, t_cmb0_k;
   double z_initial;             /*!< redshift at t = 0 of the run */
+
+  /* production runs: density and halo files along a list of redshifts */
+  struct sequence_config sequence;
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */

@@ -18,6 +18,7 @@
 #include "io_density.h"
 #include "io_sources.h"
 #include "partition.h"
+#include "sequence.h"
 #include "checkpoint.h"
 #include "snapshot.h"
 #include "export_c2ray.h"
@@ -28,6 +29,10 @@ static ionf_err load_density(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
   int64_t cells = grid_cells(e->grid.n);
   double *n_h = e->fields.n_h_cm3;
+  if (cfg->sequence.density_pattern[0]) { /* the first redshift's file: sequence_load */
+    e->uniform_density = 0;
+    return IONF_OK;
+  }
   if (cfg->n_h_cm3.from_file) {
     e->uniform_density = 0;
     return io_density_read(cfg->n_h_cm3.file, cfg->n_h_cm3.dataset, e->grid.n, n_h);
@@ -37,9 +42,26 @@ static ionf_err load_density(struct engine *e) {
   return IONF_OK;
 }
 
+ionf_err engine_share_sources(struct engine *e) {
+  /* Shares balanced by tracing cost; every rank computes the same partition. */
+  int p = comm_size();
+  int64_t *first = ionf_malloc(2 * sizeof(int64_t) * (size_t)p, "the source partition");
+  if (!first) return IONF_ERR_MEM;
+  int64_t *count = first + p;
+  ionf_err rc = partition_sources(&e->sources, e->grid.n, e->grid.periodic, e->cfg->r_max_cells,
+                                  p, first, count, &e->source_imbalance);
+  e->first_source = first[comm_rank()];
+  e->source_count = count[comm_rank()];
+  e->ndot_total_per_s = sources_total_ndot(&e->sources);
+  free(first);
+  return rc;
+}
+
 static ionf_err load_sources(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
   const char *origin = cfg->config_name;
+  if (cfg->sequence.halo_pattern[0]) /* none until the first catalogue: sequence_load */
+    return sources_alloc(0, &e->sources);
   if (cfg->source_file[0]) {
     IONF_CALL(io_sources_read(cfg->source_file, cfg->source_format, &e->sources));
     origin = cfg->source_file;
@@ -51,17 +73,7 @@ static ionf_err load_sources(struct engine *e) {
   }
   IONF_CALL(sources_validate(&e->sources, e->grid.n, origin));
   IONF_CALL(sources_merge_same_cell(&e->sources, e->grid.n));
-  /* Shares balanced by tracing cost; every rank computes the same partition. */
-  int p = comm_size();
-  int64_t *first = ionf_malloc(2 * sizeof(int64_t) * (size_t)p, "the source partition");
-  if (!first) return IONF_ERR_MEM;
-  int64_t *count = first + p;
-  ionf_err rc = partition_sources(&e->sources, e->grid.n, e->grid.periodic, cfg->r_max_cells, p,
-                                  first, count, &e->source_imbalance);
-  e->first_source = first[comm_rank()];
-  e->source_count = count[comm_rank()];
-  free(first);
-  return rc;
+  return engine_share_sources(e);
 }
 
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
@@ -78,7 +90,10 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     e->grid.cell_cm /= 1.0 + cfg->z_initial;
   }
   e->grid.periodic = cfg->periodic;
-  ionf_err rc = grid_fields_alloc(e->grid.n, !cfg->isothermal, &e->fields);
+  e->seq_interval = -1;
+  /* a production run checks all its input files before anything else */
+  ionf_err rc = cfg->sequence.n_redshifts > 0 ? sequence_check_inputs(e) : IONF_OK;
+  if (rc == IONF_OK) rc = grid_fields_alloc(e->grid.n, !cfg->isothermal, &e->fields);
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
@@ -128,6 +143,8 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     }
     if (rc == IONF_OK) rc = e->backend->ops.upload(e->backend, FIELD_ALL, 0, grid_cells(e->grid.n));
   }
+  /* the first redshift's density and halos, through the same path as the later ones */
+  if (rc == IONF_OK && cfg->sequence.n_redshifts > 0) rc = sequence_load(e, 0, 1);
   if (rc != IONF_OK) {
     ionf_error_trace(__func__, __FILE__, __LINE__);
     engine_destroy(e);
@@ -148,10 +165,11 @@ void engine_destroy(struct engine *e) {
 
 /*
  * Test hook (IONFRONT_FAULT_INJECT): "signal:S" raises SIGUSR1 on rank 0 after
- * step S; "trace:R" makes rank R's ray tracing fail.  Lets the test suite
+ * step S; "trace:R" makes rank R's ray tracing fail; "load:R" makes rank R's
+ * reading of a later interval's inputs fail (sequence.c).  Lets the test suite
  * exercise the stop/restart and failure paths for real.
  */
-static long fault_inject(const char *what) {
+long engine_fault_inject(const char *what) {
   const char *v = getenv("IONFRONT_FAULT_INJECT");
   size_t len = strlen(what);
   if (!v || strncmp(v, what, len) != 0 || v[len] != ':') return -1;
@@ -318,6 +336,11 @@ static ionf_err share_end_state(struct engine *e) {
 
 double engine_redshift(const struct engine *e) {
   if (!e->cfg->cosmological) return -1.0;
+  /* on a redshift of a production run's list: that redshift, not its round trip
+     through the age (8.799999999999999 for 8.8) */
+  const struct sequence_config *seq = &e->cfg->sequence;
+  for (int i = 0; i < seq->n_redshifts; ++i)
+    if (fabs(e->time_s - seq->times_s[i]) <= 1e-9 * e->cfg->dt_s) return seq->redshifts[i];
   return cosmology_redshift_at_age(&e->cosmo, e->age_start_s + e->time_s);
 }
 
@@ -348,6 +371,10 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   const struct ionf_config *cfg = e->cfg;
   struct rt_backend *be = e->backend;
   int64_t cells = grid_cells(e->grid.n);
+  if (cfg->sequence.n_redshifts > 0) { /* a new interval: its density and halos first */
+    int interval = sequence_interval_at(&cfg->sequence, e->time_s, 1e-9 * cfg->dt_s);
+    if (interval != e->seq_interval) IONF_CALL(sequence_load(e, interval, 1));
+  }
   if (cfg->cosmological) IONF_CALL(cosmology_step(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
 
@@ -368,7 +395,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
     /* A rank whose tracing fails (GPU memory, ...) must not leave the others
        waiting in the reduction: agree first. */
     ionf_err rc = be->ops.trace(be, &ts);
-    if (rc == IONF_OK && fault_inject("trace") == comm_rank())
+    if (rc == IONF_OK && engine_fault_inject("trace") == comm_rank())
       rc = ionf_error_set(IONF_ERR_GPU_MEM, "rank %d: ray tracing failed (injected fault)",
                           comm_rank());
     ionf_err any;
@@ -415,7 +442,8 @@ ionf_err engine_sync_to_host(struct engine *e) {
 }
 
 int engine_has_single_source_front(const struct engine *e) {
-  return e->sources.n == 1 && e->uniform_density && e->cfg->n_h_cm3.value > 0.0;
+  /* (a production run's sources and density change: no single front to follow) */
+  return e->cfg->sequence.n_redshifts == 0 && e->sources.n == 1 && e->uniform_density && e->cfg->n_h_cm3.value > 0.0;
 }
 
 int engine_has_analytic_front(const struct engine *e) {
@@ -465,6 +493,29 @@ static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
   return IONF_OK;
 }
 
+/* What every snapshot and checkpoint records beside the fields; `in` receives the
+   production run's inputs (meta->inputs points at it then). */
+static struct snapshot_meta snapshot_meta_now(const struct engine *e, int index,
+                                              struct snapshot_inputs *in) {
+  struct snapshot_meta meta;
+  memset(&meta, 0, sizeof meta);
+  meta.index = index;
+  meta.step = e->step;
+  meta.time_s = e->time_s;
+  meta.redshift = engine_redshift(e);
+  meta.density_redshift = e->z_density;
+  meta.sum_n_h_cm3 = e->sum_n_h_cm3;
+  if (e->cfg->sequence.n_redshifts > 0 && e->seq_interval >= 0) {
+    in->redshift = e->cfg->sequence.redshifts[e->seq_interval];
+    in->density_file = e->seq_density_file;
+    in->halo_file = e->seq_halo_file;
+    in->n_sources = e->sources.n;
+    in->ndot_total_per_s = e->ndot_total_per_s;
+    meta.inputs = in;
+  }
+  return meta;
+}
+
 /* Snapshot + I-front record at the current time (rank 0 writes). */
 static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
   double t0 = ionf_wtime();
@@ -478,7 +529,8 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
                e->cfg->omega_b, e->cfg->hubble_h, engine_redshift(e), e->fields.dtb_mk);
   }
   /* collective over the ranks: each writes its slab */
-  struct snapshot_meta meta = {index, e->step, e->time_s, engine_redshift(e), 0, 0};
+  struct snapshot_inputs inputs;
+  struct snapshot_meta meta = snapshot_meta_now(e, index, &inputs);
   IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
   report->n_snapshots++;
@@ -499,15 +551,19 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
   return IONF_OK;
 }
 
-/* Steps of dt, shortened to land exactly on the next output time (or t_end). */
+/* Steps of dt (in a production run the interval's equal steps), shortened to land
+   exactly on the next output time (or t_end); every redshift of a sequence is one. */
 static double next_step_length(const struct ionf_config *cfg, double t, double t_tiny) {
+  double dt_max = cfg->dt_s;
+  if (cfg->sequence.n_redshifts > 0)
+    dt_max = sequence_step_s(&cfg->sequence, sequence_interval_at(&cfg->sequence, t, t_tiny));
   double target = cfg->t_end_s;
   for (int i = 0; i < cfg->n_outputs; ++i)
     if (cfg->output_times_s[i] > t + t_tiny) {
       if (cfg->output_times_s[i] < target) target = cfg->output_times_s[i];
       break;
     }
-  double dt = cfg->dt_s < target - t ? cfg->dt_s : target - t;
+  double dt = dt_max < target - t ? dt_max : target - t;
   if (target - t - dt < t_tiny) dt = target - t;
   return dt;
 }
@@ -582,7 +638,10 @@ void engine_install_signal_handlers(void) {
 static ionf_err write_checkpoint(struct engine *e, int next_index, char *path, size_t size) {
   double t0 = ionf_wtime();
   IONF_CALL(engine_sync_to_host(e));
-  struct snapshot_meta meta = {next_index, e->step, e->time_s, engine_redshift(e), 1, next_index};
+  struct snapshot_inputs inputs;
+  struct snapshot_meta meta = snapshot_meta_now(e, next_index, &inputs);
+  meta.checkpoint = 1;
+  meta.next_index = next_index;
   IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, path, size));
   e->timers.io_s += ionf_wtime() - t0;
   return IONF_OK;
@@ -595,6 +654,23 @@ ionf_err engine_restart(struct engine *e, const char *path) {
              "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
              st.time_s / IONF_MYR_S, e->cfg->t_end_s / IONF_MYR_S);
   int64_t cells = grid_cells(e->grid.n);
+  const struct sequence_config *seq = &e->cfg->sequence;
+  if (seq->n_redshifts > 0) { /* the halos of the interval the checkpoint's last step was in */
+    IONF_CHECK(st.density_redshift >= 0.0, IONF_ERR_INPUT,
+               "checkpoint '%s' has no attribute 'density_redshift' (written by an older "
+               "ionfront?); a production run cannot continue from it",
+               path);
+    int interval = sequence_interval_ending_at(seq, st.time_s, 1e-9 * e->cfg->dt_s);
+    if (interval != e->seq_interval) IONF_CALL(sequence_load(e, interval, 0));
+  }
+  if (e->cfg->cosmological && st.density_redshift >= 0.0) {
+    /* n_H as diluted up to the checkpoint, bit for bit (re-diluting would round
+       differently); older checkpoints lack it and the density is diluted from z_initial */
+    IONF_CALL(io_field_read(path, "/Grid/n_H", e->grid.n, "n_H", "densities", e->fields.n_h_cm3));
+    IONF_CALL(e->backend->ops.upload(e->backend, FIELD_N_H, 0, cells));
+    e->z_density = st.density_redshift;
+    e->sum_n_h_cm3 = st.sum_n_h_cm3;
+  }
   memcpy(e->fields.x_hii_av, e->fields.x_hii, sizeof(double) * (size_t)cells);
   memcpy(e->fields.x_hii_end, e->fields.x_hii, sizeof(double) * (size_t)cells);
   IONF_CALL(e->backend->ops.upload(e->backend, FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_T, 0,
@@ -631,7 +707,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   int64_t n_steps_total = e->step;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++n_steps_total)
     t += next_step_length(cfg, t, t_tiny);
-  long signal_after = fault_inject("signal");
+  long signal_after = engine_fault_inject("signal");
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
     while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
       next_output++;
@@ -643,7 +719,8 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
     double step_wall = ionf_wtime() - s0;
     if (comm_rank() == 0 && log.file)
       rc = step_log_row(&log, e->step, e->time_s, info.iterations, info.x_mean_volume,
-                        info.x_mean_mass, step_wall);
+                        info.x_mean_mass, step_wall, engine_redshift(e), e->sources.n,
+                        e->ndot_total_per_s);
     if (rc != IONF_OK) break;
     rc = ifront_csv_row(e, front_csv);
     if (rc != IONF_OK) break;

@@ -48,6 +48,11 @@ struct engine {
   double age_start_s;            /*!< cosmic age at z_initial */
   double z_density;              /*!< redshift the density field currently stands at */
   int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
+  double ndot_total_per_s;       /*!< photons per second of all sources */
+  /* production runs (cfg->sequence, src/sequence.h) */
+  int seq_interval;              /*!< the interval whose inputs are loaded (-1: none) */
+  char seq_density_file[IONF_PATH_MAX + 64]; /*!< its density file ("" if not from the sequence) */
+  char seq_halo_file[IONF_PATH_MAX + 64];    /*!< its halo catalogue ("" if not from the sequence) */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */
 };
@@ -80,7 +85,16 @@ struct engine_report {
 
 /** Build the engine: fields, sources (this rank's share), tables, backend. Collective. */
 IONF_NODISCARD ionf_err engine_create(const struct ionf_config *cfg, struct engine **out);
-/** Advance by dt_s. Collective. */
+/**
+ * Share e->sources among the ranks by tracing cost (reorders the list) and set
+ * first_source, source_count, source_imbalance and ndot_total_per_s.  Every rank
+ * computes the same shares; no communication.
+ */
+IONF_NODISCARD ionf_err engine_share_sources(struct engine *e);
+/**
+ * Advance by dt_s.  In a production run (cfg->sequence) a step that starts a new
+ * interval first loads that interval's density and halos (sequence_load).  Collective.
+ */
 IONF_NODISCARD ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info);
 /** Run to t_end with snapshots, log.csv, progress lines. Collective. */
 IONF_NODISCARD ionf_err engine_run(struct engine *e, struct engine_report *report);
@@ -92,6 +106,9 @@ IONF_NODISCARD ionf_err engine_sync_to_host(struct engine *e);
 IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
 /** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */
 void engine_install_signal_handlers(void);
+
+/** Test hook: the number after "WHAT:" in IONFRONT_FAULT_INJECT, else -1 (engine.c). */
+long engine_fault_inject(const char *what);
 
 /** Redshift at the engine's current time (-1 when not cosmological). */
 double engine_redshift(const struct engine *e);

@@ -215,6 +215,16 @@ static int command_run(int argc, char **argv) {
                 (long long)e->grid.n, e->grid.cell_cm / IONF_PC_CM,
                 e->grid.periodic ? "periodic" : "non-periodic", (long long)e->sources.n,
                 sources_total_ndot(&e->sources));
+  if (cfg.sequence.n_redshifts > 0) {
+    const struct sequence_config *seq = &cfg.sequence;
+    long long steps = 0;
+    for (int i = 0; i + 1 < seq->n_redshifts; ++i) steps += seq->steps[i];
+    ionf_message0("sequence: %d redshifts from z = %g to z = %g in %lld steps; density %s; "
+                  "sources %s",
+                  seq->n_redshifts, seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1], steps,
+                  seq->density_pattern[0] ? seq->density_pattern : "material.n_H (diluted)",
+                  seq->halo_pattern[0] ? seq->halo_pattern : "sources: (constant)");
+  }
   if (comm_size() > 1)
     ionf_message0("sources shared by tracing cost over %d ranks: largest share / mean = %.3f; "
                   "rates summed by '%s'",

@@ -248,7 +248,7 @@ static void test_snapshot(void) {
                 "Ndot: 1e50}\n";
   cfg.effective_yaml = yaml;
   struct grid g = {N, 2.5e22 / N, 0};
-  struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0};
+  struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0, -1.0, 0.0, NULL};
 
   EXPECT(output_dir_prepare(cfg.output_dir) == IONF_OK, "output_dir_prepare: %s",
          ionf_error_message());
@@ -327,29 +327,38 @@ static void test_step_log(void) {
   join(dir, sizeof dir, tmp_root, "out/run1");
   struct step_log log;
   EXPECT(step_log_open(&log, dir, -1) == IONF_OK, "step_log_open: %s", ionf_error_message());
-  EXPECT(step_log_row(&log, 1, 3.15576e13, 7, 0.25, 0.5, 1.25) == IONF_OK, "row 1");
-  EXPECT(step_log_row(&log, 2, 6.31152e13, 3, 0.375, 0.625, 0.5) == IONF_OK, "row 2");
+  EXPECT(step_log_row(&log, 1, 3.15576e13, 7, 0.25, 0.5, 1.25, -1.0, 1, 5e48) == IONF_OK, "row 1");
+  EXPECT(step_log_row(&log, 2, 6.31152e13, 3, 0.375, 0.625, 0.5, 8.5, 0, 0.0) == IONF_OK, "row 2");
   /* Rows are flushed: readable before close. */
   FILE *f = fopen(log.path, "r");
   char line[512];
   int lines = 0;
   long long step = -1;
   int iters = -1;
-  double t = 0, tmyr = 0, xv = 0, xm = 0, wall = 0;
+  double t = 0, tmyr = 0, xv = 0, xm = 0, wall = 0, z = 0, ndot = 0;
+  long long n_src = -1;
+  char z_text[16] = "";
   while (f && fgets(line, sizeof line, f)) {
     ++lines;
     if (lines == 1)
       EXPECT(strcmp(line, "step,time_s,time_Myr,iterations,x_HII_mean_volume,x_HII_mean_mass,"
-                          "wall_s\n") == 0,
+                          "wall_s,redshift,n_sources,Ndot_total_per_s\n") == 0,
              "header '%s'", line);
     if (lines == 2)
-      EXPECT(sscanf(line, "%lld,%lf,%lf,%d,%lf,%lf,%lf", &step, &t, &tmyr, &iters, &xv, &xm,
-                    &wall) == 7,
+      EXPECT(sscanf(line, "%lld,%lf,%lf,%d,%lf,%lf,%lf,%15[^,],%lld,%lf", &step, &t, &tmyr,
+                    &iters, &xv, &xm, &wall, z_text, &n_src, &ndot) == 10,
              "row '%s'", line);
+    if (lines == 3)
+      EXPECT(sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%lf", &z) == 1 &&
+                 z == 8.5,
+             "row 2: redshift in '%s'", line);
   }
   if (f) fclose(f);
   EXPECT(lines == 3, "log has %d lines, expected 3", lines);
   EXPECT(step == 1 && iters == 7 && xv == 0.25 && xm == 0.5 && wall == 1.25, "row 1 fields");
+  EXPECT(strcmp(z_text, "nan") == 0 && n_src == 1 && ndot == 5e48,
+         "row 1: no redshift (static run), 1 source of 5e48/s: got %s, %lld, %g", z_text, n_src,
+         ndot);
   EXPECT_REL(t, 3.15576e13, 1e-9, "log time_s");
   EXPECT_REL(tmyr, 1.0, 1e-9, "log time_Myr");
   step_log_close(&log);

@@ -1,0 +1,15 @@
+# Production runs (config sequence:): density files and halo catalogues read as the
+# run advances.  test_sequence: the config rules, the exact density switch, sources
+# following the catalogues, intervals without halos, bad inputs (CPU).
+# cli_sequence: bad inputs through the command line, 1 vs 2 MPI ranks, restarts
+# mid-sequence bit for bit.  test_sequence_gpu: CPU vs CUDA (skips without a GPU).
+ionf_add_test(NAME test_sequence SOURCES test_sequence.c LABELS physics)
+# 16^3 cells: on a loaded 2-core machine a second thread only waits at barriers
+# (0.8 s alone, 22 s with two threads under a parallel build)
+set_tests_properties(test_sequence PROPERTIES ENVIRONMENT OMP_NUM_THREADS=1)
+add_test(NAME cli_sequence COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_sequence.sh ${MPIEXEC_EXECUTABLE}
+                                   $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_sequence PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi TIMEOUT 300)
+if(IONFRONT_CUDA)
+  ionf_add_test(NAME test_sequence_gpu SOURCES test_sequence_gpu.c LABELS gpu TIMEOUT 600)
+endif()
