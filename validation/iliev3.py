@@ -398,13 +398,13 @@ def plot_clump(run, profiles, slices, out_png):
     for y, label in ((CLUMP_CENTRE_KPC[0] - CLUMP_R_KPC, "near edge"),
                      (CLUMP_CENTRE_KPC[0], "centre"), (CLUMP_CENTRE_KPC[0] + CLUMP_R_KPC, "far edge")):
         ax.axhline(y, color="0.5", lw=0.8, ls=":")
-        ax.text(0.3, y, label, fontsize=8, va="bottom", ha="left", color="0.4")
+        ax.text(8.5, y, label, fontsize=8, va="bottom", ha="left", color="0.4")
     ax.set_xlabel("t [Myr]")
     ax.set_ylabel(r"front on the axis ($x_\mathrm{HI}$ = 0.5) [kpc]")
     ax.set_xlim(0, 15.5)
     ax.set_ylim(4.0, 6.0)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.93), ncol=2)
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
     fig.suptitle(f"Iliev et al. 2006 Test 3: the clump (ionfront N = {run.n}$^3$, dt = {run.dt})")
     fig.tight_layout()
     fig.savefig(out_png, dpi=110, bbox_inches="tight")

@@ -1,8 +1,8 @@
 """What the validation scripts share: running ionfront into a folder with its log,
 reading its CSV files, finding a front, and the reference codes' names and styles.
 
-Imported by iliev1.py, iliev2.py and expanding.py after they have checked that
-numpy is installed (they exit 77 without it).
+Imported by iliev1.py, iliev2.py, iliev3.py, expanding.py and dice.py after they have
+checked that numpy is installed (they exit 77 without it).
 """
 import glob
 import os
