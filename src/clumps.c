@@ -1,7 +1,8 @@
 /**
  * @file clumps.c
  * @brief Painting spherical clumps onto the grid.  Only the cells of a clump's
- *        bounding box are visited, so a small clump costs little on a big grid.
+ *        bounding box are visited (OpenMP over its x planes), so a small clump
+ *        costs little on a big grid.
  */
 #include "clumps.h"
 
@@ -30,6 +31,7 @@ static int64_t clump_visit(const struct clump *c, int64_t n, double cell_cm, dou
                            double *t_k) {
   int64_t lo[3], hi[3], inside = 0;
   for (int a = 0; a < 3; ++a) clump_range(c, a, n, cell_cm, &lo[a], &hi[a]);
+#pragma omp parallel for schedule(static) reduction(+ : inside)
   for (int64_t i = lo[0]; i <= hi[0]; ++i)
     for (int64_t j = lo[1]; j <= hi[1]; ++j)
       for (int64_t k = lo[2]; k <= hi[2]; ++k) {
@@ -42,8 +44,15 @@ static int64_t clump_visit(const struct clump *c, int64_t n, double cell_cm, dou
   return inside;
 }
 
-int64_t clumps_count_cells(const struct clump *c, int64_t n, double cell_cm) {
-  return clump_visit(c, n, cell_cm, NULL, NULL);
+int clumps_covers_a_cell(const struct clump *c, int64_t n, double cell_cm) {
+  /* the squared distance separates by axis: the nearest centre is the nearest per axis,
+     that of the cell holding the clump's centre (or of the box's last cell) */
+  int64_t nearest[3];
+  for (int a = 0; a < 3; ++a) {
+    double i = floor(c->center_cm[a] / cell_cm);
+    nearest[a] = i < 0.0 ? 0 : i > (double)(n - 1) ? n - 1 : (int64_t)i;
+  }
+  return clumps_contains_cell(c, cell_cm, nearest[0], nearest[1], nearest[2]);
 }
 
 int64_t clumps_paint(const struct clump *clumps, int n_clumps, int64_t n, double cell_cm,

@@ -28,7 +28,7 @@ int clumps_contains_cell(const struct clump *c, double cell_cm, int64_t i, int64
 int64_t clumps_paint(const struct clump *clumps, int n_clumps, int64_t n, double cell_cm,
                      double *n_h_cm3, double *temperature_k);
 
-/** Cells of an n^3 grid inside clump c (0: it covers no cell centre). */
-int64_t clumps_count_cells(const struct clump *c, int64_t n, double cell_cm);
+/** Whether any cell centre of an n^3 grid lies inside clump c (O(1): the nearest one). */
+int clumps_covers_a_cell(const struct clump *c, int64_t n, double cell_cm);
 
 #endif

@@ -500,7 +500,7 @@ static ionf_err config_clump(struct config_ctx *ctx, const struct param_node *en
                             "the clump's initial temperature in K", &c->temperature_k));
 
   /* a clump between cell centres would silently do nothing */
-  if (clumps_count_cells(c, cfg->n_cells_1d, cell) == 0)
+  if (!clumps_covers_a_cell(c, cfg->n_cells_1d, cell))
     return ionf_error_set(IONF_ERR_CONFIG,
                           "%s: %s: no cell centre lies inside the clump (radius %g kpc, cells "
                           "of %g kpc); make the radius or grid.N larger",

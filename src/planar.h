@@ -1,7 +1,8 @@
 /**
  * @file planar.h
- * @brief Plane-parallel sources on the CPU: one pass adds the rates of every
- *        plane source to Gamma (OpenMP over the columns of each face).  The
+ * @brief Plane-parallel sources: the faces' names, their photon rates
+ *        (planar.c), and the CPU pass that adds the rates of every plane source
+ *        to Gamma (planar_cpu.c, OpenMP over the columns of each face).  The
  *        per-column maths is planar_k.h; the CUDA pass is planar_trace_kernel
  *        in gpu/backend_cuda.cu.
  */

@@ -59,29 +59,37 @@ IONF_HD IONF_INLINE double planar_column_ndot(double flux_per_cm2_s, double cell
 }
 
 /**
- * Trace one column from the face: add each cell's photoionization rate to
- * gamma and, when `heat` is not NULL and the tables heat, its photo-heating
- * per HI atom to heat.  Cells behind an opaque column (> PHOTO_MAX_COLUMN_CM2)
- * get nothing, as for point sources.  Returns the HI column density through the
- * whole column [cm^-2] (up to where it turned opaque).
+ * One cell of a column: HI column density `col_in` [cm^-2] enters cell c; add
+ * its photoionization rate to gamma[c] and, when `heat` is not NULL and the
+ * tables heat, its photo-heating per HI atom to heat[c].  Behind an opaque
+ * column (> PHOTO_MAX_COLUMN_CM2) nothing is added, as for point sources.
+ * Returns the column density leaving the cell.
+ */
+IONF_HD IONF_INLINE double planar_cell_step(const struct planar_column_view *v, long long c,
+                                            double col_in, double *gamma, double *heat) {
+  double ds_cm = v->cell_cm;
+  double n_hi = v->n_h_cm3[c] * (1.0 - v->x_hii_av[c]);
+  double col_out = col_in + n_hi * ds_cm;
+  if (col_in <= PHOTO_MAX_COLUMN_CM2) {
+    double sigma0 = v->tables.sigma0_cm2, h = 0.0;
+    gamma[c] += photo_rates(&v->tables, v->ndot_per_s, sigma0 * col_in, sigma0 * col_out, n_hi,
+                            ds_cm, ds_cm * ds_cm * ds_cm, heat ? &h : (double *)0);
+    if (heat) heat[c] += h;
+  }
+  return col_out;
+}
+
+/**
+ * Trace one column from the face (planar_cell_step cell after cell).  Returns
+ * the HI column density through the whole column [cm^-2] (up to where it
+ * turned opaque).
  */
 IONF_HD IONF_INLINE double planar_trace_column(const struct planar_column_view *v,
                                                long long column, double *gamma, double *heat) {
-  double ds_cm = v->cell_cm;
-  double volume_cm3 = ds_cm * ds_cm * ds_cm;
-  double sigma0 = v->tables.sigma0_cm2;
-  double col_in = 0.0;
-  for (long long s = 0; s < v->n && col_in <= PHOTO_MAX_COLUMN_CM2; ++s) {
-    long long c = planar_cell_index(v->n, v->face, column, s);
-    double n_hi = v->n_h_cm3[c] * (1.0 - v->x_hii_av[c]);
-    double col_out = col_in + n_hi * ds_cm;
-    double h = 0.0;
-    gamma[c] += photo_rates(&v->tables, v->ndot_per_s, sigma0 * col_in, sigma0 * col_out, n_hi,
-                            ds_cm, volume_cm3, heat ? &h : (double *)0);
-    if (heat) heat[c] += h;
-    col_in = col_out;
-  }
-  return col_in;
+  double col = 0.0;
+  for (long long s = 0; s < v->n && col <= PHOTO_MAX_COLUMN_CM2; ++s)
+    col = planar_cell_step(v, planar_cell_index(v->n, v->face, column, s), col, gamma, heat);
+  return col;
 }
 
 #endif /* IONF_PLANAR_K_H */

@@ -8,7 +8,7 @@
  *    some reaching out of the box.
  * 2. The cell-centre rule at its edge: a clump centred on a cell corner covers
  *    the 8 cells around it when its radius exceeds half their diagonal, none when
- *    it falls short.
+ *    it falls short; clumps_covers_a_cell (the config's check) agrees with painting.
  * 3. The engine (iliev3 at 16^3): n_H and the initial T, T_av, T_end are the
  *    clump's inside and the medium's outside; a clump makes the medium
  *    non-uniform, so no single-source front (ifront.csv, analytic comparison)
@@ -38,12 +38,14 @@ static void check_brute_force(void) {
   double *nh_ref = malloc(sizeof(double) * (size_t)cells);
   double *t_ref = malloc(sizeof(double) * (size_t)cells);
   unsigned seed = 31;
-  for (int trial = 0; trial < 20; ++trial) {
+  int empty = 0;
+  for (int trial = 0; trial < 40; ++trial) {
     struct clump c[4];
     int n_clumps = 1 + trial % 4;
     for (int q = 0; q < n_clumps; ++q) {
       for (int a = 0; a < 3; ++a) c[q].center_cm[a] = (1.2 * uniform01(&seed) - 0.1) * n * dx;
-      c[q].radius_cm = (0.3 + 6.0 * uniform01(&seed)) * dx;
+      /* from smaller than half a cell's diagonal (may cover nothing) to a third of the box */
+      c[q].radius_cm = (0.2 + 6.0 * uniform01(&seed) * uniform01(&seed)) * dx;
       c[q].n_h_cm3 = 1.0 + q;
       c[q].temperature_k = 100.0 * (q + 1);
     }
@@ -69,26 +71,39 @@ static void check_brute_force(void) {
            "trial %d: painted fields differ from the brute-force ones", trial);
     for (int q = 0; q < n_clumps; ++q) {
       int64_t alone = clumps_paint(&c[q], 1, n, dx, NULL, NULL);
-      EXPECT(clumps_count_cells(&c[q], n, dx) == alone, "trial %d: clump %d count", trial, q);
+      empty += alone == 0;
+      EXPECT(clumps_covers_a_cell(&c[q], n, dx) == (alone > 0),
+             "trial %d: clump %d paints %lld cells; covers_a_cell says %d", trial, q,
+             (long long)alone, clumps_covers_a_cell(&c[q], n, dx));
     }
   }
+  printf("random clumps: %d of them cover no cell centre\n", empty);
+  EXPECT(empty > 0, "no random clump between cell centres: the empty case is not exercised");
   free(nh);
   free(t);
   free(nh_ref);
   free(t_ref);
 }
 
+static int64_t cells_of(const struct clump *c, int64_t n, double dx) {
+  return clumps_paint(c, 1, n, dx, NULL, NULL);
+}
+
 static void check_corner(void) {
   const int64_t n = 16;
   const double dx = 1.0;
   struct clump c = {{8.0, 8.0, 8.0}, 0.5 * sqrt(3.0) * 1.0001, 1.0, 1.0};
-  EXPECT(clumps_count_cells(&c, n, dx) == 8, "radius just over half a diagonal: %lld cells",
-         (long long)clumps_count_cells(&c, n, dx));
+  EXPECT(cells_of(&c, n, dx) == 8 && clumps_covers_a_cell(&c, n, dx),
+         "radius just over half a diagonal: %lld cells", (long long)cells_of(&c, n, dx));
   c.radius_cm = 0.5 * sqrt(3.0) * 0.9999;
-  EXPECT(clumps_count_cells(&c, n, dx) == 0, "radius just under half a diagonal: %lld cells",
-         (long long)clumps_count_cells(&c, n, dx));
+  EXPECT(cells_of(&c, n, dx) == 0 && !clumps_covers_a_cell(&c, n, dx),
+         "radius just under half a diagonal: %lld cells", (long long)cells_of(&c, n, dx));
   struct clump edge = {{0.0, 0.0, 0.0}, 0.5 * sqrt(3.0) * 1.0001, 1.0, 1.0};
-  EXPECT(clumps_count_cells(&edge, n, dx) == 1, "a clump on the box corner: the corner cell");
+  EXPECT(cells_of(&edge, n, dx) == 1 && clumps_covers_a_cell(&edge, n, dx),
+         "a clump on the box corner: the corner cell");
+  struct clump far = {{16.0, 16.0, 16.0}, 0.5 * sqrt(3.0) * 0.9999, 1.0, 1.0};
+  EXPECT(cells_of(&far, n, dx) == 0 && !clumps_covers_a_cell(&far, n, dx),
+         "a small clump on the far corner covers nothing");
 }
 
 static struct engine *make_engine(char **sets, int n_sets, struct ionf_config *cfg) {
