@@ -10,6 +10,8 @@
  *    (every upstream neighbour of shell h is in shell h - 1); Gamma by
  *    double-precision atomicAdd.  Each block has a column buffer over its
  *    source's traced domain (box clipped to R_max): memory follows the work.
+ *  - planar_trace_kernel: plane-parallel sources, one thread per column of cells
+ *    normal to the face (planar_k.h), added after the point sources.
  *  - chem_pass_kernel: one thread per cell (grid-stride), chem_cell_update,
  *    the convergence sums reduced per block with CUB and added atomically.
  */
@@ -26,6 +28,7 @@ extern "C" {
 #include "comm.h"
 #include "nccl_sum.h"
 #include "photo_k.h"
+#include "planar_k.h"
 }
 
 #include <stdio.h>
@@ -170,6 +173,20 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   __shared__ typename reduce_t::TempStorage tmp;
   unsigned long long total = reduce_t(tmp).Sum(visited);
   if (threadIdx.x == 0 && total) atomicAdd(a.cells_visited, total);
+}
+
+/*
+ * Plane-parallel sources (planar_k.h): one thread per column of cells normal to
+ * the face, walking it from the face.  Columns of one face share no cell, and
+ * the launch follows the point sources' kernels on the same stream, so plain
+ * adds onto their Gamma are safe.
+ */
+__global__ void __launch_bounds__(TRACE_THREADS)
+    planar_trace_kernel(struct planar_column_view v, double *gamma, double *heat) {
+  long long columns = v.n * v.n;
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < columns;
+       c += (long long)gridDim.x * blockDim.x)
+    planar_trace_column(&v, c, gamma, heat);
 }
 
 /* Multiply every cell by `factor` (density dilution in an expanding universe). */
@@ -568,12 +585,28 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
       CUDA_CALL(cudaGetLastError(), "launch of the ray-tracing kernel");
     }
   }
+  /* plane-parallel sources on top, one launch per face */
+  long long n = cb->s.grid.n, columns = n * n;
+  for (int p = 0; p < cb->s.n_planes; ++p) {
+    struct planar_column_view v;
+    v.n_h_cm3 = cb->d_n_h;
+    v.x_hii_av = cb->d_x_av;
+    v.n = n;
+    v.cell_cm = cb->s.grid.cell_cm;
+    v.face = cb->s.planes[p].face;
+    v.ndot_per_s = planar_column_ndot(cb->s.planes[p].flux_per_cm2_s, cb->s.grid.cell_cm);
+    v.tables = a.tables;
+    long long blocks = (columns + TRACE_THREADS - 1) / TRACE_THREADS;
+    planar_trace_kernel<<<(unsigned)blocks, TRACE_THREADS, 0, cb->stream>>>(
+        v, cb->d_gamma, heating ? cb->d_heat : NULL);
+    CUDA_CALL(cudaGetLastError(), "launch of the plane-source kernel");
+  }
   unsigned long long visited = 0;
   CUDA_CALL(cudaMemcpyAsync(&visited, cb->d_visited, sizeof visited, cudaMemcpyDeviceToHost,
                             cb->stream),
             "ray tracing");
   CUDA_CALL(cudaStreamSynchronize(cb->stream), "ray tracing");
-  if (stats) stats->cells_traced = (int64_t)visited;
+  if (stats) stats->cells_traced = (int64_t)visited + (int64_t)cb->s.n_planes * columns * n;
   return IONF_OK;
 }
 

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "grid.h"
 #include "photo_tables.h"
+#include "planar_k.h"
 
 /** Fields moved by upload / download (bit mask). */
 enum backend_field {
@@ -44,6 +45,8 @@ struct backend_setup {
   struct chem_params chem;
   double r_max_cells;                /*!< photon radius [cells]; <= 0: whole box */
   int64_t source_batch_size;         /*!< GPU sources in flight; 0 = automatic */
+  const struct planar_source *planes;/*!< plane-parallel sources this rank traces */
+  int n_planes;                      /*!< (0 on every rank but one: they are summed once) */
   int want_device_sum;               /*!< set up gamma_allreduce if possible (collective) */
 };
 
@@ -74,7 +77,7 @@ struct rt_backend_ops {
   ionf_err (*download)(struct rt_backend *be, unsigned mask, int64_t first, int64_t count);
   /** Start a step: x_av := x, x_end := x. */
   ionf_err (*step_begin)(struct rt_backend *be);
-  /** Gamma := the rates of this rank's sources at the current x_av. */
+  /** Gamma := the rates of this rank's point and plane sources at the current x_av. */
   ionf_err (*trace)(struct rt_backend *be, struct trace_stats *stats);
   /**
    * Sum Gamma over the MPI ranks where it lives (NCCL in GPU memory); NULL

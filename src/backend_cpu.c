@@ -1,8 +1,8 @@
 /**
  * @file backend_cpu.c
  * @brief The CPU backend: the working fields are the engine's host arrays;
- *        ray tracing and chemistry are the OpenMP loops of asora_cpu.c and
- *        chem_cpu.c.
+ *        ray tracing and chemistry are the OpenMP loops of asora_cpu.c (point
+ *        sources), planar_cpu.c (plane-parallel sources) and chem_cpu.c.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "planar.h"
 
 struct cpu_backend {
   struct backend_setup s;
@@ -98,7 +99,21 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   in.tables = photo_tables_view(cb->s.tables);
   in.order = ASORA_ORDER_LINES;
   in.heating_out = heat;
-  return asora_cpu_trace(&in, f->gamma_hi_per_s, stats, &cb->workspace);
+  IONF_CALL(asora_cpu_trace(&in, f->gamma_hi_per_s, stats, &cb->workspace));
+  if (cb->s.n_planes == 0) return IONF_OK;
+  /* plane-parallel sources on top of the point sources' rates */
+  struct planar_input pin;
+  pin.grid = cb->s.grid;
+  pin.n_h_cm3 = f->n_h_cm3;
+  pin.x_hii_av = f->x_hii_av;
+  pin.planes = cb->s.planes;
+  pin.n_planes = cb->s.n_planes;
+  pin.tables = in.tables;
+  pin.heating_out = heat;
+  int64_t plane_cells = 0;
+  IONF_CALL(planar_cpu_trace(&pin, f->gamma_hi_per_s, &plane_cells));
+  if (stats) stats->cells_traced += plane_cells;
+  return IONF_OK;
 }
 
 static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, int64_t first, int64_t count,

@@ -19,8 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clumps.h"
 #include "constants.h"
 #include "cosmology.h"
+#include "planar.h"
 #include "problems.h"
 #include "sequence.h"
 #include "units.h"
@@ -460,9 +462,96 @@ static ionf_err config_density(struct config_section *s, struct ionf_config *cfg
   return IONF_OK;
 }
 
+/* One clump {center, radius, n_H, temperature}; `t_default` is material.temperature's text. */
+static ionf_err config_clump(struct config_ctx *ctx, const struct param_node *entry,
+                             size_t index, struct param_node *eff_list, const char *t_default,
+                             struct ionf_config *cfg) {
+  static const char *const keys[] = {"center", "radius", "n_H", "temperature"};
+  char name[64], t[CONFIG_TEXT_MAX];
+  snprintf(name, sizeof name, "material.clumps[%zu]", index);
+  IONF_CHECK(entry && entry->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: %s: expected a mapping {center: [x, y, z], radius: R, n_H: DENSITY, "
+             "temperature: T}, got %s",
+             ctx->name, name, config_kind(entry));
+  struct config_section s;
+  struct param_node *n;
+  struct clump *c = &cfg->clumps[index];
+  IONF_CALL(config_open(ctx, entry, name, keys, CONFIG_N(keys), &s));
+  IONF_CALL(params_seq_append(eff_list, s.eff));
+
+  /* lengths as grid.box_size: a bare number in Mpc, or "5 kpc" */
+  double box = cfg->box_size_cm, cell = box / (double)cfg->n_cells_1d;
+  IONF_CALL(config_take(&s, "center", NULL, &n));
+  IONF_CALL(config_require(&s, n, "the clump's centre [x, y, z], lengths from the box corner "
+                                  "like '5 kpc' (a bare number is in Mpc)"));
+  IONF_CHECK(n->kind == PARAM_SEQUENCE && n->n_items == 3, IONF_ERR_CONFIG,
+             "%s: %s = %s: expected a list of 3 lengths [x, y, z] from the box corner, like "
+             "[5 kpc, 3.3 kpc, 3.3 kpc]",
+             ctx->name, s.path, config_text(n, t, sizeof t));
+  char center_path[CONFIG_TEXT_MAX];
+  snprintf(center_path, sizeof center_path, "%s", s.path);
+  for (int d = 0; d < 3; ++d) {
+    char path[CONFIG_TEXT_MAX + 8];
+    snprintf(path, sizeof path, "%s[%d]", center_path, d);
+    IONF_CALL(config_quantity(ctx, path, n->items[d], UNIT_LENGTH, IONF_MPC_CM, 0.0,
+                              &c->center_cm[d]));
+    IONF_CHECK(c->center_cm[d] >= 0.0 && c->center_cm[d] <= box, IONF_ERR_CONFIG,
+               "%s: %s = %s is outside the box (each coordinate must be in 0..%g kpc, "
+               "grid.box_size)",
+               ctx->name, center_path, config_text(n, t, sizeof t), box / IONF_KPC_CM);
+  }
+  IONF_CALL(config_take(&s, "radius", NULL, &n));
+  IONF_CALL(config_require(&s, n, "the clump's radius, a length like '0.8 kpc' (a bare number "
+                                  "is in Mpc)"));
+  IONF_CALL(config_quantity(ctx, s.path, n, UNIT_LENGTH, IONF_MPC_CM, 0.0, &c->radius_cm));
+  if (!(c->radius_cm > 0)) return config_range(ctx, s.path, n, "must be > 0");
+
+  IONF_CALL(config_take(&s, "n_H", NULL, &n));
+  IONF_CALL(config_require(&s, n, "hydrogen density inside the clump in cm^-3"));
+  IONF_CALL(config_number(ctx, s.path, n, "a density in cm^-3", &c->n_h_cm3));
+  IONF_CHECK(c->n_h_cm3 >= 0, IONF_ERR_CONFIG, "%s: %s = %s: a density must be >= 0", ctx->name,
+             s.path, config_text(n, t, sizeof t));
+  IONF_CALL(config_positive(&s, "temperature", t_default,
+                            "the clump's initial temperature in K", &c->temperature_k));
+
+  /* a clump between cell centres would silently do nothing */
+  if (!clumps_covers_a_cell(c, cfg->n_cells_1d, cell))
+    return ionf_error_set(IONF_ERR_CONFIG,
+                          "%s: %s: no cell centre lies inside the clump (radius %g kpc, cells "
+                          "of %g kpc); make the radius or grid.N larger",
+                          ctx->name, name, c->radius_cm / IONF_KPC_CM, cell / IONF_KPC_CM);
+  return IONF_OK;
+}
+
+/* material.clumps: an optional list of spherical clumps. */
+static ionf_err config_clumps(struct config_section *s, struct ionf_config *cfg) {
+  struct config_ctx *ctx = s->ctx;
+  const struct param_node *u = params_get(s->user, "clumps");
+  if (!u || u->kind == PARAM_NULL) return IONF_OK;
+  IONF_CHECK(u->kind == PARAM_SEQUENCE, IONF_ERR_CONFIG,
+             "%s: material.clumps: expected a list of {center: [x, y, z], radius: R, n_H: "
+             "DENSITY, temperature: T}, got %s",
+             ctx->name, config_kind(u));
+  IONF_CHECK(u->n_items <= 100000, IONF_ERR_CONFIG,
+             "%s: material.clumps has %zu entries (at most 100000)", ctx->name, u->n_items);
+  struct param_node *list = params_new(PARAM_SEQUENCE, NULL);
+  IONF_CHECK(list, IONF_ERR_MEM, "out of memory");
+  IONF_CALL(params_map_set(s->eff, "clumps", list));
+  if (u->n_items == 0) return IONF_OK;
+  cfg->clumps = ionf_calloc(u->n_items, sizeof *cfg->clumps, "the clumps");
+  IONF_CHECK(cfg->clumps, IONF_ERR_MEM, "out of memory");
+  const char *t_default = params_get(s->eff, "temperature")->scalar;
+  for (size_t i = 0; i < u->n_items; ++i) {
+    IONF_CALL(config_clump(ctx, u->items[i], i, list, t_default, cfg));
+    cfg->n_clumps = (int)i + 1;
+  }
+  return IONF_OK;
+}
+
 static ionf_err config_material(struct config_ctx *ctx, const struct param_node *root,
                                 struct ionf_config *cfg) {
-  static const char *const keys[] = {"n_H", "temperature", "x_HII_initial", "isothermal"};
+  static const char *const keys[] = {"n_H", "temperature", "x_HII_initial", "isothermal",
+                                     "clumps"};
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open_section(ctx, root, "material", keys, CONFIG_N(keys), &s));
@@ -476,6 +565,7 @@ static ionf_err config_material(struct config_ctx *ctx, const struct param_node 
     return config_range(ctx, s.path, n, "must be in (0, 1]");
   IONF_CALL(config_take(&s, "isothermal", "true", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->isothermal));
+  IONF_CALL(config_clumps(&s, cfg));
   return IONF_OK;
 }
 
@@ -499,6 +589,35 @@ static ionf_err config_chemistry(struct config_ctx *ctx, const struct param_node
   return IONF_OK;
 }
 
+/* A plane-parallel source {plane: FACE, flux: F}, the list's entry `index`. */
+static ionf_err config_plane_entry(struct config_ctx *ctx, const struct param_node *entry,
+                                   size_t index, struct param_node *eff_list,
+                                   struct ionf_config *cfg) {
+  static const char *const keys[] = {"plane", "flux"};
+  char name[64];
+  snprintf(name, sizeof name, "sources[%zu]", index);
+  struct config_section s;
+  struct param_node *n;
+  struct planar_source *p = &cfg->planes[cfg->n_planes];
+  IONF_CALL(config_open(ctx, entry, name, keys, CONFIG_N(keys), &s));
+  IONF_CALL(params_seq_append(eff_list, s.eff));
+  IONF_CALL(config_take(&s, "plane", NULL, &n));
+  IONF_CALL(config_require(&s, n, "the face the photons enter through: x_low, x_high, y_low, "
+                                  "y_high, z_low or z_high"));
+  IONF_CALL(config_enum(ctx, s.path, n, planar_face_names, PLANAR_N_FACES, &p->face));
+  IONF_CHECK(!cfg->periodic, IONF_ERR_CONFIG,
+             "%s: %s = %s: plane-parallel sources need a non-periodic box (grid.periodic: "
+             "false); in a periodic one their photons would come back through the opposite "
+             "face",
+             ctx->name, s.path, n->scalar);
+  IONF_CALL(config_positive(&s, "flux", NULL,
+                            "the photon flux through the face in photons s^-1 cm^-2",
+                            &p->flux_per_cm2_s));
+  cfg->n_planes++;
+  return IONF_OK;
+}
+
+/* A point source {position, Ndot}, the list's entry `index`, stored as point `point`. */
 static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_node *entry,
                                     size_t index, struct param_node *eff_list,
                                     struct ionf_config *cfg) {
@@ -506,8 +625,17 @@ static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_n
   char name[64];
   snprintf(name, sizeof name, "sources[%zu]", index);
   IONF_CHECK(entry && entry->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
-             "%s: %s: expected a mapping {position: [i, j, k], Ndot: RATE}, got %s", ctx->name,
-             name, config_kind(entry));
+             "%s: %s: expected a mapping {position: [i, j, k], Ndot: RATE} or {plane: FACE, "
+             "flux: F}, got %s",
+             ctx->name, name, config_kind(entry));
+  int is_plane = params_get(entry, "plane") || params_get(entry, "flux");
+  int is_point = params_get(entry, "position") || params_get(entry, "Ndot");
+  IONF_CHECK(!(is_plane && is_point), IONF_ERR_CONFIG,
+             "%s: %s: give either {position, Ndot} (a point source) or {plane, flux} (a "
+             "plane-parallel source), not keys of both",
+             ctx->name, name);
+  if (is_plane) return config_plane_entry(ctx, entry, index, eff_list, cfg);
+  size_t point = (size_t)cfg->n_sources_inline;
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open(ctx, entry, name, keys, CONFIG_N(keys), &s));
@@ -531,10 +659,11 @@ static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_n
     IONF_CHECK(v >= 0 && v <= (double)last, IONF_ERR_CONFIG,
                "%s: %s = %s is outside the grid (indices must be in 0..%lld)", ctx->name, s.path,
                config_text(n, t, sizeof t), (long long)last);
-    cfg->source_ijk[3 * index + (size_t)d] = (int32_t)v;
+    cfg->source_ijk[3 * point + (size_t)d] = (int32_t)v;
   }
   IONF_CALL(config_positive(&s, "Ndot", NULL, "ionizing photons per second",
-                            &cfg->source_ndot_per_s[index]));
+                            &cfg->source_ndot_per_s[point]));
+  cfg->n_sources_inline++;
   return IONF_OK;
 }
 
@@ -550,13 +679,21 @@ static ionf_err config_sources(struct config_ctx *ctx, const struct param_node *
     return IONF_OK;
   }
   IONF_CHECK(u && u->kind != PARAM_NULL && !(u->kind == PARAM_SEQUENCE && u->n_items == 0),
-             IONF_ERR_CONFIG, "%s: no sources given (sources: a list of {position, Ndot} or {file: ...})",
+             IONF_ERR_CONFIG,
+             "%s: no sources given (sources: a list of {position, Ndot} and {plane, flux}, or "
+             "{file: ...})",
              ctx->name);
   IONF_CHECK(u->kind != PARAM_SCALAR, IONF_ERR_CONFIG,
-             "%s: sources: expected a list of {position: [i, j, k], Ndot: RATE} or {file: PATH}, "
-             "got a single value",
+             "%s: sources: expected a list of {position: [i, j, k], Ndot: RATE} and {plane: "
+             "FACE, flux: F}, or {file: PATH}, got a single value",
              ctx->name);
 
+  IONF_CHECK(u->kind != PARAM_MAPPING ||
+                 !(params_get(u, "position") || params_get(u, "plane")),
+             IONF_ERR_CONFIG,
+             "%s: sources: one source is still a list: write it as an item, 'sources: [{...}]' "
+             "or '- {...}' on the next line",
+             ctx->name);
   if (u->kind == PARAM_MAPPING) {
     static const char *const keys[] = {"file", "format"};
     static const char *const formats[] = {"auto", "hdf5", "text"};
@@ -586,10 +723,13 @@ static ionf_err config_sources(struct config_ctx *ctx, const struct param_node *
   IONF_CALL(params_map_set(ctx->eff, "sources", list));
   cfg->source_ijk = ionf_malloc(3 * u->n_items * sizeof *cfg->source_ijk, "source positions");
   cfg->source_ndot_per_s = ionf_malloc(u->n_items * sizeof *cfg->source_ndot_per_s, "source rates");
-  IONF_CHECK(cfg->source_ijk && cfg->source_ndot_per_s, IONF_ERR_MEM, "out of memory");
+  cfg->planes = ionf_malloc(u->n_items * sizeof *cfg->planes, "plane sources");
+  IONF_CHECK(cfg->source_ijk && cfg->source_ndot_per_s && cfg->planes, IONF_ERR_MEM,
+             "out of memory");
+  cfg->n_sources_inline = 0;
+  cfg->n_planes = 0;
   for (size_t i = 0; i < u->n_items; ++i)
     IONF_CALL(config_source_entry(ctx, u->items[i], i, list, cfg));
-  cfg->n_sources_inline = (int64_t)u->n_items;
   return IONF_OK;
 }
 
@@ -1113,6 +1253,12 @@ void config_free(struct ionf_config *cfg) {
   if (!cfg) return;
   free(cfg->source_ijk);
   free(cfg->source_ndot_per_s);
+  free(cfg->planes);
+  free(cfg->clumps);
+  cfg->planes = NULL;
+  cfg->clumps = NULL;
+  cfg->n_planes = 0;
+  cfg->n_clumps = 0;
   free(cfg->output_times_s);
   free(cfg->effective_yaml);
   free(cfg->sequence.redshifts);

@@ -8,12 +8,20 @@
  *   grid:       N [cells, 1..4096], box_size [Mpc; > 0], periodic [bool]
  *   material:   n_H [cm^-3; >= 0, finite] or {file: PATH, dataset: NAME},
  *               temperature [K; > 0], x_HII_initial [0 < x <= 1],
- *               isothermal [bool, true: T fixed; false: photo-heating and cooling]
+ *               isothermal [bool, true: T fixed; false: photo-heating and cooling],
+ *               clumps [optional list of {center: [x, y, z] (lengths from the box
+ *               corner, like box_size; inside the box), radius [length > 0],
+ *               n_H [cm^-3; >= 0], temperature [K > 0; default material.temperature]}:
+ *               cells whose centres lie inside get that n_H and initial T, later
+ *               clumps winning; each must cover at least one cell centre]
  *   chemistry:  alpha_B [cm^3 s^-1 at 1e4 K; default 2.59e-13],
  *               alpha_B_power [default -0.7], collisional_ionization [bool, true],
  *               abu_c [electron floor from carbon, default 7.1e-7]
  *   sources:    a list of {position: [i, j, k] (0-based cell indices), Ndot [s^-1 > 0]}
- *               or {file: PATH, format: auto|hdf5|text}
+ *               and/or plane-parallel sources {plane: x_low|x_high|y_low|y_high|z_low|z_high,
+ *               flux [photons s^-1 cm^-2 > 0]} (a uniform flux entering through that face,
+ *               travelling normal to it; non-periodic boxes only; R_max does not limit
+ *               them), or {file: PATH, format: auto|hdf5|text}
  *   spectrum:   type grey|blackbody, T_eff [K; blackbody], sigma_0 [cm^2; 6.30e-18],
  *               power_law_index [2.8], num_tau [table points, 20000],
  *               min_log_tau [-20], max_log_tau [4]
@@ -59,8 +67,10 @@
 
 #include <stdint.h>
 
+#include "clumps.h"
 #include "error.h"
 #include "params.h"
+#include "planar_k.h"
 
 #define IONF_PATH_MAX 1024
 
@@ -106,9 +116,11 @@ struct ionf_config {
 
   /* material */
   struct field_input n_h_cm3;   /*!< hydrogen number density [cm^-3] */
-  double temperature_k;         /*!< initial (isothermal) temperature [K] */
+  double temperature_k;         /*!< initial temperature outside the clumps [K] */
   double x_hii_initial;         /*!< initial ionized fraction */
   int isothermal;               /*!< 1: T stays at its initial value (pyC2Ray); 0: evolves */
+  int n_clumps;                 /*!< spherical clumps painted over n_H and the initial T */
+  struct clump *clumps;         /*!< n_clumps clumps in list order (malloc'd) */
 
   /* chemistry */
   double alpha_b_1e4_cm3_s;     /*!< case-B recombination coefficient at 1e4 K [cm^3/s] */
@@ -116,12 +128,14 @@ struct ionf_config {
   int collisional_ionization;   /*!< include collisional ionization */
   double abu_c;                 /*!< electron floor n_e = n_H (x + abu_c) */
 
-  /* sources: either inline (n_sources_inline > 0) or a file */
-  int64_t n_sources_inline;     /*!< number of inline sources */
+  /* sources: either inline (point and plane sources) or a file */
+  int64_t n_sources_inline;     /*!< number of inline point sources (may be 0 with planes) */
   int32_t *source_ijk;          /*!< 3 * n_sources_inline cell indices (malloc'd) */
   double *source_ndot_per_s;    /*!< n_sources_inline photon rates [1/s] (malloc'd) */
   char source_file[IONF_PATH_MAX]; /*!< "" when inline */
   enum source_format source_format;
+  int n_planes;                 /*!< plane-parallel sources (inline list only) */
+  struct planar_source *planes; /*!< n_planes faces and fluxes (malloc'd) */
 
   /* spectrum */
   enum spectrum_type spectrum;

@@ -12,12 +12,14 @@
 #include <string.h>
 
 #include "chem_k.h"
+#include "clumps.h"
 #include "comm.h"
 #include "constants.h"
 #include "ifront.h"
 #include "io_density.h"
 #include "io_sources.h"
 #include "partition.h"
+#include "planar.h"
 #include "sequence.h"
 #include "checkpoint.h"
 #include "snapshot.h"
@@ -99,15 +101,23 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
   if (rc == IONF_OK) {
     int64_t cells = grid_cells(e->grid.n);
-    double sum_n = 0.0;
     for (int64_t c = 0; c < cells; ++c) {
       e->fields.x_hii[c] = cfg->x_hii_initial;
       e->fields.x_hii_av[c] = cfg->x_hii_initial;
       e->fields.x_hii_end[c] = cfg->x_hii_initial;
       e->fields.temperature_k[c] = cfg->temperature_k;
+    }
+    /* clumps over the density and the initial temperature, in the config's (comoving) box */
+    e->clump_cells = clumps_paint(cfg->clumps, cfg->n_clumps, e->grid.n,
+                                  cfg->box_size_cm / (double)e->grid.n, e->fields.n_h_cm3,
+                                  e->fields.temperature_k);
+    if (e->clump_cells > 0) e->uniform_density = 0;
+    e->uniform_temperature = e->clump_cells == 0;
+    double sum_n = 0.0;
+    for (int64_t c = 0; c < cells; ++c) {
       if (e->fields.temperature_av_k) {
-        e->fields.temperature_av_k[c] = cfg->temperature_k;
-        e->fields.temperature_end_k[c] = cfg->temperature_k;
+        e->fields.temperature_av_k[c] = e->fields.temperature_k[c];
+        e->fields.temperature_end_k[c] = e->fields.temperature_k[c];
       }
       sum_n += e->fields.n_h_cm3[c];
     }
@@ -126,6 +136,9 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     setup.chem = e->chem;
     setup.r_max_cells = cfg->r_max_cells;
     setup.source_batch_size = cfg->source_batch_size;
+    /* one rank traces the plane sources, so the sum over ranks counts them once */
+    setup.planes = cfg->planes;
+    setup.n_planes = comm_rank() == 0 ? cfg->n_planes : 0;
     int on_gpu = strcmp(e->backend->type_name, "cuda") == 0;
     setup.want_device_sum =
         on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
@@ -443,12 +456,19 @@ ionf_err engine_sync_to_host(struct engine *e) {
 
 int engine_has_single_source_front(const struct engine *e) {
   /* (a production run's sources and density change: no single front to follow) */
-  return e->cfg->sequence.n_redshifts == 0 && e->sources.n == 1 && e->uniform_density && e->cfg->n_h_cm3.value > 0.0;
+  return e->cfg->sequence.n_redshifts == 0 && e->sources.n == 1 && e->cfg->n_planes == 0 &&
+         e->uniform_density && e->cfg->n_h_cm3.value > 0.0;
 }
 
 int engine_has_analytic_front(const struct engine *e) {
-  /* Stromgren (static) or Shapiro & Giroux (expanding): a fixed temperature */
-  return engine_has_single_source_front(e) && e->cfg->isothermal;
+  /* Stromgren (static) or Shapiro & Giroux (expanding): one fixed temperature */
+  return engine_has_single_source_front(e) && e->cfg->isothermal && e->uniform_temperature;
+}
+
+double engine_total_ndot(const struct engine *e) {
+  double box_cm = e->grid.cell_cm * (double)e->grid.n; /* proper: the flux is per proper area */
+  return sources_total_ndot(&e->sources) +
+         planar_total_ndot(e->cfg->planes, e->cfg->n_planes, box_cm);
 }
 
 double engine_analytic_front_cm(const struct engine *e, double t_s) {

@@ -39,7 +39,9 @@ struct engine {
   struct rt_backend *backend;
   double time_s;                 /*!< simulation time [s] */
   int64_t step;                  /*!< steps taken */
-  int uniform_density;           /*!< n_H is one value everywhere */
+  int uniform_density;           /*!< n_H is one value everywhere (no density file, no clump) */
+  int uniform_temperature;       /*!< the initial T is one value everywhere (no clump) */
+  int64_t clump_cells;           /*!< cells painted by material.clumps (0: none) */
   double sum_n_h_cm3;            /*!< sum of n_H over cells (mass-weighted means) */
   int restarted;                 /*!< state came from a checkpoint */
   enum reduction_mode reduction; /*!< how ranks sum Gamma (config's, 'auto' resolved) */
@@ -113,11 +115,15 @@ long engine_fault_inject(const char *what);
 /** Redshift at the engine's current time (-1 when not cosmological). */
 double engine_redshift(const struct engine *e);
 
-/** One source in a uniform medium: the front is measured and logged (ifront.csv). */
+/** One point source (no plane) in a uniform medium: the front is measured and logged
+    (ifront.csv). */
 int engine_has_single_source_front(const struct engine *e);
-/** ... and at a fixed temperature, so an analytic solution applies (Stromgren;
+/** ... and at one fixed temperature, so an analytic solution applies (Stromgren;
     Shapiro & Giroux 1987 in an expanding box). */
 int engine_has_analytic_front(const struct engine *e);
+/** Photons per second of all sources: point sources, and plane sources' flux times
+    the face area (proper, at the current step). */
+double engine_total_ndot(const struct engine *e);
 /** The analytic front radius [cm, proper] at t for this run (only if it applies). */
 double engine_analytic_front_cm(const struct engine *e, double t_s);
 

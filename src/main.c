@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "error.h"
 #include "ionf_config.h"
+#include "planar.h"
 #include "problems.h"
 
 static const char *usage_main =
@@ -127,8 +128,11 @@ static void print_front_summary(const struct engine *e, const struct engine_repo
 static void print_rank_table(const struct engine *e) {
   char line[1024], where[256];
   affinity_describe(where, sizeof where);
-  snprintf(line, sizeof line, "rank %d on %s: %s; %lld source(s); %s", comm_rank(),
-           comm_host_name(), e->backend->description, (long long)e->source_count, where);
+  char planes[48] = "";
+  if (comm_rank() == 0 && e->cfg->n_planes > 0) /* rank 0 traces the plane sources */
+    snprintf(planes, sizeof planes, " and %d plane source(s)", e->cfg->n_planes);
+  snprintf(line, sizeof line, "rank %d on %s: %s; %lld point source(s)%s; %s", comm_rank(),
+           comm_host_name(), e->backend->description, (long long)e->source_count, planes, where);
   int p = comm_size();
   char *all = comm_rank() == 0 ? malloc(sizeof line * (size_t)p) : NULL;
   if (comm_gather_text(line, sizeof line, all) == IONF_OK && all)
@@ -211,10 +215,20 @@ static int command_run(int argc, char **argv) {
                   (long long)e->step, e->time_s / IONF_MYR_S);
   print_rank_table(e);
   engine_install_signal_handlers();
-  ionf_message0("grid %lld^3, cell %.4g pc, %s; %lld source(s), %.4g photons/s in all",
+  char planes_text[64] = "";
+  if (cfg.n_planes > 0)
+    snprintf(planes_text, sizeof planes_text, " and %d plane-parallel source(s)", cfg.n_planes);
+  ionf_message0("grid %lld^3, cell %.4g pc, %s; %lld point source(s)%s, %.4g photons/s in all",
                 (long long)e->grid.n, e->grid.cell_cm / IONF_PC_CM,
                 e->grid.periodic ? "periodic" : "non-periodic", (long long)e->sources.n,
-                sources_total_ndot(&e->sources));
+                planes_text, engine_total_ndot(e));
+  for (int p = 0; p < cfg.n_planes; ++p)
+    ionf_message0("plane source %d: %.4g photons/s/cm^2 through the %s face (%.4g photons/s)", p,
+                  cfg.planes[p].flux_per_cm2_s, planar_face_names[cfg.planes[p].face],
+                  planar_total_ndot(&cfg.planes[p], 1, e->grid.cell_cm * (double)e->grid.n));
+  if (e->clump_cells > 0)
+    ionf_message0("%d clump(s) over %lld cells of the initial density and temperature",
+                  cfg.n_clumps, (long long)e->clump_cells);
   if (cfg.sequence.n_redshifts > 0) {
     const struct sequence_config *seq = &cfg.sequence;
     long long steps = 0;

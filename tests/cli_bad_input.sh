@@ -42,6 +42,13 @@ expect "negative density" "n_H" -- run "${small[@]}" --set material.n_H=-1e-3
 expect "NaN density" "n_H" -- run "${small[@]}" --set material.n_H=.nan
 expect "source outside the grid" "outside" -- run "${small[@]}" --set 'sources=[{position: [0, 0, 99], Ndot: 1e48}]'
 expect "negative photon rate" "Ndot" -- run "${small[@]}" --set 'sources=[{position: [0, 0, 0], Ndot: -1e48}]'
+expect "clump outside the box" "material.clumps[0].center" -- run "${small[@]}" --set 'material.clumps=[{center: [5 kpc, 3.3 kpc, 9 kpc], radius: 0.8 kpc, n_H: 0.04}]'
+expect "clump of no cell" "no cell centre lies inside" -- run "${small[@]}" --set 'material.clumps=[{center: [5 kpc, 3.3 kpc, 3.3 kpc], radius: 1 pc, n_H: 0.04}]'
+expect "clump without radius" "material.clumps[0].radius" -- run "${small[@]}" --set 'material.clumps=[{center: [5 kpc, 3.3 kpc, 3.3 kpc], n_H: 0.04}]'
+expect "unknown face" "did you mean 'x_low'" -- run "${small[@]}" --set 'sources=[{plane: x_lo, flux: 1e6}]'
+expect "zero plane flux" "sources[0].flux" -- run "${small[@]}" --set 'sources=[{plane: x_low, flux: 0}]'
+expect "plane in a periodic box" "non-periodic" -- run "${small[@]}" --set grid.periodic=true --set 'sources=[{plane: z_high, flux: 1e6}]'
+expect "point and plane keys mixed" "not keys of both" -- run "${small[@]}" --set 'sources=[{position: [0, 0, 0], flux: 1e6}]'
 expect "missing config file" "missing.yaml" -- run missing.yaml
 expect "missing density file" "nothere.h5" -- run "${small[@]}" --set 'material.n_H={file: nothere.h5, dataset: n_H}'
 expect "missing source file" "nosources.txt" -- run "${small[@]}" --set 'sources={file: nosources.txt}'

@@ -3,7 +3,7 @@
 # through the IONFRONT_FAULT_INJECT hook, and a real SIGTERM from outside)
 # writes DIR/checkpoint.h5 and exits with code 13; `--restart` continues it,
 # and the end result equals an uninterrupted run's to 1e-12 -- on 1 rank and
-# on 2 ranks (MPI, collective HDF5).
+# on 2 ranks (MPI, collective HDF5), and for Test 3 (clump, plane source, T evolving).
 # usage: cli_restart.sh MPIEXEC /path/to/ionfront
 set -u
 mpiexec="$1"
@@ -38,6 +38,24 @@ for p in 1 2; do
   same "$work/full1" "$work/stop$p"
   echo "ok: stopped after step 4 and restarted on $p rank(s): same result as without a stop"
 done
+
+# Test 3 (clump: a per-cell initial n_H and T; plane source; T evolving): stopped
+# after step 3 and restarted on 1 rank, the same end state as without a stop.
+"$ionfront" example iliev3 > "$work/iliev3.yaml"
+args3=(run "$work/iliev3.yaml" --quiet --set grid.N=16 --set 'time.dt=0.2 Myr'
+       --set 'time.t_end=1.4 Myr' --set 'time.outputs=[0.6 Myr, 1.4 Myr]')
+"$ionfront" "${args3[@]}" --output "$work/full3" > "$work/full3.log" 2>&1 \
+  || { cat "$work/full3.log"; fail "uninterrupted Test 3 run"; }
+IONFRONT_FAULT_INJECT=signal:3 "$ionfront" "${args3[@]}" --output "$work/stop3" > "$work/stop3.log" 2>&1
+rc=$?
+[ "$rc" -eq 13 ] || { cat "$work/stop3.log"; fail "stopped Test 3 run exited $rc, not 13"; }
+"$ionfront" "${args3[@]}" --output "$work/stop3" --restart "$work/stop3/checkpoint.h5" \
+  > "$work/restart3.log" 2>&1 || { cat "$work/restart3.log"; fail "Test 3 restart"; }
+for d in /Grid/x_HII /Grid/Gamma_HI /Grid/T /Grid/n_H; do
+  h5diff -p 1e-12 "$work/full3/snapshot_0002.h5" "$work/stop3/snapshot_0002.h5" "$d" "$d" > /dev/null \
+    || fail "Test 3: $d differs after a restart"
+done
+echo "ok: Test 3 (clump, plane source, T evolving) stopped after step 3 and restarted: same result"
 
 # A real SIGTERM from outside, while the run is stepping.
 "$ionfront" run --set grid.N=24 --set 'time.dt=1 Myr' --set 'time.t_end=400 Myr' \

@@ -2,9 +2,10 @@
  * @file test_backend_agreement.c
  * @brief The CUDA backend computes the same function as the CPU backend:
  *        x_HII, Gamma and T agree to 1e-10 relative after whole time steps of
- *        (1) Iliev Test 1, (1b) Test 2 with an evolving temperature, and (2) a
- *        log-normal density field with 1000 random
- *        sources in a periodic box with R_max set.  The GPU adds rates with
+ *        (1) Iliev Test 1, (1b) Test 2 with an evolving temperature, (2) a
+ *        log-normal density field with 1000 random sources in a periodic box with
+ *        R_max set, (3) Test 3 (a plane-parallel source, a clump, T evolving) and
+ *        (3b) plane sources on three faces with a point source.  The GPU adds rates with
  *        atomics in another order, so sums differ in the last bits only.
  *        Skips (77) without a GPU.
  */
@@ -154,6 +155,27 @@ int main(int argc, char **argv) {
       run("default", "cuda", t2, 7, 1, 2, 1.0, &gpu))
     return 1;
   compare("log-normal field, 1000 sources", &cpu, &gpu);
+  free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
+
+  /* 3. Iliev Test 3 at 32^3: a plane-parallel black-body flux through x = 0 onto a
+     cold dense clump, the temperature evolving; three steps of 0.2 Myr */
+  char *t3[] = {"grid.N=32", out_override, "output.progress=false"};
+  if (run("iliev3", "cpu", t3, 3, 0, 3, 0.2, &cpu) || run("iliev3", "cuda", t3, 3, 0, 3, 0.2, &gpu))
+    return 1;
+  compare("Test 3 (plane source, clump, temperature evolves)", &cpu, &gpu);
+  free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
+
+  /* 3b. plane sources through the x_high, y_low and z_low faces with a point source,
+     grey, in a log-normal field (the columns of every axis; rates added on top of
+     the point source's) */
+  char *t3b[] = {"grid.N=24", out_override, "output.progress=false", "material.isothermal=true",
+                 "material.clumps=[]", "spectrum={type: grey}",
+                 "sources=[{plane: x_high, flux: 3e5}, {plane: y_low, flux: 2e5}, "
+                 "{plane: z_low, flux: 1e5}, {position: [12, 5, 20], Ndot: 1e50}]"};
+  if (run("iliev3", "cpu", t3b, 7, 1, 2, 0.5, &cpu) ||
+      run("iliev3", "cuda", t3b, 7, 1, 2, 0.5, &gpu))
+    return 1;
+  compare("plane sources on three faces and a point source, log-normal field", &cpu, &gpu);
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   char cmd[256];

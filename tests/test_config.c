@@ -62,6 +62,12 @@ static int config_equal(const struct ionf_config *a, const struct ionf_config *b
            a->source_ijk[3 * i + 2] == b->source_ijk[3 * i + 2];
   for (int i = 0; same && i < a->n_outputs; ++i)
     same = a->output_times_s[i] == b->output_times_s[i];
+  same = same && a->n_planes == b->n_planes && a->n_clumps == b->n_clumps;
+  for (int i = 0; same && i < a->n_planes; ++i)
+    same = a->planes[i].face == b->planes[i].face &&
+           a->planes[i].flux_per_cm2_s == b->planes[i].flux_per_cm2_s;
+  for (int i = 0; same && i < a->n_clumps; ++i)
+    same = memcmp(&a->clumps[i], &b->clumps[i], sizeof a->clumps[i]) == 0;
   return same;
 }
 
@@ -336,6 +342,159 @@ static void test_builtins(void) {
   config_free(&cfg);
 }
 
+/* ---- plane-parallel sources and clumps ------------------------------------------ */
+
+static void test_planes_and_clumps(void) {
+  struct ionf_config cfg;
+  ionf_err rc = config_load(NULL, "iliev3", NULL, 0, &cfg);
+  EXPECT(rc == IONF_OK, "iliev3 loads: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.n_cells_1d == 128 && !cfg.periodic && !cfg.isothermal, "iliev3 grid and thermal");
+    EXPECT(cfg.n_sources_inline == 0 && cfg.n_planes == 1, "iliev3: one plane, no point source");
+    if (cfg.n_planes == 1) {
+      EXPECT(cfg.planes[0].face == 0, "plane through x_low (face %d)", cfg.planes[0].face);
+      EXPECT_REL(cfg.planes[0].flux_per_cm2_s, 1e6, 1e-14, "plane flux");
+    }
+    EXPECT_REL(cfg.n_h_cm3.value, 2e-4, 1e-14, "outside density");
+    EXPECT_REL(cfg.temperature_k, 8000, 1e-14, "outside temperature");
+    EXPECT(cfg.n_clumps == 1, "one clump: %d", cfg.n_clumps);
+    if (cfg.n_clumps == 1) {
+      const struct clump *c = &cfg.clumps[0];
+      EXPECT_REL(c->center_cm[0], 5 * IONF_KPC_CM, 1e-14, "clump x");
+      EXPECT_REL(c->center_cm[1], 3.3 * IONF_KPC_CM, 1e-14, "clump y");
+      EXPECT_REL(c->center_cm[2], 3.3 * IONF_KPC_CM, 1e-14, "clump z");
+      EXPECT_REL(c->radius_cm, 0.8 * IONF_KPC_CM, 1e-14, "clump radius");
+      EXPECT_REL(c->n_h_cm3, 0.04, 1e-14, "clump density");
+      EXPECT_REL(c->temperature_k, 40, 1e-14, "clump temperature");
+    }
+    EXPECT(cfg.spectrum == SPECTRUM_BLACKBODY && cfg.t_eff_k == 1e5, "iliev3 black body");
+    EXPECT_REL(cfg.t_end_s, 15 * MYR, 1e-12, "iliev3 t_end");
+    check_round_trip(&cfg, "iliev3");
+  }
+  config_free(&cfg);
+
+  /* mixed point and plane sources in one list, every face, a clump temperature default */
+  rc = load_text(MINIMAL_GRID MINIMAL_TIME
+                 "material:\n  n_H: 1e-3\n  temperature: 1e4\n  x_HII_initial: 1e-3\n"
+                 "  clumps:\n    - {center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.2 kpc, n_H: 1}\n"
+                 "    - {center: [0.0001, 1 kpc, 0], radius: 100 pc, n_H: 0, temperature: 50}\n"
+                 "sources:\n  - {plane: x_high, flux: 2e5}\n  - {position: [1, 2, 3], Ndot: 1e50}\n"
+                 "  - {plane: Z_LOW, flux: 3e5}\n  - {position: [4, 5, 6], Ndot: 2e50}\n"
+                 "  - {plane: y_low, flux: 1}\n  - {plane: y_high, flux: 1}\n"
+                 "  - {plane: z_high, flux: 1}\n  - {plane: x_low, flux: 1}\n",
+                 &cfg);
+  EXPECT(rc == IONF_OK, "mixed sources: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.n_sources_inline == 2 && cfg.n_planes == 6, "2 points, 6 planes: %lld, %d",
+           (long long)cfg.n_sources_inline, cfg.n_planes);
+    if (cfg.n_sources_inline == 2)
+      EXPECT(cfg.source_ijk[3] == 4 && cfg.source_ijk[5] == 6 && cfg.source_ndot_per_s[1] == 2e50,
+             "the second point source keeps its place among the points");
+    if (cfg.n_planes == 6) {
+      const int faces[6] = {1, 4, 2, 3, 5, 0};
+      for (int i = 0; i < 6; ++i)
+        EXPECT(cfg.planes[i].face == faces[i], "plane %d face %d, want %d", i,
+               cfg.planes[i].face, faces[i]);
+      EXPECT(cfg.planes[0].flux_per_cm2_s == 2e5 && cfg.planes[1].flux_per_cm2_s == 3e5,
+             "plane fluxes");
+    }
+    EXPECT(cfg.n_clumps == 2, "two clumps");
+    if (cfg.n_clumps == 2) {
+      EXPECT(cfg.clumps[0].temperature_k == 1e4, "clump temperature defaults to material's");
+      EXPECT(cfg.clumps[1].temperature_k == 50 && cfg.clumps[1].n_h_cm3 == 0, "clump 2");
+      EXPECT_REL(cfg.clumps[1].center_cm[0], 1e-4 * IONF_MPC_CM, 1e-14,
+                 "a bare clump coordinate is in Mpc, like box_size");
+    }
+    EXPECT(strstr(cfg.effective_yaml, "temperature: 1e4") != NULL,
+           "effective YAML shows the clump's default temperature");
+    check_round_trip(&cfg, "mixed sources and clumps");
+  }
+  config_free(&cfg);
+
+#define CLUMP_MATERIAL(CLUMPS)                                                        \
+  MINIMAL_GRID MINIMAL_SOURCES MINIMAL_TIME                                           \
+      "material:\n  n_H: 1e-3\n  temperature: 1e4\n  x_HII_initial: 1e-3\n  clumps: " CLUMPS
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 1.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: 1}]\n"),
+                      "material.clumps[0].center = [0.5 kpc, 0.5 kpc, 1.5 kpc] is outside the box",
+                      "0..1 kpc", "clump centre outside the box");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, -0.1 kpc, 0.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: 1}]\n"),
+                      "material.clumps[0].center", "outside the box", "negative coordinate");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc], radius: 0.1 kpc, n_H: 1}]\n"),
+                      "material.clumps[0].center = [0.5 kpc, 0.5 kpc]", "3 lengths",
+                      "two coordinates");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kcp], radius: 0.1 kpc, "
+                                     "n_H: 1}]\n"),
+                      "material.clumps[0].center[2]", "kcp", "bad unit in a coordinate");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0, n_H: 1}]\n"),
+                      "material.clumps[0].radius = 0", "> 0", "zero radius");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: -1 pc, "
+                                     "n_H: 1}]\n"),
+                      "material.clumps[0].radius = -1 pc", "> 0", "negative radius");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: -1}]\n"),
+                      "material.clumps[0].n_H = -1", ">= 0", "negative clump density");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: .nan}]\n"),
+                      "material.clumps[0].n_H = .nan", NULL, "NaN clump density");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: 1, temperature: 0}]\n"),
+                      "material.clumps[0].temperature = 0", "> 0", "zero clump temperature");
+  expect_config_error(CLUMP_MATERIAL("[{centre: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: 1}]\n"),
+                      "unknown key 'material.clumps[0].centre'", "did you mean 'center'",
+                      "clump key typo");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], n_H: 1}]\n"),
+                      "missing required key 'material.clumps[0].radius'", NULL, "no radius");
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.1 kpc}]\n"),
+                      "missing required key 'material.clumps[0].n_H'", NULL, "no clump density");
+  /* 16 cells of 62.5 pc: centres at (i + 1/2) 62.5 pc; a clump on a cell corner of
+     radius 10 pc reaches none */
+  expect_config_error(CLUMP_MATERIAL("[{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 10 pc, "
+                                     "n_H: 1}]\n"),
+                      "material.clumps[0]: no cell centre lies inside", "radius", "clump between "
+                      "cell centres");
+  expect_config_error(CLUMP_MATERIAL("{center: [0.5 kpc, 0.5 kpc, 0.5 kpc], radius: 0.1 kpc, "
+                                     "n_H: 1}\n"),
+                      "material.clumps: expected a list", "got a mapping", "clumps not a list");
+  expect_config_error(CLUMP_MATERIAL("[5]\n"), "material.clumps[0]: expected a mapping", NULL,
+                      "clump entry not a mapping");
+#undef CLUMP_MATERIAL
+
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources:\n  - {plane: x_lo, flux: 1e6}\n",
+                      "sources[0].plane = x_lo", "did you mean 'x_low'", "face typo");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources:\n  - {plane: top, flux: 1e6}\n",
+                      "sources[0].plane = top", "x_low, x_high, y_low, y_high, z_low, z_high",
+                      "unknown face");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources:\n  - {position: [0, 0, 0], Ndot: 1}\n  - {plane: x_low, flux: 0}\n",
+                      "sources[1].flux = 0", "> 0", "zero flux");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources:\n  - {plane: x_low, flux: -1e6}\n",
+                      "sources[0].flux = -1e6", "> 0", "negative flux");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME "sources:\n  - {plane: x_low}\n",
+                      "missing required key 'sources[0].flux'", NULL, "plane without flux");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME "sources:\n  - {flux: 1e6}\n",
+                      "missing required key 'sources[0].plane'", "x_low", "flux without plane");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources:\n  - {plane: x_low, flux: 1e6, fluxx: 1}\n",
+                      "unknown key 'sources[0].fluxx'", "did you mean 'flux'", "plane key typo");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources:\n  - {position: [0, 0, 0], flux: 1e6}\n",
+                      "sources[0]: give either {position, Ndot}", "not keys of both",
+                      "point and plane keys mixed");
+  expect_config_error("grid:\n  N: 16\n  box_size: 1 kpc\n  periodic: true\n" MINIMAL_MATERIAL
+                      MINIMAL_TIME "sources:\n  - {plane: y_high, flux: 1e6}\n",
+                      "sources[0].plane = y_high: plane-parallel sources need a non-periodic box",
+                      "grid.periodic: false", "plane in a periodic box");
+  expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_TIME
+                      "sources: {plane: x_low, flux: 1e6}\n",
+                      "sources: one source is still a list", "'- {...}'", "source not in a list");
+}
+
 /* ---- overrides through config_load ---------------------------------------------- */
 
 static void test_overrides(void) {
@@ -571,6 +730,7 @@ int main(void) {
   test_units();
   test_params();
   test_builtins();
+  test_planes_and_clumps();
   test_overrides();
   test_defaults_and_paths();
   test_errors();

@@ -2,7 +2,9 @@
  * @file test_gpu_k_headers.cu
  * @brief The shared *_k.h maths gives the same numbers on the GPU as on the
  *        host: interpolation stencils and columns, photoionization rates and
- *        the chemistry update, over many random inputs.  Skips (77) without a GPU.
+ *        the chemistry update, over many random inputs, and whole columns of a
+ *        plane-parallel source (planar_k.h) through a random medium from every
+ *        face.  Skips (77) without a GPU.
  */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -13,6 +15,7 @@ extern "C" {
 #include "asora_k.h"
 #include "chem_k.h"
 #include "photo_k.h"
+#include "planar_k.h"
 }
 
 #define N_CASES 4096
@@ -66,6 +69,102 @@ __global__ void evaluate_kernel(const struct k_case *cases, struct photo_table_v
 }
 
 static double uniform(double lo, double hi) { return lo + (hi - lo) * (rand() / (double)RAND_MAX); }
+
+__global__ void planar_kernel(struct planar_column_view v, double *gamma, double *heat) {
+  long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (c < v.n * v.n) planar_trace_column(&v, c, gamma, heat);
+}
+
+/* Columns of a plane source from each face through a random medium (thick and
+   thin cells), host against device: Gamma and heating relative to the photons
+   (energy) entering each cell per atom, as for the point-source rates above. */
+static int check_planar(struct photo_table_view t, struct photo_table_view t_dev) {
+  const long long n = 24, cells = n * n * n;
+  const double cell_cm = 1.6e20;
+  size_t bytes = sizeof(double) * (size_t)cells;
+  double *n_h = (double *)malloc(bytes), *x = (double *)malloc(bytes);
+  double *g = (double *)malloc(bytes), *h = (double *)malloc(bytes);
+  double *g_dev_host = (double *)malloc(bytes), *h_dev_host = (double *)malloc(bytes);
+  for (long long c = 0; c < cells; ++c) {
+    n_h[c] = pow(10.0, uniform(-5.0, -1.0));
+    x[c] = rand() % 4 == 0 ? 1.0 - 1e-14 : uniform(0.0, 0.999);
+  }
+  double *d_n_h, *d_x, *d_g, *d_h;
+  if (cudaMalloc(&d_n_h, bytes) != cudaSuccess || cudaMalloc(&d_x, bytes) != cudaSuccess ||
+      cudaMalloc(&d_g, bytes) != cudaSuccess || cudaMalloc(&d_h, bytes) != cudaSuccess) {
+    fprintf(stderr, "cudaMalloc failed\n");
+    return 1;
+  }
+  cudaMemcpy(d_n_h, n_h, bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_x, x, bytes, cudaMemcpyHostToDevice);
+  int failures = 0;
+  for (int face = 0; face < PLANAR_N_FACES; ++face) {
+    struct planar_column_view v;
+    v.n_h_cm3 = n_h;
+    v.x_hii_av = x;
+    v.n = n;
+    v.cell_cm = cell_cm;
+    v.face = face;
+    v.ndot_per_s = planar_column_ndot(1e6, cell_cm);
+    v.tables = t;
+    memset(g, 0, bytes);
+    memset(h, 0, bytes);
+    for (long long c = 0; c < n * n; ++c) planar_trace_column(&v, c, g, t.heating ? h : NULL);
+    struct planar_column_view vd = v;
+    vd.n_h_cm3 = d_n_h;
+    vd.x_hii_av = d_x;
+    vd.tables = t_dev;
+    cudaMemset(d_g, 0, bytes);
+    cudaMemset(d_h, 0, bytes);
+    planar_kernel<<<(unsigned)((n * n + 127) / 128), 128>>>(vd, d_g, t.heating ? d_h : NULL);
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+      fprintf(stderr, "planar kernel failed\n");
+      return 1;
+    }
+    cudaMemcpy(g_dev_host, d_g, bytes, cudaMemcpyDeviceToHost);
+    cudaMemcpy(h_dev_host, d_h, bytes, cudaMemcpyDeviceToHost);
+    double worst_g = 0.0, worst_h = 0.0, volume = cell_cm * cell_cm * cell_cm;
+    for (long long col = 0; col < n * n; ++col) {
+      double column = 0.0;
+      for (long long s = 0; s < n; ++s) {
+        long long c = planar_cell_index(n, face, col, s);
+        double n_hi = n_h[c] * (1.0 - x[c]), tau_in = t.sigma0_cm2 * column;
+        column += n_hi * cell_cm;
+        double in_g = t.grey ? exp(-tau_in)
+                             : photo_table_lookup(t.thick, t.num_tau, t.min_log_tau, t.dlog_tau, tau_in);
+        double in_h = t.grey ? 0.0
+                             : photo_table_lookup(t.heat_thick, t.num_tau, t.min_log_tau,
+                                                  t.dlog_tau, tau_in);
+        double scale_g = fabs(g[c]) + v.ndot_per_s * in_g / (n_hi * volume + 1e-300) * (n_hi > 0);
+        double scale_h = fabs(h[c]) + v.ndot_per_s * in_h / (n_hi * volume + 1e-300) * (n_hi > 0);
+        double dg = fabs(g_dev_host[c] - g[c]) / (scale_g + 1e-300);
+        double dh = fabs(h_dev_host[c] - h[c]) / (scale_h + 1e-300);
+        if (!(dg <= worst_g)) worst_g = dg;
+        if (t.heating && !(dh <= worst_h)) worst_h = dh;
+      }
+    }
+    /* the same bound as for the point-source rates above: tables 1e-10, grey 1e-12 */
+    double tol = t.grey ? 1e-12 : 1e-10;
+    printf("plane source through %d (grey=%d): largest relative GPU-host difference: Gamma %.3g, "
+           "heating %.3g\n", face, t.grey, worst_g, worst_h);
+    if (!(worst_g <= tol) || !(worst_h <= tol)) {
+      fprintf(stderr, "FAIL plane source face %d: Gamma %.3g, heating %.3g (> %.1g)\n", face,
+              worst_g, worst_h, tol);
+      ++failures;
+    }
+  }
+  cudaFree(d_n_h);
+  cudaFree(d_x);
+  cudaFree(d_g);
+  cudaFree(d_h);
+  free(n_h);
+  free(x);
+  free(g);
+  free(h);
+  free(g_dev_host);
+  free(h_dev_host);
+  return failures;
+}
 
 int main(void) {
   int devices = 0;
@@ -186,6 +285,7 @@ int main(void) {
         ++failures;
       }
     }
+    failures += check_planar(t, t_dev);
   }
   cudaFree(d_cases);
   cudaFree(d_out);

@@ -52,7 +52,7 @@ else:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, fmt, front_along_x, obtain_run, read_csv, rel,  # noqa: E402
-                   run_ionfront, same_time, skip_missing_modules)
+                   run_ionfront, run_provenance, same_time, skip_missing_modules)
 
 try:
     from scipy.special import expn as _scipy_expn
@@ -230,19 +230,9 @@ class Run:
         self.t = c["time_Myr"][order]
         self.r_proper_kpc = np.where(c["r_numeric_kpc"] >= 0, c["r_numeric_kpc"], np.nan)[order]
 
-        log = os.path.join(run_dir, "log.csv")
-        self.wall_s = float(np.sum(read_csv(log)["wall_s"])) if os.path.exists(log) else np.nan
-        cmd = os.path.join(run_dir, "command.txt")
-        self.command = open(cmd).read().strip() if os.path.exists(cmd) else None
-        path = os.path.join(run_dir, "elapsed_s.txt")
-        self.elapsed = float(open(path).read()) if os.path.exists(path) else None
-        self.version = None
-        log = os.path.join(run_dir, "ionfront.log")
-        if os.path.exists(log):
-            with open(log) as f:
-                first = f.readline().strip()
-            if first.startswith("ionfront"):
-                self.version = first.split(":")[0]
+        info = run_provenance(run_dir)   # command, wall time and version of the run
+        self.wall_s, self.command = info["wall_s"], info["command"]
+        self.elapsed, self.version = info["elapsed"], info["version"]
 
     def dt_myr(self):
         m = re.fullmatch(r"([0-9.eE+-]+)\s*(Myr)?", self.dt or "")

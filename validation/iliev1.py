@@ -42,8 +42,8 @@ else:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, C2RAY, CornerSourceRun, code_name, fmt, front_of_profile,  # noqa: E402
-                   obtain_run, read_csv, ref_front_at, ref_styles, rel, run_ionfront, same_time,
-                   skip_missing_modules)
+                   obtain_run, read_csv, ref_front_at, ref_styles, rel, run_ionfront,
+                   run_provenance, same_time, skip_missing_modules)
 
 
 # Test 1 parameters (Iliev et al. 2006; ionfront's `iliev1` example).
@@ -127,19 +127,9 @@ class Run(CornerSourceRun):
         order = np.argsort(self.t)
         self.t, self.r = self.t[order], self.r[order]
 
-        log = os.path.join(run_dir, "log.csv")
-        self.wall_s = float(np.sum(read_csv(log)["wall_s"])) if os.path.exists(log) else np.nan
-        cmd = os.path.join(run_dir, "command.txt")
-        self.command = open(cmd).read().strip() if os.path.exists(cmd) else None
-        path = os.path.join(run_dir, "elapsed_s.txt")   # written by run_ionfront
-        self.elapsed = float(open(path).read()) if os.path.exists(path) else None
-        self.version = None          # first line of ionfront's output: version and git id
-        log = os.path.join(run_dir, "ionfront.log")
-        if os.path.exists(log):
-            with open(log) as f:
-                first = f.readline().strip()
-            if first.startswith("ionfront"):
-                self.version = first.split(":")[0]
+        info = run_provenance(run_dir)   # command, wall time and version of the run
+        self.wall_s, self.command = info["wall_s"], info["command"]
+        self.elapsed, self.version = info["elapsed"], info["version"]
 
     def snapshot_at(self, t_myr):
         for t, p in self.snapshots.items():

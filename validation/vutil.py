@@ -1,8 +1,8 @@
 """What the validation scripts share: running ionfront into a folder with its log,
 reading its CSV files, finding a front, and the reference codes' names and styles.
 
-Imported by iliev1.py, iliev2.py and expanding.py after they have checked that
-numpy is installed (they exit 77 without it).
+Imported by iliev1.py, iliev2.py, iliev3.py, expanding.py and dice.py after they have
+checked that numpy is installed (they exit 77 without it).
 """
 import glob
 import os
@@ -111,6 +111,30 @@ def run_ionfront(ionfront, name, overrides, run_dir):
 
 
 # ---------------------------------------------------------------- reading the run
+
+def run_provenance(run_dir):
+    """How a run directory was made, for the numbers tables: a dict with 'command'
+    (command.txt), 'elapsed' (elapsed_s.txt: the whole ionfront run, s), 'version'
+    (ionfront.log's first line: version and git id) and 'wall_s' (the sum of log.csv's
+    wall_s: the time steps, without output); None (wall_s: nan) where a file is missing."""
+    info = {"command": None, "elapsed": None, "version": None, "wall_s": float("nan")}
+    path = os.path.join(run_dir, "log.csv")
+    if os.path.exists(path):
+        info["wall_s"] = float(np.sum(read_csv(path)["wall_s"]))
+    path = os.path.join(run_dir, "command.txt")
+    if os.path.exists(path):
+        info["command"] = open(path).read().strip()
+    path = os.path.join(run_dir, "elapsed_s.txt")
+    if os.path.exists(path):
+        info["elapsed"] = float(open(path).read())
+    path = os.path.join(run_dir, "ionfront.log")
+    if os.path.exists(path):
+        with open(path) as f:
+            first = f.readline().strip()
+        if first.startswith("ionfront"):
+            info["version"] = first.split(":")[0]
+    return info
+
 
 def read_csv(path):
     """A CSV with a header line -> dict of column name -> float array."""
