@@ -1,0 +1,4 @@
+# Synthetic cosmological inputs: power spectrum and growth, Gaussian random fields,
+# haloes (Test 4 peaks, extended Press-Schechter), the files and the synthetic: section.
+ionf_add_test(NAME test_synth_spectrum SOURCES test_synth_spectrum.c LABELS unit)
+ionf_add_test(NAME test_synth_grf SOURCES test_synth_grf.c LABELS unit)
