@@ -2,3 +2,6 @@
 # haloes (Test 4 peaks, extended Press-Schechter), the files and the synthetic: section.
 ionf_add_test(NAME test_synth_spectrum SOURCES test_synth_spectrum.c LABELS unit)
 ionf_add_test(NAME test_synth_grf SOURCES test_synth_grf.c LABELS unit)
+# haloes (Test 4 peaks, extended Press-Schechter), the files and the synthetic: section.
+ionf_add_test(NAME test_synth_halos SOURCES test_synth_halos.c LABELS unit)
+ionf_add_test(NAME test_synth_files SOURCES test_synth_files.c LABELS unit)
