@@ -32,6 +32,15 @@
  *               T_cmb [K, 2.725], z_initial [9]: when cosmological, box_size is comoving,
  *               n_H is the proper density at z_initial (diluted as (1+z)^3), time runs
  *               from the cosmic age at z_initial, and snapshots carry the redshift
+ *   synthetic:  (optional) make the run's input files when they do not exist yet:
+ *               kind iliev4 [required: the Iliev et al. 2006 Test 4 stand-in, a log-normal
+ *               Gaussian random field in material.n_H.file and its densest peaks as
+ *               sources in sources.file], seed [integer 0..4294967295, 4],
+ *               sigma_8 [0.8], n_s [1.0], redshift [of the density, 9; cosmological runs:
+ *               z_initial], peaks [sources, 16], min_separation [cells between peaks, 4],
+ *               f_gamma [photons per baryon, 250], t_source [Myr, 3]; the box is
+ *               grid.box_size (comoving: times 1 + redshift unless cosmological) and
+ *               h, Omega_m, Omega_b, T_cmb come from cosmology:
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -63,6 +72,19 @@ struct field_input {
   double value;                 /*!< uniform value (unit of the field) */
   char file[IONF_PATH_MAX];     /*!< HDF5 file (absolute, or relative to the config file) */
   char dataset[256];            /*!< dataset path inside the file */
+};
+
+/** synthetic: what the run makes before it reads its inputs (synth_inputs.h). */
+enum synthetic_kind { SYNTHETIC_NONE, SYNTHETIC_ILIEV4 };
+struct synthetic_config {
+  enum synthetic_kind kind;     /*!< NONE: no synthetic: section */
+  uint64_t seed;                /*!< random field seed */
+  double sigma_8, n_s;          /*!< linear power spectrum */
+  double redshift;              /*!< of the density field */
+  int peaks;                    /*!< sources at the densest peaks */
+  int min_separation_cells;     /*!< between peaks */
+  double f_gamma;               /*!< photons per baryon */
+  double t_source_s;            /*!< source lifetime in Ndot = f_γ M Ω_b / (Ω_m m_p t_s) [s] */
 };
 
 struct ionf_config {
@@ -127,6 +149,9 @@ struct ionf_config {
   int cosmological;
   double hubble_h, omega_m, omega_b, t_cmb0_k;
   double z_initial;             /*!< redshift at t = 0 of the run */
+
+  /* synthetic inputs, made when missing (synthetic:) */
+  struct synthetic_config synthetic;
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */
