@@ -55,7 +55,7 @@ expect_fail "generate: unwritable" "cannot" -- generate iliev4 --N 16 --out /pro
 
 # ---- example iliev4 | run, from a fresh directory ---------------------------------------
 mkdir run4 elsewhere
-small=(--set grid.N=24 --set time.dt=0.01Myr --set time.t_end=0.02Myr --set 'time.outputs=[0.02Myr]' --quiet)
+small=(--set grid.N=24 --set time.dt=0.01Myr --set time.t_end=0.01Myr --set 'time.outputs=[0.01Myr]' --quiet)
 (cd run4 && "$ionfront" example iliev4 > t4.yaml)
 out=$(cd run4 && "$ionfront" run t4.yaml "${small[@]}" 2>&1) || fail "run iliev4" "$out"
 if grep -q "synthetic iliev4: made" <<<"$out" && [ -s run4/iliev4_ic/density.h5 ] &&
