@@ -73,6 +73,44 @@ static void test_power(const struct synth_spectrum *s, const double *delta) {
   fftw_free(copy);
 }
 
+/* The planes k_z = 0 (and k_z = n/2 for even n) hold each mode and its conjugate:
+ * the generator makes them Hermitian itself.  Done wrong, FFTW's c2r keeps only the
+ * Hermitian part and these modes lose half their power; the measured power over the
+ * plane must match P(k) within its sampling scatter. */
+static void test_hermitian_planes(const struct synth_spectrum *s, int n) {
+  const int nh = n / 2 + 1;
+  double *d = fftw_malloc(sizeof(double) * n * n * n);
+  fftw_complex *c = fftw_malloc(sizeof(fftw_complex) * n * n * nh);
+  EXPECT(synth_density_linear(n, BOX_CMPC, s, 12, d) == IONF_OK, "field n = %d", n);
+  fftw_plan p = fftw_plan_dft_r2c_3d(n, n, n, d, c, FFTW_ESTIMATE);
+  fftw_execute(p);
+  const double box_h = BOX_CMPC * s->cosmo.h, vol = box_h * box_h * box_h;
+  const double kf = 2.0 * IONF_PI / box_h, n6 = pow((double)n, 6.0);
+  const int planes[2] = {0, n / 2};
+  for (int pl = 0; pl < (n % 2 == 0 ? 2 : 1); ++pl) {
+    double sum = 0.0;
+    int m = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        if ((n - i) % n == i && (n - j) % n == j) continue; /* self-conjugate: real */
+        double kk = sqrt(freq(i, n) * freq(i, n) + freq(j, n) * freq(j, n) +
+                         (double)planes[pl] * planes[pl]);
+        const double *v = c[(i * n + j) * nh + planes[pl]];
+        sum += vol * (v[0] * v[0] + v[1] * v[1]) / n6 / synth_spectrum_power(s, kf * kk);
+        ++m;
+      }
+    /* |δ_k|^2 / P is exponential with mean 1; each pair counts twice: m/2 of them */
+    double ratio = sum / m, tol = 4.0 / sqrt(0.5 * m);
+    printf("n = %d, plane k_z = %d: measured / input power %.4f (+- %.4f)\n", n, planes[pl],
+           ratio, tol / 4.0);
+    EXPECT(fabs(ratio - 1.0) < tol, "n = %d plane k_z = %d: power ratio %.4f", n, planes[pl],
+           ratio);
+  }
+  fftw_destroy_plan(p);
+  fftw_free(c);
+  fftw_free(d);
+}
+
 /* Grid variance against the sum of P(k)/V over the box's modes (full k space). */
 static void test_variance(const struct synth_spectrum *s, const double *delta) {
   const double box_h = BOX_CMPC * s->cosmo.h, vol = box_h * box_h * box_h;
@@ -202,6 +240,8 @@ int main(void) {
          ionf_error_message());
   test_power(&s, delta);
   test_variance(&s, delta);
+  test_hermitian_planes(&s, 48);
+  test_hermitian_planes(&s, 45);
   test_determinism(&s, delta);
   test_lognormal(&c, delta);
   test_errors(&s);
