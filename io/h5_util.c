@@ -5,6 +5,7 @@
 #include "h5_util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct h5_err_walk {
@@ -91,4 +92,63 @@ ionf_err h5_util_open_table(hid_t file, const char *path, const char *kind, cons
   for (int r = 0; r < rank; ++r) dims[r] = got[r];
   *dset = d;
   return IONF_OK;
+}
+
+int h5_util_attr_string(hid_t obj, const char *name, const char *value) {
+  const char *v = value ? value : "";
+  hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR), attr = H5I_INVALID_HID;
+  int ok = type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
+           H5Tset_cset(type, H5T_CSET_UTF8) >= 0;
+  if (ok) attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  ok = ok && attr >= 0 && H5Awrite(attr, type, &v) >= 0;
+  if (attr >= 0 && H5Aclose(attr) < 0) ok = 0;
+  if (space >= 0) H5Sclose(space);
+  if (type >= 0) H5Tclose(type);
+  return ok ? 0 : -1;
+}
+
+int h5_util_attr_double(hid_t obj, const char *name, double value) {
+  hid_t space = H5Screate(H5S_SCALAR), attr = H5I_INVALID_HID;
+  if (space >= 0) attr = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = attr >= 0 && H5Awrite(attr, H5T_NATIVE_DOUBLE, &value) >= 0;
+  if (attr >= 0 && H5Aclose(attr) < 0) ok = 0;
+  if (space >= 0) H5Sclose(space);
+  return ok ? 0 : -1;
+}
+
+int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size) {
+  if (!buf || size == 0) return 0;
+  buf[0] = '\0';
+  if (H5Aexists(obj, name) <= 0) return 0;
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  if (attr < 0) return 0;
+  hid_t ftype = H5Aget_type(attr);
+  int ok = 0;
+  if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING) {
+    if (H5Tis_variable_str(ftype) > 0) {
+      char *v = NULL;
+      hid_t mtype = H5Tcopy(ftype); /* the file's character set: no conversion */
+      if (H5Aread(attr, mtype, &v) >= 0 && v) {
+        snprintf(buf, size, "%s", v);
+        ok = 1;
+      }
+      if (v) H5free_memory(v);
+      H5Tclose(mtype);
+    } else {
+      size_t len = H5Tget_size(ftype);
+      char *v = len > 0 ? calloc(len + 1, 1) : NULL;
+      hid_t mtype = H5Tcopy(ftype);
+      H5Tset_size(mtype, len + 1);
+      H5Tset_strpad(mtype, H5T_STR_NULLTERM);
+      if (v && H5Aread(attr, mtype, v) >= 0) {
+        snprintf(buf, size, "%s", v);
+        ok = 1;
+      }
+      free(v);
+      H5Tclose(mtype);
+    }
+  }
+  if (ftype >= 0) H5Tclose(ftype);
+  H5Aclose(attr);
+  return ok;
 }

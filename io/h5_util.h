@@ -30,4 +30,15 @@ IONF_NODISCARD ionf_err h5_util_open_table(hid_t file, const char *path, const c
                                            const char *name, int want_rank, int integer_only,
                                            hid_t *dset, hsize_t *dims);
 
+/**
+ * Scalar attributes on `obj`: a variable-length UTF-8 string (h5py reads str) and
+ * a float64.  Return 0, or -1 with the reason on HDF5's error stack
+ * (h5_util_error_text).
+ */
+int h5_util_attr_string(hid_t obj, const char *name, const char *value);
+int h5_util_attr_double(hid_t obj, const char *name, double value);
+
+/** A string attribute of `obj` into buf (truncated); 1 when it exists and is a string. */
+int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size);
+
 #endif

@@ -78,7 +78,7 @@ struct config_section {
 static const char *const config_sections[] = {"grid",     "material",   "chemistry",
                                               "sources",  "spectrum",   "time",
                                               "raytracing", "output",   "mpi",
-                                              "cosmology", "sequence"};
+                                              "cosmology", "sequence", "synthetic"};
 #define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---- did you mean ---------------------------------------------------------- */
@@ -1165,6 +1165,82 @@ static ionf_err config_sequence(struct config_ctx *ctx, const struct param_node 
   return IONF_OK;
 }
 
+/* synthetic: only when given (absent: no section in the effective config). */
+static ionf_err config_synthetic(struct config_ctx *ctx, const struct param_node *root,
+                                 struct ionf_config *cfg) {
+  static const char *const keys[] = {"kind",  "seed",           "sigma_8", "n_s",
+                                     "redshift", "peaks",       "min_separation",
+                                     "f_gamma", "t_source"};
+  static const char *const kinds[] = {"iliev4"};
+  static const enum synthetic_kind kind_of[] = {SYNTHETIC_ILIEV4};
+  const struct param_node *u = params_get(root, "synthetic");
+  if (!u || u->kind == PARAM_NULL) return IONF_OK;
+  struct synthetic_config *syn = &cfg->synthetic;
+  struct config_section s;
+  struct param_node *n;
+  int which = 0;
+  int64_t v = 0;
+  IONF_CALL(config_open_section(ctx, root, "synthetic", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_take(&s, "kind", NULL, &n));
+  IONF_CALL(config_require(&s, n, "what to make: iliev4 (the Iliev et al. 2006 Test 4 stand-in)"));
+  IONF_CALL(config_enum(ctx, s.path, n, kinds, CONFIG_N(kinds), &which));
+  syn->kind = kind_of[which];
+
+  IONF_CALL(config_take(&s, "seed", "4", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, 4294967295LL, &v));
+  syn->seed = (uint64_t)v;
+  IONF_CALL(config_positive(&s, "sigma_8", "0.8", "the rms linear overdensity in 8 Mpc/h spheres",
+                            &syn->sigma_8));
+  if (!(syn->sigma_8 < 10.0))
+    return config_range(ctx, s.path, params_get(s.eff, "sigma_8"), "must be in (0, 10)");
+  IONF_CALL(config_positive(&s, "n_s", "1.0", "the primordial spectral index", &syn->n_s));
+  if (!(syn->n_s < 2.0))
+    return config_range(ctx, s.path, params_get(s.eff, "n_s"), "must be in (0, 2)");
+
+  /* The density's redshift: a cosmological run starts at its own. */
+  char z_text[64];
+  snprintf(z_text, sizeof z_text, "%.17g", cfg->z_initial);
+  int user_z = params_get(s.user, "redshift") != NULL;
+  IONF_CALL(config_take(&s, "redshift", cfg->cosmological ? z_text : "9", &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a redshift", &syn->redshift));
+  if (!(syn->redshift >= 0.0 && syn->redshift < 1000.0))
+    return config_range(ctx, s.path, n, "must be a redshift in [0, 1000)");
+  IONF_CHECK(!(cfg->cosmological && user_z && syn->redshift != cfg->z_initial), IONF_ERR_CONFIG,
+             "%s: synthetic.redshift = %s differs from cosmology.z_initial = %g: a cosmological "
+             "run starts from the density at z_initial (leave synthetic.redshift out)",
+             ctx->name, n->scalar, cfg->z_initial);
+
+  IONF_CALL(config_take(&s, "peaks", "16", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 1, 100000, &v));
+  syn->peaks = (int)v;
+  IONF_CALL(config_take(&s, "min_separation", "4", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, cfg->n_cells_1d, &v));
+  syn->min_separation_cells = (int)v;
+  IONF_CALL(config_positive(&s, "f_gamma", "250", "ionizing photons per baryon of a source",
+                            &syn->f_gamma));
+  IONF_CALL(config_take(&s, "t_source", "3 Myr", &n));
+  IONF_CALL(config_quantity(ctx, s.path, n, UNIT_TIME, IONF_MYR_S, 0.0, &syn->t_source_s));
+  if (!(syn->t_source_s > 0)) return config_range(ctx, s.path, n, "must be > 0");
+
+  /* iliev4 writes the two files the run reads. */
+  IONF_CHECK(cfg->n_h_cm3.from_file, IONF_ERR_CONFIG,
+             "%s: synthetic.kind = iliev4 makes the density file, so material.n_H must be "
+             "{file: PATH, dataset: NAME} (it is a number)",
+             ctx->name);
+  IONF_CHECK(cfg->source_file[0], IONF_ERR_CONFIG,
+             "%s: synthetic.kind = iliev4 makes the source file, so sources must be "
+             "{file: PATH} (it is a list of sources)",
+             ctx->name);
+  IONF_CHECK(cfg->n_cells_1d >= 3, IONF_ERR_CONFIG,
+             "%s: synthetic.kind = iliev4 needs grid.N >= 3 (got %lld)", ctx->name,
+             (long long)cfg->n_cells_1d);
+  IONF_CHECK(cfg->omega_b > 0.0, IONF_ERR_CONFIG,
+             "%s: synthetic.kind = iliev4: sources emit f_gamma photons per baryon, so "
+             "cosmology.Omega_b must be > 0",
+             ctx->name);
+  return IONF_OK;
+}
+
 static ionf_err config_emit(const struct config_ctx *ctx, struct ionf_config *cfg) {
   char header[IONF_PATH_MAX + 128];
   snprintf(header, sizeof header,
@@ -1208,6 +1284,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   IONF_CALL(config_mpi(ctx, root, cfg));
   IONF_CALL(config_cosmology(ctx, root, cfg));
   IONF_CALL(config_sequence(ctx, root, cfg));
+  IONF_CALL(config_synthetic(ctx, root, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }

@@ -59,6 +59,15 @@
  *                 f_gamma M Omega_b / (Omega_m m_p t_source); then sources: must be left out.
  *               Patterns are relative to the config file.  The files of every redshift but the
  *               last (where the run ends) must exist; they are checked before the first step.
+ *   synthetic:  (optional) make the run's input files when they do not exist yet:
+ *               kind iliev4 [required: the Iliev et al. 2006 Test 4 stand-in, a log-normal
+ *               Gaussian random field in material.n_H.file and its densest peaks as
+ *               sources in sources.file], seed [integer 0..4294967295, 4],
+ *               sigma_8 [0.8], n_s [1.0], redshift [of the density, 9; cosmological runs:
+ *               z_initial], peaks [sources, 16], min_separation [cells between peaks, 4],
+ *               f_gamma [photons per baryon, 250], t_source [Myr, 3]; the box is
+ *               grid.box_size (comoving: times 1 + redshift unless cosmological) and
+ *               h, Omega_m, Omega_b, T_cmb come from cosmology:
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -106,6 +115,19 @@ struct sequence_config {
   double halo_f_gamma;          /*!< photons per baryon over the source lifetime (Eq. 20) */
   double halo_t_source_s;       /*!< source lifetime t_s [s] */
   double halo_position_unit_cm; /*!< comoving length of one position unit (ionfront layout) [cm] */
+};
+
+/** synthetic: what the run makes before it reads its inputs (synth_inputs.h). */
+enum synthetic_kind { SYNTHETIC_NONE, SYNTHETIC_ILIEV4 };
+struct synthetic_config {
+  enum synthetic_kind kind;     /*!< NONE: no synthetic: section */
+  uint64_t seed;                /*!< random field seed */
+  double sigma_8, n_s;          /*!< linear power spectrum */
+  double redshift;              /*!< of the density field */
+  int peaks;                    /*!< sources at the densest peaks */
+  int min_separation_cells;     /*!< between peaks */
+  double f_gamma;               /*!< photons per baryon */
+  double t_source_s;            /*!< source lifetime in Ndot = f_γ M Ω_b / (Ω_m m_p t_s) [s] */
 };
 
 struct ionf_config {
@@ -177,6 +199,8 @@ struct ionf_config {
 
   /* production runs: density and halo files along a list of redshifts */
   struct sequence_config sequence;
+  /* synthetic inputs, made when missing (synthetic:) */
+  struct synthetic_config synthetic;
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */

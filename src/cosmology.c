@@ -82,10 +82,14 @@ double cosmology_redshift_at_age(const struct cosmology *c, double t_s) {
   return pow(a32, -2.0 / 3.0) - 1.0;
 }
 
+double cosmology_critical_density0_g_cm3(const struct cosmology *c) {
+  double h0 = cosmology_h0_per_s(c);
+  return 3.0 * h0 * h0 / (8.0 * IONF_PI * COSMOLOGY_G_CGS);
+}
+
 double cosmology_mean_hydrogen_cm3(const struct cosmology *c, double z, double x_h) {
   if (!(z > -1.0)) return NAN;
-  double h0 = cosmology_h0_per_s(c);
-  double rho_crit0 = 3.0 * h0 * h0 / (8.0 * IONF_PI * COSMOLOGY_G_CGS); /* [g cm^-3] */
+  double rho_crit0 = cosmology_critical_density0_g_cm3(c); /* [g cm^-3] */
   double zp1 = 1.0 + z;
   return x_h * c->omega_b * rho_crit0 * zp1 * zp1 * zp1 / COSMOLOGY_PROTON_MASS_G;
 }

@@ -56,6 +56,9 @@ double cosmology_redshift_at_age(const struct cosmology *c, double t_s);
  */
 double cosmology_mean_hydrogen_cm3(const struct cosmology *c, double z, double x_h);
 
+/** Critical density today, ρ_crit,0 = 3 H0^2 / (8π G) [g cm^-3]. */
+double cosmology_critical_density0_g_cm3(const struct cosmology *c);
+
 /** CMB temperature T_cmb0 (1 + z) [K]. */
 double cosmology_t_cmb_k(const struct cosmology *c, double z);
 

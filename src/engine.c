@@ -23,6 +23,7 @@
 #include "sequence.h"
 #include "checkpoint.h"
 #include "snapshot.h"
+#include "synth_inputs.h"
 #include "export_c2ray.h"
 #include "xdmf.h"
 #include "tb21.h"
@@ -78,8 +79,21 @@ static ionf_err load_sources(struct engine *e) {
   return engine_share_sources(e);
 }
 
+/* synthetic: rank 0 makes the missing input files; every rank learns the outcome
+   before anyone reads them. */
+static ionf_err make_synthetic_inputs(const struct ionf_config *cfg) {
+  if (cfg->synthetic.kind == SYNTHETIC_NONE) return IONF_OK;
+  ionf_err rc = comm_rank() == 0 ? synth_inputs_make(cfg) : IONF_OK;
+  ionf_err any = IONF_OK;
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to make the synthetic inputs");
+  return IONF_OK;
+}
+
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   *out = NULL;
+  IONF_CALL(make_synthetic_inputs(cfg));
   struct engine *e = ionf_calloc(1, sizeof *e, "the engine");
   if (!e) return IONF_ERR_MEM;
   e->cfg = cfg;

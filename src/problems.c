@@ -291,6 +291,66 @@ static const char problems_iliev3[] =
     "output:\n"
     "  directory: out/iliev3  # snapshots go here\n"
     "  progress: true         # print one line per time step\n";
+static const char problems_iliev4[] =
+    "# iliev4: Iliev et al. (2006, MNRAS 371, 1057), Test 4: 16 sources in a\n"
+    "# cosmological density field at z = 9, for 0.4 Myr.\n"
+    "#\n"
+    "# THE DENSITY IS A STAND-IN, NOT THE PAPER'S FIELD.  The paper's 128^3 cube from a\n"
+    "# cosmological simulation is not available.  Before the run starts, ionfront makes\n"
+    "# the two input files named below when they do not exist yet (synthetic: section):\n"
+    "# a log-normal Gaussian random field with the linear LCDM power spectrum\n"
+    "# (Eisenstein & Hu, sigma_8 = 0.8) grown to z = 9, at the mean hydrogen density\n"
+    "# of the universe (proper, X = 0.76), and the 16 densest peaks (at least 4 cells\n"
+    "# apart) as sources with the paper's rates Ndot = f_gamma M Omega_b / (Omega_m m_p\n"
+    "# t_s), f_gamma = 250, t_s = 3 Myr, M the matter mass of the 3^3 cells around\n"
+    "# the peak.  The box, redshift, source recipe and physics are the paper's; fronts\n"
+    "# and temperatures cannot be compared cell by cell with the published codes, their\n"
+    "# statistics (histograms of x_HI, x_HII and T; ionized fraction against time) can\n"
+    "# be compared in kind (validation/iliev4.py).  Static: no expansion in 0.4 Myr.\n"
+    "# The files go next to this config (iliev4_ic/); 'ionfront generate iliev4' makes\n"
+    "# them too.\n"
+    "\n"
+    "grid:\n"
+    "  N: 128                 # cells per side\n"
+    "  box_size: 71.4285714 kpc  # 0.5/h comoving Mpc at z = 9, proper (h = 0.7)\n"
+    "  periodic: false\n"
+    "\n"
+    "material:\n"
+    "  n_H: {file: iliev4_ic/density.h5, dataset: n_H}  # proper n_H [cm^-3] at z = 9\n"
+    "  temperature: 100       # initial gas temperature [K]\n"
+    "  x_HII_initial: 1.2e-3  # initial ionized fraction\n"
+    "  isothermal: false      # photo-heating and cooling\n"
+    "\n"
+    "sources: {file: iliev4_ic/sources.txt}  # C2-Ray text: 1-based cells, Ndot [1/s]\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 1.0e5           # black-body temperature [K] (the paper's 'soft' run: 3e4)\n"
+    "\n"
+    "time:\n"
+    "  dt: 0.01 Myr\n"
+    "  t_end: 0.4 Myr\n"
+    "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+    "\n"
+    "cosmology:                # the field's cosmology; the run itself is static\n"
+    "  cosmological: false\n"
+    "  h: 0.7\n"
+    "  Omega_m: 0.27\n"
+    "  Omega_b: 0.043\n"
+    "\n"
+    "synthetic:                # make the input files above when they are missing\n"
+    "  kind: iliev4            # the Test 4 stand-in: density field and peak sources\n"
+    "  seed: 4                 # random field seed (integer)\n"
+    "  sigma_8: 0.8            # rms linear overdensity in 8 Mpc/h spheres today\n"
+    "  n_s: 1.0                # primordial spectral index\n"
+    "  redshift: 9             # of the density field\n"
+    "  peaks: 16               # sources at the densest peaks\n"
+    "  min_separation: 4       # cells between two peaks, at least\n"
+    "  f_gamma: 250            # ionizing photons per baryon of a source\n"
+    "  t_source: 3 Myr         # source lifetime in Ndot\n"
+    "\n"
+    "output:\n"
+    "  directory: out/iliev4\n";
 
 struct problems_entry {
   const char *name;
@@ -319,6 +379,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 3: I-front trapping in a dense clump, plane-parallel flux "
      "through x = 0, temperature evolving, 128^3 cells",
      problems_iliev3},
+    {"iliev4",
+     "Iliev et al. 2006 Test 4 set-up: 16 sources in a cosmological field at z = 9, 128^3, on "
+     "a stand-in density it makes itself (log-normal random field)",
+     problems_iliev4},
 };
 
 #define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))
