@@ -67,7 +67,11 @@
  *               z_initial], peaks [sources, 16], min_separation [cells between peaks, 4],
  *               f_gamma [photons per baryon, 250], t_source [Myr, 3]; the box is
  *               grid.box_size (comoving: times 1 + redshift unless cosmological) and
- *               h, Omega_m, Omega_b, T_cmb come from cosmology:
+ *               h, Omega_m, Omega_b, T_cmb come from cosmology:; or
+ *               kind eor [the density grids and halo catalogues sequence: names, one
+ *               field grown with D(z), haloes from the extended Press-Schechter collapsed
+ *               mass per cell], seed [1], sigma_8 [0.8], n_s [0.96], min_halo_mass
+ *               [Msun, 1e8], min_source_mass [Msun, = min_halo_mass]
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -118,7 +122,7 @@ struct sequence_config {
 };
 
 /** synthetic: what the run makes before it reads its inputs (synth_inputs.h). */
-enum synthetic_kind { SYNTHETIC_NONE, SYNTHETIC_ILIEV4 };
+enum synthetic_kind { SYNTHETIC_NONE, SYNTHETIC_ILIEV4, SYNTHETIC_EOR };
 struct synthetic_config {
   enum synthetic_kind kind;     /*!< NONE: no synthetic: section */
   uint64_t seed;                /*!< random field seed */
@@ -128,6 +132,8 @@ struct synthetic_config {
   int min_separation_cells;     /*!< between peaks */
   double f_gamma;               /*!< photons per baryon */
   double t_source_s;            /*!< source lifetime in Ndot = f_γ M Ω_b / (Ω_m m_p t_s) [s] */
+  double min_halo_mass_msun;    /*!< eor: smallest halo of the collapsed fraction [Msun] */
+  double min_source_mass_msun;  /*!< eor: collapsed mass a cell needs to hold a halo [Msun] */
 };
 
 struct ionf_config {

@@ -352,6 +352,72 @@ static const char problems_iliev4[] =
     "output:\n"
     "  directory: out/iliev4\n";
 
+static const char problems_eor[] =
+    "# eor: a small reionization run.  A 100 comoving Mpc box, 128^3 cells, from\n"
+    "# z = 20 to z = 7 along 14 redshifts (equally spaced in cosmic time), each with\n"
+    "# its own density grid and halo catalogue, read as the run advances (sequence:),\n"
+    "# the way production runs read N-body outputs.  The haloes shine with pyC2Ray's\n"
+    "# Ndot = f_gamma M Omega_b / (Omega_m m_p t_s); the density between two redshifts\n"
+    "# is diluted as (1+z)^3; a snapshot with the 21-cm brightness temperature is\n"
+    "# written at every redshift.\n"
+    "#\n"
+    "# THE INPUTS ARE SYNTHETIC.  Before the run starts, ionfront makes the files\n"
+    "# named below when they do not exist yet (synthetic: section): one Gaussian\n"
+    "# random field with the linear LCDM spectrum grown with D(z), log-normal, as the\n"
+    "# density; in each cell the extended Press-Schechter collapsed mass in haloes\n"
+    "# above 1e8 Msun, a halo where it reaches 1e9 Msun.  Delete the synthetic:\n"
+    "# section and point sequence: at your own files for a real run.  The files go\n"
+    "# next to this config (eor_inputs/, about 460 MB at 128^3); 'ionfront generate\n"
+    "# eor' makes them too.  At 128^3 the run traces up to ~6e5 sources per step: a\n"
+    "# GPU run (minutes); on CPUs try --set grid.N=32.\n"
+    "\n"
+    "grid:\n"
+    "  N: 128                 # cells per side\n"
+    "  box_size: 100 Mpc      # comoving side\n"
+    "  periodic: true\n"
+    "\n"
+    "material:                # n_H comes from sequence.density\n"
+    "  temperature: 1.0e4     # [K], fixed (pyC2Ray's isothermal runs)\n"
+    "  x_HII_initial: 2.0e-4  # relic ionized fraction at z = 20\n"
+    "  isothermal: true\n"
+    "\n"
+    "sequence:                # one density grid and halo catalogue per redshift\n"
+    "  redshifts: [20.000, 17.097, 15.026, 13.461, 12.229, 11.229, 10.399, 9.697, 9.094,\n"
+    "              8.569, 8.107, 7.697, 7.330, 7.000]\n"
+    "  density: {pattern: \"eor_inputs/density_z%.3f.h5\", dataset: n_H}  # proper [cm^-3]\n"
+    "  halos:\n"
+    "    pattern: \"eor_inputs/halos_z%.3f.h5\"  # /halos/position [cMpc], /halos/mass [Msun]\n"
+    "    f_gamma: 1.5                        # ionizing photons per baryon over t_source\n"
+    "    t_source: 10 Myr\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 5.0e4           # [K]\n"
+    "\n"
+    "time:\n"
+    "  dt: 10 Myr             # each interval takes ceil(interval / dt) equal steps\n"
+    "\n"
+    "raytracing:\n"
+    "  R_max: 10 Mpc          # photons travel at most this far (comoving)\n"
+    "\n"
+    "cosmology:\n"
+    "  cosmological: true     # z_initial is the first redshift of the sequence\n"
+    "  h: 0.7\n"
+    "  Omega_m: 0.27\n"
+    "  Omega_b: 0.043\n"
+    "\n"
+    "synthetic:               # make the files of sequence: when they are missing\n"
+    "  kind: eor\n"
+    "  seed: 1                # random field seed (integer)\n"
+    "  sigma_8: 0.8\n"
+    "  n_s: 0.96\n"
+    "  min_halo_mass: 1e8     # smallest halo of the collapsed fraction [Msun]\n"
+    "  min_source_mass: 1e9   # a cell holds a halo when its collapsed mass reaches this\n"
+    "\n"
+    "output:\n"
+    "  directory: out/eor\n"
+    "  dTb: true              # /Grid/dTb, the 21-cm brightness temperature [mK]\n";
+
 struct problems_entry {
   const char *name;
   const char *description;
@@ -379,6 +445,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 3: I-front trapping in a dense clump, plane-parallel flux "
      "through x = 0, temperature evolving, 128^3 cells",
      problems_iliev3},
+    {"eor",
+     "A small reionization run: 100 cMpc, 128^3, z = 20 -> 7 along a sequence of synthetic "
+     "density grids and halo catalogues, with the 21-cm signal (a GPU run)",
+     problems_eor},
     {"iliev4",
      "Iliev et al. 2006 Test 4 set-up: 16 sources in a cosmological field at z = 9, 128^3, on "
      "a stand-in density it makes itself (log-normal random field)",

@@ -85,6 +85,16 @@ ionf_err synth_write_eor_sequence(const struct synth_eor_request *req) {
   return synth_write_eor_sequence_steps(req, NULL);
 }
 
+void synth_eor_signature(const struct synth_eor_request *req, double z, char *out, size_t cap) {
+  const struct cosmology *c = &req->cosmo;
+  snprintf(out, cap,
+           "eor N=%lld box_cmpc=%.9g seed=%llu sigma_8=%.9g n_s=%.9g h=%.9g Omega_m=%.9g "
+           "Omega_b=%.9g T_cmb=%.9g M_min_msun=%.9g M_source_msun=%.9g z=%.9g",
+           (long long)req->n, req->box_cmpc, (unsigned long long)req->seed, req->sigma_8,
+           req->n_s, c->h, c->omega_m, c->omega_b, c->t_cmb0_k, req->min_halo_mass_msun,
+           req->min_source_mass_msun, z);
+}
+
 ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
                                         struct synth_eor_step *steps) {
   IONF_CALL(eor_check(req));
@@ -105,12 +115,7 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
   for (int r = 0; rc == IONF_OK && r < req->n_redshifts; ++r) {
     double z = req->redshifts[r], growth = synth_growth_factor(c, z);
     char sig[768], desc[512], dpath[IONF_PATH_MAX], hpath[IONF_PATH_MAX];
-    snprintf(sig, sizeof sig,
-             "eor N=%lld box_cmpc=%.9g seed=%llu sigma_8=%.9g n_s=%.9g h=%.9g Omega_m=%.9g "
-             "Omega_b=%.9g T_cmb=%.9g M_min_msun=%.9g M_source_msun=%.9g z=%.9g",
-             (long long)n, req->box_cmpc, (unsigned long long)req->seed, req->sigma_8, req->n_s,
-             c->h, c->omega_m, c->omega_b, c->t_cmb0_k, req->min_halo_mass_msun,
-             req->min_source_mass_msun, z);
+    synth_eor_signature(req, z, sig, sizeof sig);
     io_halos_series_name(dpath, sizeof dpath, req->density_pattern, z);
     io_halos_series_name(hpath, sizeof hpath, req->halo_pattern, z);
     struct synth_lognormal_stats ln;

@@ -41,6 +41,9 @@ struct synth_eor_request {
  */
 IONF_NODISCARD ionf_err synth_write_eor_sequence(const struct synth_eor_request *req);
 
+/** The signature the files of redshift z carry (synth_files.h): the field and the recipe. */
+void synth_eor_signature(const struct synth_eor_request *req, double z, char *out, size_t cap);
+
 /** What one redshift of the sequence holds (for the command line's report). */
 struct synth_eor_step {
   double redshift, growth;       /*!< z and D(z) */

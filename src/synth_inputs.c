@@ -7,11 +7,13 @@
 #include "synth_inputs.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "constants.h"
 #include "cosmology.h"
+#include "io_halos.h"
 #include "synth.h"
 #include "synth_files.h"
 
@@ -35,9 +37,69 @@ static ionf_err inputs_check_existing(const char *path, const char *key, const c
   return IONF_OK;
 }
 
+/* kind eor: every density grid and halo catalogue sequence: names (all redshifts, the
+   last one too, so the folder is a complete sequence). */
+static ionf_err make_eor(const struct ionf_config *cfg) {
+  const struct synthetic_config *syn = &cfg->synthetic;
+  const struct sequence_config *seq = &cfg->sequence;
+  struct synth_eor_request req;
+  memset(&req, 0, sizeof req);
+  req.n = cfg->n_cells_1d;
+  req.box_cmpc = cfg->box_size_cm / IONF_MPC_CM; /* sequence: runs are cosmological */
+  req.cosmo = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
+  req.sigma_8 = syn->sigma_8;
+  req.n_s = syn->n_s;
+  req.seed = syn->seed;
+  req.n_redshifts = seq->n_redshifts;
+  req.redshifts = seq->redshifts;
+  req.min_halo_mass_msun = syn->min_halo_mass_msun;
+  req.min_source_mass_msun = syn->min_source_mass_msun;
+  req.density_pattern = seq->density_pattern;
+  req.halo_pattern = seq->halo_pattern;
+
+  int missing = 0, foreign = 0;
+  char first_missing[IONF_PATH_MAX] = "";
+  for (int r = 0; r < seq->n_redshifts; ++r) {
+    char sig[1024], path[2][IONF_PATH_MAX];
+    synth_eor_signature(&req, seq->redshifts[r], sig, sizeof sig);
+    io_halos_series_name(path[0], sizeof path[0], seq->density_pattern, seq->redshifts[r]);
+    io_halos_series_name(path[1], sizeof path[1], seq->halo_pattern, seq->redshifts[r]);
+    for (int f = 0; f < 2; ++f) {
+      if (!inputs_exist(path[f])) {
+        if (!missing++) snprintf(first_missing, sizeof first_missing, "%s", path[f]);
+        continue;
+      }
+      int not_ours = 0;
+      IONF_CALL(inputs_check_existing(path[f], f ? "sequence.halos.pattern" : "sequence.density.pattern",
+                                      sig, &not_ours));
+      foreign += not_ours;
+    }
+  }
+  if (!missing) {
+    ionf_message0("synthetic eor: the %d density grids and halo catalogues exist%s; not made "
+                  "again", seq->n_redshifts,
+                  foreign ? " (some not made by ionfront: used as they are)"
+                          : " with this config's parameters");
+    return IONF_OK;
+  }
+  IONF_CHECK(!foreign, IONF_ERR_INPUT,
+             "%s is missing, but %d other file(s) of the sequence were not made by ionfront: "
+             "synthetic files would not match them; give all the files or none",
+             first_missing, foreign);
+  double t0 = ionf_wtime();
+  IONF_CALL(synth_write_eor_sequence(&req));
+  ionf_message0("synthetic eor: made %d density grids (%s) and halo catalogues (%s), %lld^3, "
+                "z = %g..%g, seed %llu, in %.1f s",
+                seq->n_redshifts, seq->density_pattern, seq->halo_pattern, (long long)req.n,
+                seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1],
+                (unsigned long long)req.seed, ionf_wtime() - t0);
+  return IONF_OK;
+}
+
 ionf_err synth_inputs_make(const struct ionf_config *cfg) {
   const struct synthetic_config *syn = &cfg->synthetic;
   if (syn->kind == SYNTHETIC_NONE) return IONF_OK;
+  if (syn->kind == SYNTHETIC_EOR) return make_eor(cfg);
 
   struct synth_iliev4_request req;
   memset(&req, 0, sizeof req);

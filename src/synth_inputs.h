@@ -9,7 +9,10 @@
  * from the config's parameters the run stops with a message (delete the file to
  * make it anew); one without a signature was not made by ionfront and is used as
  * it is.  A missing sources file next to an existing density is made from the
- * same field (same seed: the same bits).  Prints one line saying what it did.
+ * same field (same seed: the same bits).  For kind eor the files are the density
+ * grids and halo catalogues sequence: names, at every listed redshift; when one is
+ * missing, all are made (those that exist must carry this config's signature).
+ * Prints one line saying what it did.
  * Call on one rank (engine_create: rank 0, then all ranks agree on the outcome).
  */
 #ifndef IONF_SYNTH_INPUTS_H

@@ -62,7 +62,7 @@ if grep -q "synthetic iliev4: made" <<<"$out" && [ -s run4/iliev4_ic/density.h5 
    [ -s run4/iliev4_ic/sources.txt ] && [ -s run4/out/iliev4/snapshot_0001.h5 ]; then
   ok "example iliev4 | run makes its inputs next to the config and runs"
 else fail "run iliev4: inputs or snapshot missing" "$out"; fi
-grep -q "16 source(s)" <<<"$out" && ok "run iliev4: 16 sources" || fail "run iliev4: source count" "$out"
+grep -q "16 point source(s)" <<<"$out" && ok "run iliev4: 16 sources" || fail "run iliev4: source count" "$out"
 # again, from another directory: the same files are found and reused
 out=$(cd elsewhere && "$ionfront" run ../run4/t4.yaml "${small[@]}" 2>&1) || fail "rerun iliev4" "$out"
 grep -q "exist with this config's parameters; not made again" <<<"$out" && [ ! -e elsewhere/iliev4_ic ] \
