@@ -264,6 +264,17 @@ IONF_HD IONF_INLINE int bvh_box_contains_sphere(const struct bvh_box *b, const d
   return 1;
 }
 
+/** Squared distance from point c to box b (0 inside), in double. */
+IONF_HD IONF_INLINE double bvh_box_dist2(const struct bvh_box *b, const double *c) {
+  double d2 = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    double lo = (double)b->lo[a], hi = (double)b->hi[a];
+    double d = c[a] < lo ? lo - c[a] : (c[a] > hi ? c[a] - hi : 0.0);
+    d2 = fma(d, d, d2);
+  }
+  return d2;
+}
+
 /** Store box b as child `side` (0 left, 1 right) of a node. */
 IONF_HD IONF_INLINE void bvh_node_set_box(struct bvh_node *n, int side,
                                           const struct bvh_box *b) {
