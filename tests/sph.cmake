@@ -3,6 +3,7 @@
 ionf_add_test(NAME test_bvh_morton SOURCES test_bvh_morton.c LABELS unit)
 ionf_add_test(NAME test_bvh_build SOURCES test_bvh_build.c LABELS unit)
 ionf_add_test(NAME test_particles_make SOURCES test_particles_make.c LABELS unit)
+ionf_add_test(NAME test_particles_io SOURCES test_particles_io.c LABELS unit)
 if(IONFRONT_CUDA)
   # GPU tree == CPU tree, bit for bit; skips (77) without a GPU
   ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
