@@ -8,3 +8,6 @@ if(IONFRONT_CUDA)
   # GPU tree == CPU tree, bit for bit; skips (77) without a GPU
   ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
 endif()
+add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
+                                    $<TARGET_FILE:ionfront-particles>)
+set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
