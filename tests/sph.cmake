@@ -1,0 +1,13 @@
+# SPH particles: Morton keys, the BVH (CPU reference; the GPU build against it),
+# particle files, the test-particle generator.
+ionf_add_test(NAME test_bvh_morton SOURCES test_bvh_morton.c LABELS unit)
+ionf_add_test(NAME test_bvh_build SOURCES test_bvh_build.c LABELS unit)
+ionf_add_test(NAME test_particles_make SOURCES test_particles_make.c LABELS unit)
+ionf_add_test(NAME test_particles_io SOURCES test_particles_io.c LABELS unit)
+if(IONFRONT_CUDA)
+  # GPU tree == CPU tree, bit for bit; skips (77) without a GPU
+  ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
+endif()
+add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
+                                    $<TARGET_FILE:ionfront-particles>)
+set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
