@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|validate NAME...]
+# 'validate' runs the full-size validation scripts on the GPU; they need h5py and
+# matplotlib there (carry .whl, see ../shared device notes: they are installed
+# into /tmp/site when .whl is present).
 set -u
 what="${1:-all}"
 out="${OUT:-/tmp/out}"
@@ -13,6 +16,11 @@ export NCCL_NVLS_ENABLE=0
 nccl_dir=$(dirname "$(find / -name 'libnccl.so.2' -not -path '*/proc/*' 2>/dev/null | head -1)" 2>/dev/null)
 [ -n "$nccl_dir" ] && [ "$nccl_dir" != "." ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$nccl_dir"
 root="$PWD"
+if [ -d .whl ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl > /dev/null 2>&1 && export PYTHONPATH=/tmp/site
+fi
+export PYTHONUNBUFFERED=1
 mkdir -p /work
 [ -e /work/main ] || ln -s "$root" /work/main   # the build folder's absolute paths
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
@@ -28,7 +36,29 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
       echo "compute-sanitizer $tool (bench_raytrace cuda $cfg): exit $? ($(tail -1 "$out/sanitizer.log"))"
     done
   done
+  # the newer GPU paths: plane sources, changing sources, the BVH build
+  for t in test_backend_agreement test_sequence_gpu test_bvh_gpu; do
+    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 tests/$t \
+      > "$out/sanitizer_$t.log" 2>&1
+    echo "compute-sanitizer memcheck $t: exit $? ($(tail -1 "$out/sanitizer_$t.log"))"
+  done
+  compute-sanitizer --tool racecheck --error-exitcode 1 ./bench_bvh cuda 100000 clustered 1 \
+    > "$out/sanitizer_bvh.log" 2>&1
+  echo "compute-sanitizer racecheck bench_bvh: exit $? ($(tail -1 "$out/sanitizer_bvh.log"))"
   cd "$root"
+fi
+if [ "$what" = bvh ]; then
+  benchmarks/gpu_bvh.sh .devbuild 2>&1 | tee "$out/bvh.txt"
+fi
+if [ "$what" = validate ]; then # full-size validation runs with the CUDA backend
+  shift
+  for name in "$@"; do
+    mkdir -p "$out/$name"
+    python3 "validation/$name.py" --ionfront .devbuild/ionfront --run-dir "/tmp/validation_$name" \
+      --out "$out/$name" > "$out/validate_$name.log" 2>&1
+    echo "validation/$name.py (GPU, full size): exit $?"
+    grep -E "Wall time|elapsed|done:|Result|FAIL" "$out/validate_$name.log" | tail -6
+  done
 fi
 if [ "$what" = ncu ] || [ "$what" = all ]; then
   ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \

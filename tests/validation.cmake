@@ -22,3 +22,4 @@ ionf_validation_test(validation_expanding_quick expanding --quick) # 64^3, ~10 s
 ionf_validation_test(validation_dice dice)                         # the built-in 128^3, ~20 s
 ionf_validation_test(validation_iliev3_quick iliev3 --quick)       # 48^3, dt = 0.1 Myr, ~12 s
 ionf_validation_test(validation_iliev4_quick iliev4 --quick)       # 32^3 stand-in field, ~15 s
+ionf_validation_test(validation_eor_quick eor --quick)             # 24^3, dt = 25 Myr, ~15 s
