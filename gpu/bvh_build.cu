@@ -166,9 +166,7 @@ __global__ void climb_leaves_kernel(const double *__restrict__ sorted,
   leaves[w].first = first;
   leaves[w].count = count;
   struct bvh_box box;
-  bvh_box_empty(&box);
-  for (int32_t k = first; k < first + count; ++k)
-    bvh_box_add_sphere(&box, sorted + 4 * (int64_t)k, sorted[4 * (int64_t)k + 3]);
+  bvh_leaf_box(sorted, first, count, &box);
   int32_t ref = bvh_leaf_ref((int32_t)w), height = 0;
   int64_t i = w, j = w;
   for (;;) {
@@ -179,13 +177,8 @@ __global__ void climb_leaves_kernel(const double *__restrict__ sorted,
       if (!bvh_ref_is_leaf(ref)) nodes[ref].parent = -1;
       return;
     }
-    int64_t g_left = leaf_first[i] - 1, g_right = leaf_first[j + 1] - 1;
     int as_right;
-    int64_t p = bvh_parent(i, j, n_leaves, i > 0 ? delta[g_left] : 0.0, g_left,
-                           j < n_leaves - 1 ? delta[g_right] : 0.0, g_right, &as_right);
-    nodes[p].child[as_right] = ref;
-    bvh_node_set_box(&nodes[p], as_right, &box);
-    if (!bvh_ref_is_leaf(ref)) nodes[ref].parent = (int32_t)p;
+    int64_t p = bvh_climb_attach(nodes, leaf_first, delta, n_leaves, i, j, ref, &box, &as_right);
     __threadfence(); /* my box is visible before my hand-off */
     int32_t other = atomicExch(&ends[p], (int32_t)bvh_handoff(i, j, as_right));
     if (other < 0) return;
@@ -194,10 +187,7 @@ __global__ void climb_leaves_kernel(const double *__restrict__ sorted,
     bvh_merged_range(i, j, as_right, other, &a, &b);
     struct bvh_node seen;
     load_node_cg(&nodes[p], &seen);
-    struct bvh_box right;
-    bvh_node_box(&seen, 0, &box); /* left then right, as on the CPU */
-    bvh_node_box(&seen, 1, &right);
-    bvh_box_add_box(&box, &right);
+    bvh_node_union_box(&seen, &box); /* left then right, as on the CPU */
     nodes[p].count = leaf_first[b + 1] - leaf_first[a];
     int32_t sibling = __ldcg(&nodes[p].child[!as_right]);
     int32_t sibling_height = bvh_ref_is_leaf(sibling) ? 0 : __ldcg(&heights[sibling]);

@@ -107,9 +107,7 @@ static void climb_leaves(const double *sorted, const double *delta, const int32_
     t->leaves[w].first = first;
     t->leaves[w].count = count;
     struct bvh_box box;
-    bvh_box_empty(&box);
-    for (int32_t k = first; k < first + count; ++k)
-      bvh_box_add_sphere(&box, sorted + 4 * (int64_t)k, sorted[4 * (int64_t)k + 3]);
+    bvh_leaf_box(sorted, first, count, &box);
     int32_t ref = bvh_leaf_ref((int32_t)w), height = 0;
     int64_t i = w, j = w;
     for (;;) {
@@ -120,23 +118,15 @@ static void climb_leaves(const double *sorted, const double *delta, const int32_
         if (!bvh_ref_is_leaf(ref)) nodes[ref].parent = -1;
         break;
       }
-      int64_t g_left = leaf_first[i] - 1, g_right = leaf_first[j + 1] - 1;
       int as_right;
-      int64_t p = bvh_parent(i, j, n_leaves, i > 0 ? delta[g_left] : 0.0, g_left,
-                             j < n_leaves - 1 ? delta[g_right] : 0.0, g_right, &as_right);
-      nodes[p].child[as_right] = ref;
-      bvh_node_set_box(&nodes[p], as_right, &box);
-      if (!bvh_ref_is_leaf(ref)) nodes[ref].parent = (int32_t)p;
+      int64_t p = bvh_climb_attach(nodes, leaf_first, delta, n_leaves, i, j, ref, &box,
+                                   &as_right);
       int32_t other = atomic_exchange_explicit(
           &ends[p], (int32_t)bvh_handoff(i, j, as_right), memory_order_acq_rel);
       if (other < 0) break;
       int64_t a, b;
       bvh_merged_range(i, j, as_right, other, &a, &b);
-      /* left then right, whoever arrived second: the same bits on every schedule */
-      struct bvh_box right;
-      bvh_node_box(&nodes[p], 0, &box);
-      bvh_node_box(&nodes[p], 1, &right);
-      bvh_box_add_box(&box, &right);
+      bvh_node_union_box(&nodes[p], &box);
       nodes[p].count = leaf_first[b + 1] - leaf_first[a];
       int32_t sibling = nodes[p].child[!as_right];
       int32_t sibling_height = bvh_ref_is_leaf(sibling) ? 0 : heights[sibling];

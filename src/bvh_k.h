@@ -298,4 +298,41 @@ IONF_HD IONF_INLINE void bvh_node_box(const struct bvh_node *n, int side, struct
   b->hi[2] = n->z[2 * side + 1];
 }
 
+/* ---- the box-fitting climb (bvh.c's climb_leaves, bvh_build.cu's climb_leaves_kernel) ---- */
+
+/** The box of a leaf: particles [first, first + count) of `sorted` (x, y, z, h). */
+IONF_HD IONF_INLINE void bvh_leaf_box(const double *sorted, int32_t first, int32_t count,
+                                      struct bvh_box *box) {
+  bvh_box_empty(box);
+  for (int32_t k = first; k < first + count; ++k)
+    bvh_box_add_sphere(box, sorted + 4 * (int64_t)k, sorted[4 * (int64_t)k + 3]);
+}
+
+/**
+ * One step up: the cluster [i, j] (node or leaf `ref`, box `box`) finds its
+ * parent p, becomes its child on side *as_right and writes its box there.
+ * The caller then publishes this (fence / release) before its hand-off.
+ */
+IONF_HD IONF_INLINE int64_t bvh_climb_attach(struct bvh_node *nodes, const int32_t *leaf_first,
+                                             const double *delta, int64_t n_leaves, int64_t i,
+                                             int64_t j, int32_t ref, const struct bvh_box *box,
+                                             int *as_right) {
+  int64_t g_left = leaf_first[i] - 1, g_right = leaf_first[j + 1] - 1;
+  int64_t p = bvh_parent(i, j, n_leaves, i > 0 ? delta[g_left] : 0.0, g_left,
+                         j < n_leaves - 1 ? delta[g_right] : 0.0, g_right, as_right);
+  nodes[p].child[*as_right] = ref;
+  bvh_node_set_box(&nodes[p], *as_right, box);
+  if (!bvh_ref_is_leaf(ref)) nodes[ref].parent = (int32_t)p;
+  return p;
+}
+
+/** The second to arrive at a node: its box is the union of the two children's
+ *  (left then right, whoever arrived second: the same bits on every schedule). */
+IONF_HD IONF_INLINE void bvh_node_union_box(const struct bvh_node *seen, struct bvh_box *box) {
+  struct bvh_box right;
+  bvh_node_box(seen, 0, box);
+  bvh_node_box(seen, 1, &right);
+  bvh_box_add_box(box, &right);
+}
+
 #endif /* IONF_BVH_K_H */

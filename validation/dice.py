@@ -20,7 +20,6 @@ Writes, into --out: dice_slices.png and dice_numbers.md (also printed).
 Exit code: 0 pass; 1 if a check fails or the run failed; 77 without numpy, h5py or
 matplotlib (ctest reports a skip).  Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import math
 import os
@@ -39,6 +38,7 @@ except ImportError as exc:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (KPC_CM, MYR_S, REPO, front_along_x, obtain_run, read_csv,  # noqa: E402
                    rel, run_ionfront, skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 NAME = "dice"
 TIMES = [1, 5, 10]            # Myr, the built-in problem's outputs
@@ -173,18 +173,10 @@ def numbers(run):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(description="dice (pyC2Ray Test 3): figure of the merging "
-                                "fronts and symmetry checks.")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"))
-    p.add_argument("--N", type=int, default=128, help="cells per side (the built-in 128)")
-    p.add_argument("--dt", default="1 Myr")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help=f"run ionfront into this directory (default: build/validation_{NAME})")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"))
-    return p.parse_args(argv)
+    return parse_validation_args(
+        argv, NAME,
+        "dice (pyC2Ray Test 3): figure of the merging fronts and symmetry checks.",
+        full=(128, "1 Myr"), quick=None)
 
 
 def main(argv=None):

@@ -32,7 +32,6 @@ Writes, into --out: eor_history.png, eor_slices.png, eor_ps.png, eor_numbers.md.
 Exit code: 0 pass; 1 if a check fails or the run failed; 77 without numpy, h5py or
 matplotlib (ctest reports a skip).  Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import glob
 import math
@@ -52,6 +51,7 @@ except ImportError as exc:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, fmt, obtain_run, read_csv, rel, run_ionfront,  # noqa: E402
                    skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 NAME = "eor"
 MPC_CM = 3.0856775814913673e24
@@ -312,27 +312,11 @@ def check_and_report(run, spectra, chosen):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="The eor built-in (a small reionization run): runs it, draws the "
-                    "ionization history, slices and the 21-cm power spectrum, checks what "
-                    "the physics fixes.")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"))
-    p.add_argument("--N", type=int, default=None, help="cells per side (default 128; --quick 24)")
-    p.add_argument("--dt", default=None, help='time step (default "10 Myr"; --quick "25 Myr")')
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help=f"run ionfront into this directory (default: build/validation_{NAME})")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"),
-                   help="where the figures and the table go (default: docs)")
-    p.add_argument("--quick", action="store_true", help="N = 24, dt = 25 Myr (for CI)")
-    a = p.parse_args(argv)
-    if a.N is None:
-        a.N = 24 if a.quick else 128
-    if a.dt is None:
-        a.dt = "25 Myr" if a.quick else "10 Myr"
-    return a
+    return parse_validation_args(
+        argv, NAME,
+        "The eor built-in (a small reionization run): runs it, draws the ionization "
+        "history, slices and the 21-cm power spectrum, checks what the physics fixes.",
+        full=(128, "10 Myr"), quick=(24, "25 Myr"))
 
 
 def main(argv=None):

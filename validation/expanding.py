@@ -29,7 +29,6 @@ Gauss-Legendre quadrature of E_2(x) = int_0^1 exp(-x/u) du.
 
 Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import glob
 import math
@@ -53,6 +52,7 @@ else:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, fmt, front_along_x, obtain_run, read_csv, rel,  # noqa: E402
                    run_ionfront, run_provenance, same_time, skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 try:
     from scipy.special import expn as _scipy_expn
@@ -437,29 +437,12 @@ def numbers(run, sol):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="Expanding-universe Strömgren sphere (pyC2Ray Test 2) validation of "
-                    "ionfront against Shapiro & Giroux (1987): runs it, writes a figure and a "
-                    "numbers table, exits 1 if the front is off by > 5% after 20 Myr.")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
-                   help="the ionfront executable (default: build/ionfront)")
-    p.add_argument("--N", type=int, default=None,
-                   help="cells per side (default 128; --quick 64); the source goes to cell N/2")
-    p.add_argument("--dt", default=None, help='time step, e.g. "5 Myr" (default; --quick "10 Myr")')
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help=f"run ionfront into this directory (default: build/validation_{NAME})")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"),
-                   help="where the figure and the table go (default: docs)")
-    p.add_argument("--quick", action="store_true", help="N = 64, dt = 10 Myr (for CI)")
-    a = p.parse_args(argv)
-    if a.N is None:
-        a.N = 64 if a.quick else N_DEFAULT
-    if a.dt is None:
-        a.dt = "10 Myr" if a.quick else "5 Myr"
-    return a
+    return parse_validation_args(
+        argv, NAME,
+        "Expanding-universe Strömgren sphere (pyC2Ray Test 2) validation of ionfront "
+        "against Shapiro & Giroux (1987): runs it, writes a figure and a numbers table,"
+        " exits 1 if the front is off by > 5% after 20 Myr.",
+        full=(N_DEFAULT, "5 Myr"), quick=(64, "10 Myr"), n_note="; the source goes to cell N/2")
 
 
 def main(argv=None):

@@ -19,7 +19,6 @@ or matplotlib cannot be imported (ctest reports a skip).
 Needs only numpy, h5py and matplotlib (Debian: python3-numpy python3-h5py
 python3-matplotlib). Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import glob
 import math
@@ -44,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, C2RAY, CornerSourceRun, code_name, fmt, front_of_profile,  # noqa: E402
                    obtain_run, read_csv, ref_front_at, ref_styles, rel, run_ionfront,
                    run_provenance, same_time, skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 
 # Test 1 parameters (Iliev et al. 2006; ionfront's `iliev1` example).
@@ -55,6 +55,7 @@ MYR = 3.15576e13          # s (Julian year, as ionfront)
 R_S = (3.0 * NDOT / (4.0 * math.pi * ALPHA_B * N_H ** 2)) ** (1.0 / 3.0) / KPC  # 5.39 kpc
 T_REC = 1.0 / (ALPHA_B * N_H) / MYR                                            # 122.4 Myr
 BOX_KPC = 6.6
+NAME = "iliev1"
 N_REF = 128               # the references' grid; profile shells are L/128 wide
 
 PROFILE_TIMES = [10, 30, 100, 200, 500]   # Myr, the comparison project's outputs
@@ -73,7 +74,7 @@ def r_analytic(t_myr):
 def run_problem(ionfront, n, dt, run_dir):
     """Run the iliev1 problem into run_dir (command.txt, elapsed_s.txt, ionfront.log besides)."""
     outputs = "[" + ", ".join(f"{t} Myr" for t in OUTPUT_TIMES) + "]"
-    run_ionfront(ionfront, "iliev1",
+    run_ionfront(ionfront, NAME,
                  [f"grid.N={n}", f"time.dt={dt}", f"time.outputs={outputs}"], run_dir)
 
 
@@ -398,37 +399,18 @@ def numbers(run, fronts, ref_profiles, ion_profiles):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="Iliev et al. 2006 Test 1 validation of ionfront: runs it, "
-                    "writes figures and a numbers table, exits 1 if the I-front is off by > 5%.")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
-                   help="the ionfront executable (default: build/ionfront)")
-    p.add_argument("--N", type=int, default=None, help="cells per side (default 128; --quick 64)")
-    p.add_argument("--dt", default=None, help='time step, e.g. "5 Myr" (default; --quick "10 Myr")')
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help="run ionfront into this directory (default: build/validation_iliev1)")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--reference", default=os.path.join(REPO, "..", "shared", "reference", "iliev2006"),
-                   help="folder of the published results (default: ../shared/reference/iliev2006 "
-                        "from the repository root); optional")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"),
-                   help="where the figures and the table go (default: docs)")
-    p.add_argument("--quick", action="store_true", help="N = 64, dt = 10 Myr (for CI)")
-    a = p.parse_args(argv)
-    if a.N is None:
-        a.N = 64 if a.quick else 128
-    if a.dt is None:
-        a.dt = "10 Myr" if a.quick else "5 Myr"
-    return a
+    return parse_validation_args(
+        argv, NAME,
+        "Iliev et al. 2006 Test 1 validation of ionfront: runs it, writes figures and a"
+        " numbers table, exits 1 if the I-front is off by > 5%.",
+        full=(128, "5 Myr"), quick=(64, "10 Myr"), reference=True)
 
 
 def main(argv=None):
     if IMPORT_ERROR is not None:
         return skip_missing_modules("iliev1.py", IMPORT_ERROR)
     args = parse_args(argv)
-    run = obtain_run(args, "iliev1", run_problem, Run)
+    run = obtain_run(args, NAME, run_problem, Run)
     if run is None:
         return 1
 

@@ -21,7 +21,6 @@ skip). Without the reference data nothing can be checked and the exit code is 0.
 Needs only numpy, h5py and matplotlib (Debian: python3-numpy python3-h5py
 python3-matplotlib). Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import glob
 import os
@@ -46,6 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (REPO, C2RAY, CornerSourceRun, code_name, fmt, front_of_profile,  # noqa: E402
                    obtain_run, read_csv, ref_front_at, ref_styles, rel, run_ionfront,
                    run_provenance, same_time, skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 NAME = "iliev2"
 
@@ -479,31 +479,12 @@ def numbers(run, fronts, ref_profiles, ion_profiles, ref_notes):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="Iliev et al. 2006 Test 2 validation of ionfront: runs it, writes figures "
-                    "and a numbers table, exits 1 if the I-front leaves the published codes' "
-                    "spread (widened by 5%).")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
-                   help="the ionfront executable (default: build/ionfront)")
-    p.add_argument("--N", type=int, default=None, help="cells per side (default 128; --quick 48)")
-    p.add_argument("--dt", default=None, help='time step, e.g. "5 Myr" (default; --quick "10 Myr")')
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help=f"run ionfront into this directory (default: build/validation_{NAME})")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--reference", default=os.path.join(REPO, "..", "shared", "reference", "iliev2006"),
-                   help="folder of the published results (default: ../shared/reference/iliev2006 "
-                        "from the repository root); optional")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"),
-                   help="where the figures and the table go (default: docs)")
-    p.add_argument("--quick", action="store_true", help="N = 48, dt = 10 Myr (for CI)")
-    a = p.parse_args(argv)
-    if a.N is None:
-        a.N = 48 if a.quick else 128
-    if a.dt is None:
-        a.dt = "10 Myr" if a.quick else "5 Myr"
-    return a
+    return parse_validation_args(
+        argv, NAME,
+        "Iliev et al. 2006 Test 2 validation of ionfront: runs it, writes figures and a"
+        " numbers table, exits 1 if the I-front leaves the published codes' spread "
+        "(widened by 5%).",
+        full=(128, "5 Myr"), quick=(48, "10 Myr"), reference=True)
 
 
 def main(argv=None):

@@ -37,7 +37,6 @@ rest still run.  77 if numpy, h5py or matplotlib cannot be imported (ctest: skip
 Needs only numpy, h5py and matplotlib (Debian: python3-numpy python3-h5py
 python3-matplotlib). Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import glob
 import os
@@ -62,6 +61,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (KPC_CM, MYR_S, REPO, C2RAY, code_name, fmt, obtain_run,  # noqa: E402
                    ref_styles, rel, run_ionfront, run_provenance, same_time,
                    skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 NAME = "iliev3"
 
@@ -596,31 +596,11 @@ def numbers(run, profiles, slices):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="Iliev et al. 2006 Test 3 validation of ionfront: runs it, writes figures "
-                    "and a numbers table, exits 1 if a check fails.")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
-                   help="the ionfront executable (default: build/ionfront)")
-    p.add_argument("--N", type=int, default=None, help="cells per side, even (default 128; --quick 48)")
-    p.add_argument("--dt", default=None,
-                   help='time step, e.g. "0.05 Myr" (default: the built-in problem\'s; --quick "0.1 Myr")')
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help=f"run ionfront into this directory (default: build/validation_{NAME})")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--reference", default=os.path.join(REPO, "..", "shared", "reference", "iliev2006"),
-                   help="folder of the published results (default: ../shared/reference/iliev2006 "
-                        "from the repository root); optional")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"),
-                   help="where the figures and the table go (default: docs)")
-    p.add_argument("--quick", action="store_true", help="N = 48, dt = 0.1 Myr (for CI)")
-    a = p.parse_args(argv)
-    if a.N is None:
-        a.N = 48 if a.quick else 128
-    if a.dt is None:
-        a.dt = "0.1 Myr" if a.quick else None
-    return a
+    return parse_validation_args(
+        argv, NAME,
+        "Iliev et al. 2006 Test 3 validation of ionfront: runs it, writes figures and a"
+        " numbers table, exits 1 if a check fails.",
+        full=(128, None), quick=(48, "0.1 Myr"), reference=True, n_note=", even")
 
 
 def builtin_dt(ionfront):

@@ -37,7 +37,6 @@ matplotlib (ctest reports a skip).  The reference data (../shared/reference/
 iliev2006/test4) are optional: without them only ionfront is drawn.
 Run with /usr/bin/python3.
 """
-import argparse
 import datetime
 import glob
 import os
@@ -61,6 +60,7 @@ else:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (KPC_CM, MYR_S, REPO, fmt, obtain_run, read_csv, rel,  # noqa: E402
                    run_ionfront, same_time, skip_missing_modules)
+from vutil import parse_validation_args  # noqa: E402
 
 NAME = "iliev4"
 TIMES = [0.05, 0.1, 0.2, 0.3, 0.4]          # Myr, the paper's outputs
@@ -622,27 +622,11 @@ def numbers(run, ref_hist):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(description="Iliev et al. (2006) Test 4 set-up on a stand-in "
-                                "density field: figures, numbers and physical checks.")
-    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"))
-    p.add_argument("--N", type=int, default=None, help="cells per side (128; --quick 32)")
-    p.add_argument("--dt", default=None, help='time step (default "0.01 Myr"; --quick "0.02 Myr")')
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", default=None,
-                       help=f"run ionfront into this directory (default build/validation_{NAME})")
-    where.add_argument("--use-existing", metavar="DIR", default=None,
-                       help="analyse a finished run in DIR instead of running ionfront")
-    p.add_argument("--reference", default=os.path.join(REPO, "..", "shared", "reference",
-                                                       "iliev2006"),
-                   help="the comparison project's data (folder or its test4/)")
-    p.add_argument("--out", default=os.path.join(REPO, "docs"))
-    p.add_argument("--quick", action="store_true", help="N = 32, dt = 0.02 Myr (for CI)")
-    a = p.parse_args(argv)
-    if a.N is None:
-        a.N = 32 if a.quick else 128
-    if a.dt is None:
-        a.dt = "0.02 Myr" if a.quick else "0.01 Myr"
-    return a
+    return parse_validation_args(
+        argv, NAME,
+        "Iliev et al. (2006) Test 4 set-up on a stand-in density field: figures, "
+        "numbers and physical checks.",
+        full=(128, "0.01 Myr"), quick=(32, "0.02 Myr"), reference=True)
 
 
 def main(argv=None):

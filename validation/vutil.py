@@ -4,6 +4,7 @@ reading its CSV files, finding a front, and the reference codes' names and style
 Imported by iliev1.py, iliev2.py, iliev3.py, expanding.py and dice.py after they have
 checked that numpy is installed (they exit 77 without it).
 """
+import argparse
 import glob
 import os
 import re
@@ -39,6 +40,49 @@ def same_time(a, b):
 
 def fmt(v, spec):
     return "—" if v is None or not np.isfinite(v) else format(v, spec)
+
+
+# ---------------------------------------------------------------- the scripts' options
+
+REFERENCE_DEFAULT = os.path.join(REPO, "..", "shared", "reference", "iliev2006")
+
+
+def parse_validation_args(argv, name, description, full, quick=None, reference=False,
+                          n_note=""):
+    """The options every validation script takes.  `full` and `quick` are (N, dt)
+    (dt None: the built-in problem's own); no `quick`: no --quick option;
+    `reference`: a --reference folder of the comparison project's data."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
+                   help="the ionfront executable (default: build/ionfront)")
+    dt_full = f'"{full[1]}"' if full[1] else "the built-in problem's"
+    p.add_argument("--N", type=int, default=None,
+                   help=f"cells per side (default {full[0]}"
+                        + (f"; --quick {quick[0]}" if quick else "") + f"){n_note}")
+    p.add_argument("--dt", default=None,
+                   help=f"time step, e.g. \"5 Myr\" (default {dt_full}"
+                        + (f'; --quick "{quick[1]}"' if quick else "") + ")")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--run-dir", default=None,
+                       help=f"run ionfront into this directory (default: build/validation_{name})")
+    where.add_argument("--use-existing", metavar="DIR", default=None,
+                       help="analyse a finished run in DIR instead of running ionfront")
+    if reference:
+        p.add_argument("--reference", default=REFERENCE_DEFAULT,
+                       help="folder of the published results (default: "
+                            "../shared/reference/iliev2006 from the repository root); optional")
+    p.add_argument("--out", default=os.path.join(REPO, "docs"),
+                   help="where the figures and the table go (default: docs)")
+    if quick:
+        p.add_argument("--quick", action="store_true",
+                       help=f"N = {quick[0]}, dt = {quick[1]} (for CI)")
+    a = p.parse_args(argv)
+    use = quick if quick and a.quick else full
+    if a.N is None:
+        a.N = use[0]
+    if a.dt is None:
+        a.dt = use[1]
+    return a
 
 
 # ---------------------------------------------------------------- running ionfront
