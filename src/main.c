@@ -18,6 +18,7 @@
 #include "error.h"
 #include "ionf_config.h"
 #include "planar.h"
+#include "particles_cli.h"
 #include "problems.h"
 #include "synth.h"
 
@@ -29,8 +30,9 @@ static const char *usage_main =
     "commands:\n"
     "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem)\n"
     "  example [NAME]      print a complete, commented config (no NAME: list them)\n"
-    "  generate KIND       write synthetic inputs: iliev4 (Test 4 density and sources) or\n"
-    "                      eor (density grids and halo catalogues from z = 20 to 7)\n"
+    "  generate KIND       write synthetic inputs: iliev4 (Test 4 density and sources),\n"
+    "                      eor (density grids and halo catalogues from z = 20 to 7) or\n"
+    "                      particles (a test SPH particle set; 'generate particles --help')\n"
     "\n"
     "options:\n"
     "  -h, --help          this help ('ionfront run --help' for run's options)\n"
@@ -62,6 +64,7 @@ static const char *usage_run =
 
 static const char *usage_generate =
     "usage: ionfront generate iliev4|eor [options]\n"
+    "       ionfront generate particles [options]   (a test SPH particle set: see its --help)\n"
     "\n"
     "Writes synthetic cosmological inputs: a log-normal Gaussian random field with the\n"
     "linear LCDM power spectrum (Eisenstein & Hu 1998, no wiggles) and sources on it.\n"
@@ -600,6 +603,8 @@ static int generate_eor(struct generate_args *g) {
 }
 
 static int command_generate(int argc, char **argv) {
+  if (argc > 0 && !strcmp(argv[0], "particles")) /* test SPH particle sets */
+    return comm_rank() == 0 ? particles_cli_main(argc - 1, argv + 1) : 0;
   struct generate_args g;
   memset(&g, 0, sizeof g);
   int code = comm_rank() == 0 ? generate_parse(argc, argv, &g) : 0;

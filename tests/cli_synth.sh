@@ -76,5 +76,10 @@ out=$(cd gen_run && "$ionfront" run t4.yaml "${small[@]}" 2>&1) || fail "run on 
 grep -q "not made again" <<<"$out" && ok "the built-in config runs on 'generate iliev4' files" \
   || fail "generated files not taken" "$out"
 
+# 'generate particles' is the test-particle writer (ionfront-particles)
+out=$("$ionfront" generate particles --N 8 --out parts.h5 2>&1) || fail "generate particles" "$out"
+[ -s parts.h5 ] && grep -q "wrote 512 particles" <<<"$out" && ok "generate particles writes a set" \
+  || fail "generate particles: no file or wrong count" "$out"
+
 if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all checks passed"
