@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -59,6 +59,32 @@ if [ "$what" = validate ]; then # full-size validation runs with the CUDA backen
     echo "validation/$name.py (GPU, full size): exit $?"
     grep -E "Wall time|elapsed|done:|Result|FAIL" "$out/validate_$name.log" | tail -6
   done
+fi
+if [ "$what" = gpus-sequence ]; then # 1 and 2 GPUs: eor (sources change) and iliev3 (plane source)
+  b="$root/.devbuild/ionfront"
+  mkdir -p /tmp/gs && cd /tmp/gs && "$b" example eor > eor.yaml && "$b" example iliev3 > iliev3.yaml
+  for p in 1 2; do
+    mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$b" run eor.yaml \
+      --backend cuda --quiet --set grid.N=48 --output /tmp/gs/eor$p > /tmp/gs/eor$p.log 2>&1
+    echo "eor on $p GPU(s): exit $?"
+    mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$b" run iliev3.yaml \
+      --backend cuda --quiet --set grid.N=64 --set time.t_end=3Myr --set 'time.outputs=[1Myr,3Myr]' \
+      --output /tmp/gs/v3$p > /tmp/gs/v3$p.log 2>&1
+    echo "iliev3 on $p GPU(s): exit $?"
+  done
+  python3 - <<'PY'
+import glob
+import h5py
+import numpy as np
+for name in ("eor", "v3"):
+    a = sorted(glob.glob(f"/tmp/gs/{name}1/snapshot_*.h5"))[-1]
+    b = a.replace(f"{name}1", f"{name}2")
+    for d in ("x_HII", "Gamma_HI", "T"):
+        x, y = h5py.File(a)["Grid/" + d][...], h5py.File(b)["Grid/" + d][...]
+        r = np.max(np.abs(x - y) / np.maximum(np.abs(x), 1e-300))
+        print(f"{name}: 1 vs 2 GPUs, {d}: largest relative difference {r:.2e}")
+PY
+  cd "$root"
 fi
 if [ "$what" = ncu ] || [ "$what" = all ]; then
   ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
