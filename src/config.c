@@ -963,13 +963,13 @@ static ionf_err config_cosmology(struct config_ctx *ctx, const struct param_node
   IONF_CALL(config_open_section(ctx, root, "cosmology", keys, CONFIG_N(keys), &s));
   IONF_CALL(config_take(&s, "cosmological", "false", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->cosmological));
-  IONF_CALL(config_positive(&s, "h", "0.7", "the Hubble parameter H0 / (100 km/s/Mpc)",
+  IONF_CALL(config_positive(&s, "h", COSMOLOGY_TEXT(COSMOLOGY_DEFAULT_H), "the Hubble parameter H0 / (100 km/s/Mpc)",
                             &cfg->hubble_h));
-  IONF_CALL(config_positive(&s, "Omega_m", "0.27", "the matter density parameter",
+  IONF_CALL(config_positive(&s, "Omega_m", COSMOLOGY_TEXT(COSMOLOGY_DEFAULT_OMEGA_M), "the matter density parameter",
                             &cfg->omega_m));
-  IONF_CALL(config_positive(&s, "Omega_b", "0.043", "the baryon density parameter",
+  IONF_CALL(config_positive(&s, "Omega_b", COSMOLOGY_TEXT(COSMOLOGY_DEFAULT_OMEGA_B), "the baryon density parameter",
                             &cfg->omega_b));
-  IONF_CALL(config_positive(&s, "T_cmb", "2.725", "the CMB temperature today in K",
+  IONF_CALL(config_positive(&s, "T_cmb", COSMOLOGY_TEXT(COSMOLOGY_DEFAULT_T_CMB_K), "the CMB temperature today in K",
                             &cfg->t_cmb0_k));
   /* with a sequence the first redshift is the default (config_sequence) */
   IONF_CALL(config_take(&s, "z_initial", ctx->seq_given ? NULL : "9.0", &n));
@@ -1363,10 +1363,10 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->checkpoint_every = 0;
   cfg->write_xdmf = 1;
   cfg->cosmological = 0;
-  cfg->hubble_h = 0.7;
-  cfg->omega_m = 0.27;
-  cfg->omega_b = 0.043;
-  cfg->t_cmb0_k = 2.725;
+  cfg->hubble_h = COSMOLOGY_DEFAULT_H;
+  cfg->omega_m = COSMOLOGY_DEFAULT_OMEGA_M;
+  cfg->omega_b = COSMOLOGY_DEFAULT_OMEGA_B;
+  cfg->t_cmb0_k = COSMOLOGY_DEFAULT_T_CMB_K;
   cfg->z_initial = 9.0;
   cfg->write_c2ray_binary = 0;
   cfg->write_dtb = 0;

@@ -16,6 +16,15 @@
 
 #include "error.h"
 
+/* The default flat LCDM of configs and of 'ionfront generate' (one place), as
+   numbers and, for the config's YAML defaults, as text. */
+#define COSMOLOGY_DEFAULT_H 0.7
+#define COSMOLOGY_DEFAULT_OMEGA_M 0.27
+#define COSMOLOGY_DEFAULT_OMEGA_B 0.043
+#define COSMOLOGY_DEFAULT_T_CMB_K 2.725
+#define COSMOLOGY_TEXT_(x) #x
+#define COSMOLOGY_TEXT(x) COSMOLOGY_TEXT_(x)
+
 /** Proton mass [g] (CODATA 2018); shared with the halo reader (pyC²Ray Eq. 20). */
 #define COSMOLOGY_PROTON_MASS_G 1.67262192369e-24
 

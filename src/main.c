@@ -14,6 +14,7 @@
 #include "comm.h"
 #include "config.h"
 #include "constants.h"
+#include "cosmology.h"
 #include "engine.h"
 #include "error.h"
 #include "ionf_config.h"
@@ -398,9 +399,9 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
   g->seed = eor ? 1 : 4;
   g->sigma_8 = 0.8;
   g->n_s = eor ? 0.96 : 1.0;
-  g->h = 0.7;
-  g->omega_m = 0.27;
-  g->omega_b = 0.043;
+  g->h = COSMOLOGY_DEFAULT_H;
+  g->omega_m = COSMOLOGY_DEFAULT_OMEGA_M;
+  g->omega_b = COSMOLOGY_DEFAULT_OMEGA_B;
   g->box_cmpc = 100.0;
   g->z_start = 20.0;
   g->z_end = 7.0;
@@ -485,7 +486,7 @@ static int generate_iliev4(const struct generate_args *g) {
   memset(&req, 0, sizeof req);
   req.n = g->n;
   req.redshift = 9.0;
-  req.cosmo = cosmology_flat(g->h, g->omega_m, g->omega_b, 2.725);
+  req.cosmo = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
   req.box_cmpc = 0.5 / g->h; /* the paper's 0.5/h comoving Mpc */
   req.sigma_8 = g->sigma_8;
   req.n_s = g->n_s;
@@ -515,7 +516,8 @@ static int generate_iliev4(const struct generate_args *g) {
   if (g->seed != 4) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.seed=%llu", (unsigned long long)g->seed);
   if (g->sigma_8 != 0.8) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.sigma_8=%.9g", g->sigma_8);
   if (g->n_s != 1.0) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.n_s=%.9g", g->n_s);
-  if (g->h != 0.7 || g->omega_m != 0.27 || g->omega_b != 0.043)
+  if (g->h != COSMOLOGY_DEFAULT_H || g->omega_m != COSMOLOGY_DEFAULT_OMEGA_M ||
+      g->omega_b != COSMOLOGY_DEFAULT_OMEGA_B)
     snprintf(sets + used, sizeof sets - (size_t)used,
              " --set cosmology.h=%.9g --set cosmology.Omega_m=%.9g --set cosmology.Omega_b=%.9g "
              "--set 'grid.box_size=%.9g kpc'",
@@ -545,7 +547,7 @@ static int generate_time_spaced(const struct generate_args *g, const struct cosm
 }
 
 static int generate_eor(struct generate_args *g) {
-  struct cosmology c = cosmology_flat(g->h, g->omega_m, g->omega_b, 2.725);
+  struct cosmology c = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
   double *z = g->redshifts;
   int nz = g->n_redshifts;
   if (nz == 0) {
