@@ -20,7 +20,9 @@
 #include "photo_k.h"
 
 /** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
+#ifndef ASORA_TAU_WEIGHT_FLOOR /* overridable only for experiments on the weighting */
 #define ASORA_TAU_WEIGHT_FLOOR 0.6
+#endif
 
 /** Number of cells in shell q. */
 IONF_HD IONF_INLINE long long asora_shell_size(int q) {
