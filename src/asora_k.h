@@ -352,42 +352,42 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
   long long c = (gi * v->n + gj) * v->n + gk;
   long long cells = v->n * v->n * v->n;
   long long box = asora_domain_box_cells(&v->dom); /* one species' column buffer */
-  double x_ion[IONF_N_SPECIES];
+  double x_ion[IONF_N_SPECIES], n_abs[IONF_N_SPECIES], col_in[IONF_N_SPECIES];
   for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+  for (int s = 0; s < IONF_N_SPECIES; ++s)
+    n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion);
   double ds_cells, volume;
-  struct asora_stencil st;
-  int at_source = di == 0 && dj == 0 && dk == 0;
-  if (at_source) {
+  if (di == 0 && dj == 0 && dk == 0) {
+    for (int s = 0; s < IONF_N_SPECIES; ++s) col_in[s] = 0.0;
     ds_cells = 0.5; /* from the source at the cell centre to its face */
     volume = v->cell_cm * v->cell_cm * v->cell_cm;
   } else {
+    struct asora_stencil st;
     asora_stencil_make(di, dj, dk, &st);
+    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+      const double *col_s = column + s * box;
+      double col[4];
+      for (int m = 0; m < 4; ++m)
+        col[m] = st.s[m] > 0.0 ? col_s[asora_domain_box_index(&v->dom, st.off[m][0],
+                                                              st.off[m][1], st.off[m][2])]
+                               : 0.0;
+      col_in[s] = asora_column_in(&st, col, v->tables.sp[s].sigma0_cm2);
+    }
     ds_cells = st.ds_cells;
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
   }
   double ds_cm = ds_cells * v->cell_cm;
   *idx = c;
   for (int s = 0; s < IONF_N_SPECIES; ++s) {
-    double *col_s = column + s * box;
-    double n_abs = species_absorber_density(s, v->n_h_cm3[c], x_ion);
-    double col_in = 0.0;
-    if (!at_source) {
-      double col[4];
-      for (int m = 0; m < 4; ++m)
-        col[m] = st.s[m] > 0.0 ? col_s[asora_domain_box_index(&v->dom, st.off[m][0],
-                                                              st.off[m][1], st.off[m][2])]
-                               : 0.0;
-      col_in = asora_column_in(&st, col, v->tables.sp[s].sigma0_cm2);
-    }
-    double out = col_in + n_abs * ds_cm;
-    col_s[asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+    double out = col_in[s] + n_abs[s] * ds_cm;
+    column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
     col_out[s] = out;
     double sigma0 = v->tables.sp[s].sigma0_cm2;
     if (heat) heat[s] = 0.0;
-    gamma[s] = col_in > PHOTO_MAX_COLUMN_CM2
+    gamma[s] = col_in[s] > PHOTO_MAX_COLUMN_CM2
                    ? 0.0
-                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in, sigma0 * out,
-                                 n_abs, ds_cm, volume, heat ? &heat[s] : (double *)0);
+                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s], sigma0 * out,
+                                 n_abs[s], ds_cm, volume, heat ? &heat[s] : (double *)0);
   }
   return 1;
 }

@@ -34,20 +34,21 @@ ionf_err planar_cpu_trace(const struct planar_input *in, double *gamma_out,
     /* along x or y the n columns of a row (consecutive k) advance together, a layer
        at a time, so memory is walked contiguously; the same cells in the same order
        per column, so the same bits as planar_trace_column */
-    size_t per_thread = (size_t)n * IONF_N_SPECIES; /* [k][species] */
-    double *buffers = ionf_malloc(sizeof(double) * per_thread * (size_t)omp_get_max_threads(),
-                                  "plane-source column densities");
+    struct planar_columns *buffers =
+        ionf_malloc(sizeof(struct planar_columns) * (size_t)n * (size_t)omp_get_max_threads(),
+                    "plane-source column densities");
     if (!buffers) return IONF_ERR_MEM;
 #pragma omp parallel
     {
-      double *col = buffers + per_thread * (size_t)omp_get_thread_num();
+      struct planar_columns *col = buffers + (size_t)n * (size_t)omp_get_thread_num();
 #pragma omp for schedule(static)
       for (int64_t u = 0; u < n; ++u) {
-        for (size_t k = 0; k < per_thread; ++k) col[k] = 0.0;
+        for (int64_t k = 0; k < n; ++k)
+          for (int sp = 0; sp < IONF_N_SPECIES; ++sp) col[k].cm2[sp] = 0.0;
         for (int64_t s = 0; s < n; ++s)
           for (int64_t k = 0; k < n; ++k)
-            planar_cell_step(&v, planar_cell_index(n, v.face, u * n + k, s),
-                             col + k * IONF_N_SPECIES, gamma_out, heat);
+            col[k] = planar_cell_step(&v, planar_cell_index(n, v.face, u * n + k, s), col[k],
+                                      gamma_out, heat);
       }
     }
     free(buffers);

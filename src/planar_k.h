@@ -59,23 +59,30 @@ IONF_HD IONF_INLINE double planar_column_ndot(double flux_per_cm2_s, double cell
   return flux_per_cm2_s * cell_cm * cell_cm;
 }
 
+/** The column densities of every species along a column [cm^-2]. */
+struct planar_columns {
+  double cm2[IONF_N_SPECIES];
+};
+
 /**
- * One cell of a column, every species: column density col[s] [cm^-2] enters
+ * One cell of a column, every species: column densities `in` [cm^-2] enter
  * cell c; add its photoionization rate to gamma[s][c] and, when `heat` is not
  * NULL and the tables heat, its photo-heating per absorber to heat[s][c]
  * (gamma and heat are [species][n^3]).  Behind an opaque column
- * (> PHOTO_MAX_COLUMN_CM2) nothing is added, as for point sources.  col[s]
- * becomes the column density leaving the cell.
+ * (> PHOTO_MAX_COLUMN_CM2) nothing is added, as for point sources.  Returns
+ * the column densities leaving the cell.
  */
-IONF_HD IONF_INLINE void planar_cell_step(const struct planar_column_view *v, long long c,
-                                          double *col, double *gamma, double *heat) {
+IONF_HD IONF_INLINE struct planar_columns planar_cell_step(const struct planar_column_view *v,
+                                                           long long c, struct planar_columns in,
+                                                           double *gamma, double *heat) {
   double ds_cm = v->cell_cm;
   long long cells = v->n * v->n * v->n;
   double x_ion[IONF_N_SPECIES];
   for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+  struct planar_columns out;
   for (int s = 0; s < IONF_N_SPECIES; ++s) {
     double n_abs = species_absorber_density(s, v->n_h_cm3[c], x_ion);
-    double col_in = col[s];
+    double col_in = in.cm2[s];
     double col_out = col_in + n_abs * ds_cm;
     if (col_in <= PHOTO_MAX_COLUMN_CM2) {
       double sigma0 = v->tables.sp[s].sigma0_cm2, h = 0.0;
@@ -84,14 +91,15 @@ IONF_HD IONF_INLINE void planar_cell_step(const struct planar_column_view *v, lo
                                           heat ? &h : (double *)0);
       if (heat) heat[s * cells + c] += h;
     }
-    col[s] = col_out;
+    out.cm2[s] = col_out;
   }
+  return out;
 }
 
 /** Whether a column is still transparent to some species (one at or below PHOTO_MAX_COLUMN_CM2). */
-IONF_HD IONF_INLINE int planar_column_lit(const double *col) {
+IONF_HD IONF_INLINE int planar_column_lit(struct planar_columns col) {
   int lit = 0;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) lit = lit || col[s] <= PHOTO_MAX_COLUMN_CM2;
+  for (int s = 0; s < IONF_N_SPECIES; ++s) lit = lit || col.cm2[s] <= PHOTO_MAX_COLUMN_CM2;
   return lit;
 }
 
@@ -102,11 +110,11 @@ IONF_HD IONF_INLINE int planar_column_lit(const double *col) {
  */
 IONF_HD IONF_INLINE double planar_trace_column(const struct planar_column_view *v,
                                                long long column, double *gamma, double *heat) {
-  double col[IONF_N_SPECIES];
-  for (int s = 0; s < IONF_N_SPECIES; ++s) col[s] = 0.0;
+  struct planar_columns col;
+  for (int s = 0; s < IONF_N_SPECIES; ++s) col.cm2[s] = 0.0;
   for (long long s = 0; s < v->n && planar_column_lit(col); ++s)
-    planar_cell_step(v, planar_cell_index(v->n, v->face, column, s), col, gamma, heat);
-  return col[SPECIES_HI];
+    col = planar_cell_step(v, planar_cell_index(v->n, v->face, column, s), col, gamma, heat);
+  return col.cm2[SPECIES_HI];
 }
 
 #endif /* IONF_PLANAR_K_H */
