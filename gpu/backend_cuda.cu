@@ -29,6 +29,7 @@ extern "C" {
 #include "nccl_sum.h"
 #include "photo_k.h"
 #include "planar_k.h"
+#include "species_k.h"
 }
 
 #include <stdio.h>
@@ -76,10 +77,11 @@ static ionf_err device_alloc(void **ptr, size_t bytes, const char *what) {
 /* ---- kernels -------------------------------------------------------------------- */
 
 struct trace_kernel_args {
-  const double *n_h_cm3, *x_hii_av;
-  double *gamma;
-  double *heat;                 /* photo-heating accumulator (thermal runs), else NULL */
-  double *columns;              /* batch x column_stride */
+  const double *n_h_cm3;
+  const double *x_ion_av;       /* [species][n^3] */
+  double *gamma;                /* [species][n^3] */
+  double *heat;                 /* [species][n^3] photo-heating accumulator (thermal runs), else NULL */
+  double *columns;              /* batch x column_stride (each: [species][domain box]) */
   long long column_stride;
   const int *src_ijk;           /* this rank's sources */
   const double *src_ndot;
@@ -97,7 +99,7 @@ struct trace_kernel_args {
 __device__ static void source_view(const struct trace_kernel_args *a, long long s,
                                    struct asora_source_view *v) {
   v->n_h_cm3 = a->n_h_cm3;
-  v->x_hii_av = a->x_hii_av;
+  v->x_ion_av = a->x_ion_av;
   v->n = a->n;
   v->periodic = a->periodic;
   v->cell_cm = a->cell_cm;
@@ -116,6 +118,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   struct asora_source_view v;
   source_view(&a, a.first + blockIdx.x, &v);
   double *column = a.columns + (long long)blockIdx.x * a.column_stride;
+  const long long cells = a.n * a.n * a.n; /* species stride of gamma and heat */
   int h_max = asora_domain_h_max(&v.dom);
   unsigned long long visited = 0;
   __shared__ struct asora_cube_shell cs; /* one copy per block, not 200 B per thread */
@@ -126,11 +129,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       int di, dj, dk;
       asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
       long long idx;
-      double g, h, col_out;
-      if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, a.heat ? &h : NULL, &col_out)) {
+      double g[IONF_N_SPECIES], heat[IONF_N_SPECIES], col_out[IONF_N_SPECIES];
+      if (asora_cell_step(&v, column, di, dj, dk, &idx, g, a.heat ? heat : NULL, col_out)) {
         ++visited;
-        if (g != 0.0) atomicAdd(&a.gamma[idx], g);
-        if (a.heat && h != 0.0) atomicAdd(&a.heat[idx], h);
+        for (int s = 0; s < IONF_N_SPECIES; ++s) {
+          long long at = s * cells + idx;
+          if (g[s] != 0.0) atomicAdd(&a.gamma[at], g[s]);
+          if (a.heat && heat[s] != 0.0) atomicAdd(&a.heat[at], heat[s]);
+        }
       }
     }
     __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
@@ -156,17 +162,21 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
   __syncthreads();
   double *column = a.columns + (long long)blockIdx.y * a.column_stride;
+  const long long cells = a.n * a.n * a.n; /* species stride of gamma and heat */
   unsigned long long visited = 0;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < cs.start[6];
        t += (long long)gridDim.x * blockDim.x) {
     int di, dj, dk;
     asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
     long long idx;
-    double g, h, col_out;
-    if (asora_cell_step(&v, column, di, dj, dk, &idx, &g, a.heat ? &h : NULL, &col_out)) {
+    double g[IONF_N_SPECIES], heat[IONF_N_SPECIES], col_out[IONF_N_SPECIES];
+    if (asora_cell_step(&v, column, di, dj, dk, &idx, g, a.heat ? heat : NULL, col_out)) {
       ++visited;
-      if (g != 0.0) atomicAdd(&a.gamma[idx], g);
-      if (a.heat && h != 0.0) atomicAdd(&a.heat[idx], h);
+      for (int s = 0; s < IONF_N_SPECIES; ++s) {
+        long long at = s * cells + idx;
+        if (g[s] != 0.0) atomicAdd(&a.gamma[at], g[s]);
+        if (a.heat && heat[s] != 0.0) atomicAdd(&a.heat[at], heat[s]);
+      }
     }
   }
   typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
@@ -267,16 +277,17 @@ struct cuda_backend {
   int sm_count;
   cudaStream_t stream;
   long long cells;
+  /* d_x, d_x_av, d_x_end, d_gamma, d_heat: [species][cells], as the host fields */
   double *d_n_h, *d_x, *d_x_av, *d_x_end, *d_t, *d_gamma;
   double *d_t_av, *d_t_end, *d_heat;  /* thermal runs only (NULL otherwise) */
-  double *d_heat_thick, *d_heat_thin;
+  double *d_heat_thick[IONF_N_SPECIES], *d_heat_thin[IONF_N_SPECIES];
   int *d_src_ijk;
   double *d_src_ndot;
   long long n_src;              /* this rank's sources on the device */
   long long src_capacity;       /* sources d_src_* hold room for */
   size_t columns_bytes;         /* size of d_columns */
   size_t description_len;       /* be->description before the source part */
-  double *d_thick, *d_thin;
+  double *d_thick[IONF_N_SPECIES], *d_thin[IONF_N_SPECIES];
   double *d_columns;
   long long column_stride;      /* doubles per in-flight source */
   long long batch;              /* sources in flight */
@@ -297,14 +308,14 @@ static void field_pair(struct cuda_backend *cb, unsigned bit, double **host, dou
   struct grid_fields *f = cb->s.host;
   switch (bit) {
     case FIELD_N_H: *host = f->n_h_cm3; *dev = cb->d_n_h; break;
-    case FIELD_X: *host = f->x_hii; *dev = cb->d_x; break;
-    case FIELD_X_AV: *host = f->x_hii_av; *dev = cb->d_x_av; break;
-    case FIELD_X_END: *host = f->x_hii_end; *dev = cb->d_x_end; break;
+    case FIELD_X: *host = f->x_ion; *dev = cb->d_x; break;
+    case FIELD_X_AV: *host = f->x_ion_av; *dev = cb->d_x_av; break;
+    case FIELD_X_END: *host = f->x_ion_end; *dev = cb->d_x_end; break;
     case FIELD_T: *host = f->temperature_k; *dev = cb->d_t; break;
     case FIELD_T_AV: *host = f->temperature_av_k; *dev = cb->d_t_av; break;
     case FIELD_T_END: *host = f->temperature_end_k; *dev = cb->d_t_end; break;
     case FIELD_HEAT: *host = f->heating_erg_per_s; *dev = cb->d_heat; break;
-    default: *host = f->gamma_hi_per_s; *dev = cb->d_gamma; break;
+    default: *host = f->gamma_per_s; *dev = cb->d_gamma; break;
   }
 }
 
@@ -314,17 +325,20 @@ static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int64_t first, i
   size_t bytes = sizeof(double) * (size_t)count;
   for (unsigned bit = 1; bit <= FIELD_HEAT; bit <<= 1) {
     if (!(mask & bit)) continue;
-    double *host, *dev;
-    field_pair(cb, bit, &host, &dev);
-    if (!host || !dev) continue; /* a thermal field in an isothermal run */
-    host += first;
-    dev += first;
-    if (to_device)
-      CUDA_CALL(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, cb->stream),
-                "copy of a field to the GPU");
-    else
-      CUDA_CALL(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, cb->stream),
-                "copy of a field from the GPU");
+    double *host0, *dev0;
+    field_pair(cb, bit, &host0, &dev0);
+    if (!host0 || !dev0) continue; /* a thermal field in an isothermal run */
+    int blocks = backend_field_per_species(bit) ? IONF_N_SPECIES : 1;
+    for (int b = 0; b < blocks; ++b) { /* the range of every species */
+      double *host = host0 + b * cb->cells + first;
+      double *dev = dev0 + b * cb->cells + first;
+      if (to_device)
+        CUDA_CALL(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, cb->stream),
+                  "copy of a field to the GPU");
+      else
+        CUDA_CALL(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, cb->stream),
+                  "copy of a field from the GPU");
+    }
   }
   CUDA_CALL(cudaStreamSynchronize(cb->stream), "field copy");
   return IONF_OK;
@@ -393,7 +407,7 @@ static ionf_err cuda_take_sources(struct rt_backend *be) {
     int src[3] = {p[0], p[1], p[2]};
     struct asora_domain dom;
     asora_domain_make(src, s->grid.n, s->grid.periodic, s->r_max_cells, &dom);
-    long long c = asora_domain_box_cells(&dom);
+    long long c = IONF_N_SPECIES * asora_domain_box_cells(&dom); /* a box per species */
     if (c > stride) stride = c;
     int h = asora_domain_h_max(&dom);
     if (h > cb->h_max) cb->h_max = h;
@@ -425,22 +439,26 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
   cb->s = *s;
   cb->cells = grid_cells(s->grid.n);
   size_t field_bytes = sizeof(double) * (size_t)cb->cells;
+  size_t species_bytes = field_bytes * IONF_N_SPECIES; /* [species][cells] */
   double **fields[] = {&cb->d_n_h, &cb->d_x, &cb->d_x_av, &cb->d_x_end, &cb->d_t, &cb->d_gamma};
+  int per_species[] = {0, 1, 1, 1, 0, 1};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
-    IONF_CALL(device_alloc((void **)fields[i], field_bytes, "the grid fields"));
+    IONF_CALL(device_alloc((void **)fields[i], per_species[i] ? species_bytes : field_bytes,
+                           "the grid fields"));
   if (s->host->temperature_av_k) { /* the temperature evolves */
     double **thermal[] = {&cb->d_t_av, &cb->d_t_end, &cb->d_heat};
     for (size_t i = 0; i < sizeof thermal / sizeof thermal[0]; ++i)
-      IONF_CALL(device_alloc((void **)thermal[i], field_bytes, "the temperature fields"));
+      IONF_CALL(device_alloc((void **)thermal[i], i == 2 ? species_bytes : field_bytes,
+                             "the temperature fields"));
   }
 
   /* Page-lock the host fields that cross PCIe every iteration under MPI (Gamma,
      x_av) or at outputs, so those copies run at full speed.  Best effort. */
   if (comm_size() > 1) {
-    double *pin[] = {s->host->gamma_hi_per_s, s->host->x_hii_av, s->host->x_hii_end};
+    double *pin[] = {s->host->gamma_per_s, s->host->x_ion_av, s->host->x_ion_end};
     /* (the thermal fields cross too, but pinning them is not worth the locked memory) */
     for (size_t i = 0; i < sizeof pin / sizeof pin[0]; ++i)
-      if (cudaHostRegister(pin[i], field_bytes, cudaHostRegisterDefault) == cudaSuccess)
+      if (cudaHostRegister(pin[i], species_bytes, cudaHostRegisterDefault) == cudaSuccess)
         cb->pinned[cb->n_pinned++] = pin[i];
       else
         cudaGetLastError();
@@ -459,19 +477,22 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
 
   /* tables, convergence sums, then this rank's sources and their column buffers */
   size_t table_bytes = sizeof(double) * ((size_t)s->tables->num_tau + 1);
-  IONF_CALL(device_alloc((void **)&cb->d_thick, table_bytes, "the rate tables"));
-  IONF_CALL(device_alloc((void **)&cb->d_thin, table_bytes, "the rate tables"));
-  CUDA_CALL(cudaMemcpy(cb->d_thick, s->tables->thick, table_bytes, cudaMemcpyHostToDevice),
-            "copy of the rate tables");
-  CUDA_CALL(cudaMemcpy(cb->d_thin, s->tables->thin, table_bytes, cudaMemcpyHostToDevice),
-            "copy of the rate tables");
-  if (s->tables->heating) {
-    IONF_CALL(device_alloc((void **)&cb->d_heat_thick, table_bytes, "the heating tables"));
-    IONF_CALL(device_alloc((void **)&cb->d_heat_thin, table_bytes, "the heating tables"));
-    CUDA_CALL(cudaMemcpy(cb->d_heat_thick, s->tables->heat_thick, table_bytes,
-                         cudaMemcpyHostToDevice), "copy of the heating tables");
-    CUDA_CALL(cudaMemcpy(cb->d_heat_thin, s->tables->heat_thin, table_bytes,
-                         cudaMemcpyHostToDevice), "copy of the heating tables");
+  for (int sp = 0; sp < IONF_N_SPECIES; ++sp) { /* every species' tables */
+    const struct photo_species_tables *t = &s->tables->sp[sp];
+    IONF_CALL(device_alloc((void **)&cb->d_thick[sp], table_bytes, "the rate tables"));
+    IONF_CALL(device_alloc((void **)&cb->d_thin[sp], table_bytes, "the rate tables"));
+    CUDA_CALL(cudaMemcpy(cb->d_thick[sp], t->thick, table_bytes, cudaMemcpyHostToDevice),
+              "copy of the rate tables");
+    CUDA_CALL(cudaMemcpy(cb->d_thin[sp], t->thin, table_bytes, cudaMemcpyHostToDevice),
+              "copy of the rate tables");
+    if (s->tables->heating) {
+      IONF_CALL(device_alloc((void **)&cb->d_heat_thick[sp], table_bytes, "the heating tables"));
+      IONF_CALL(device_alloc((void **)&cb->d_heat_thin[sp], table_bytes, "the heating tables"));
+      CUDA_CALL(cudaMemcpy(cb->d_heat_thick[sp], t->heat_thick, table_bytes,
+                           cudaMemcpyHostToDevice), "copy of the heating tables");
+      CUDA_CALL(cudaMemcpy(cb->d_heat_thin[sp], t->heat_thin, table_bytes,
+                           cudaMemcpyHostToDevice), "copy of the heating tables");
+    }
   }
   IONF_CALL(device_alloc((void **)&cb->d_sums, sizeof(struct chem_sums), "reduction sums"));
   IONF_CALL(device_alloc((void **)&cb->d_visited, sizeof(unsigned long long), "a counter"));
@@ -506,9 +527,10 @@ static ionf_err cuda_set_step(struct rt_backend *be, const struct backend_step_p
 static ionf_err cuda_step_begin(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
   size_t bytes = sizeof(double) * (size_t)cb->cells;
-  CUDA_CALL(cudaMemcpyAsync(cb->d_x_av, cb->d_x, bytes, cudaMemcpyDeviceToDevice, cb->stream),
+  size_t x_bytes = bytes * IONF_N_SPECIES; /* every species */
+  CUDA_CALL(cudaMemcpyAsync(cb->d_x_av, cb->d_x, x_bytes, cudaMemcpyDeviceToDevice, cb->stream),
             "copy x -> x_av");
-  CUDA_CALL(cudaMemcpyAsync(cb->d_x_end, cb->d_x, bytes, cudaMemcpyDeviceToDevice, cb->stream),
+  CUDA_CALL(cudaMemcpyAsync(cb->d_x_end, cb->d_x, x_bytes, cudaMemcpyDeviceToDevice, cb->stream),
             "copy x -> x_end");
   if (cb->d_t_av) {
     CUDA_CALL(cudaMemcpyAsync(cb->d_t_av, cb->d_t, bytes, cudaMemcpyDeviceToDevice, cb->stream),
@@ -521,7 +543,8 @@ static ionf_err cuda_step_begin(struct rt_backend *be) {
 
 static ionf_err cuda_step_end(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
-  CUDA_CALL(cudaMemcpyAsync(cb->d_x, cb->d_x_end, sizeof(double) * (size_t)cb->cells,
+  CUDA_CALL(cudaMemcpyAsync(cb->d_x, cb->d_x_end,
+                            sizeof(double) * (size_t)cb->cells * IONF_N_SPECIES,
                             cudaMemcpyDeviceToDevice, cb->stream),
             "copy x_end -> x");
   if (cb->d_t_end)
@@ -534,17 +557,17 @@ static ionf_err cuda_step_end(struct rt_backend *be) {
 
 static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   struct cuda_backend *cb = cuda_of(be);
-  CUDA_CALL(cudaMemsetAsync(cb->d_gamma, 0, sizeof(double) * (size_t)cb->cells, cb->stream),
-            "clearing Gamma");
+  size_t species_bytes = sizeof(double) * (size_t)cb->cells * IONF_N_SPECIES;
+  CUDA_CALL(cudaMemsetAsync(cb->d_gamma, 0, species_bytes, cb->stream), "clearing Gamma");
   int heating = cb->s.tables->heating && cb->d_heat;
   if (heating)
-    CUDA_CALL(cudaMemsetAsync(cb->d_heat, 0, sizeof(double) * (size_t)cb->cells, cb->stream),
+    CUDA_CALL(cudaMemsetAsync(cb->d_heat, 0, species_bytes, cb->stream),
               "clearing the heating rates");
   CUDA_CALL(cudaMemsetAsync(cb->d_visited, 0, sizeof(unsigned long long), cb->stream),
             "clearing a counter");
   struct trace_kernel_args a;
   a.n_h_cm3 = cb->d_n_h;
-  a.x_hii_av = cb->d_x_av;
+  a.x_ion_av = cb->d_x_av;
   a.gamma = cb->d_gamma;
   a.columns = cb->d_columns;
   a.column_stride = cb->column_stride;
@@ -555,10 +578,12 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   a.cell_cm = cb->s.grid.cell_cm;
   a.r_max_cells = cb->s.r_max_cells;
   a.tables = photo_tables_view(cb->s.tables);
-  a.tables.thick = cb->d_thick;
-  a.tables.thin = cb->d_thin;
-  a.tables.heat_thick = cb->d_heat_thick;
-  a.tables.heat_thin = cb->d_heat_thin;
+  for (int sp = 0; sp < IONF_N_SPECIES; ++sp) {
+    a.tables.sp[sp].thick = cb->d_thick[sp];
+    a.tables.sp[sp].thin = cb->d_thin[sp];
+    a.tables.sp[sp].heat_thick = cb->d_heat_thick[sp];
+    a.tables.sp[sp].heat_thin = cb->d_heat_thin[sp];
+  }
   a.heat = heating ? cb->d_heat : NULL;
   a.cells_visited = cb->d_visited;
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
@@ -590,7 +615,7 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   for (int p = 0; p < cb->s.n_planes; ++p) {
     struct planar_column_view v;
     v.n_h_cm3 = cb->d_n_h;
-    v.x_hii_av = cb->d_x_av;
+    v.x_ion_av = cb->d_x_av;
     v.n = n;
     v.cell_cm = cb->s.grid.cell_cm;
     v.face = cb->s.planes[p].face;
@@ -619,10 +644,12 @@ static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, int64_t first
   long long max_blocks = 16LL * cb->sm_count;
   if (blocks > max_blocks) blocks = max_blocks;
   if (blocks < 1) blocks = 1;
+  /* hydrogen's update (the only species today): its block of the per-species fields */
+  long long h = SPECIES_HI * cb->cells + first;
   chem_pass_kernel<<<(unsigned)blocks, CHEM_THREADS, 0, cb->stream>>>(
-      count, dt_s, cb->s.chem, cb->d_n_h + first, cb->d_t + first, cb->d_gamma + first,
-      cb->d_x + first, cb->d_x_av + first, cb->d_x_end + first,
-      cb->d_t_av ? cb->d_heat + first : NULL, cb->d_t_av ? cb->d_t_av + first : NULL,
+      count, dt_s, cb->s.chem, cb->d_n_h + first, cb->d_t + first, cb->d_gamma + h,
+      cb->d_x + h, cb->d_x_av + h, cb->d_x_end + h,
+      cb->d_t_av ? cb->d_heat + h : NULL, cb->d_t_av ? cb->d_t_av + first : NULL,
       cb->d_t_av ? cb->d_t_end + first : NULL, cb->d_sums);
   CUDA_CALL(cudaGetLastError(), "launch of the chemistry kernel");
   struct chem_sums sums;
@@ -640,9 +667,10 @@ static ionf_err cuda_chemistry(struct rt_backend *be, double dt_s, int64_t first
 
 static ionf_err cuda_gamma_allreduce(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
-  IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_gamma, cb->cells, cb->stream));
+  long long values = cb->cells * IONF_N_SPECIES; /* every species */
+  IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_gamma, values, cb->stream));
   if (cb->d_heat && cb->s.tables->heating)
-    IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_heat, cb->cells, cb->stream));
+    IONF_CALL(nccl_sum_allreduce(cb->nccl, cb->d_heat, values, cb->stream));
   CUDA_CALL(cudaStreamSynchronize(cb->stream), "NCCL all-reduce");
   return IONF_OK;
 }
@@ -651,7 +679,8 @@ static ionf_err cuda_read_x_line(struct rt_backend *be, int64_t j, int64_t k, do
   struct cuda_backend *cb = cuda_of(be);
   size_t n = (size_t)cb->s.grid.n;
   /* x[i][j][k] for all i: a column with a pitch of n^2 doubles */
-  CUDA_CALL(cudaMemcpy2D(out, sizeof(double), cb->d_x + (size_t)j * n + (size_t)k,
+  const double *x_hii = cb->d_x + (size_t)SPECIES_HI * (size_t)cb->cells;
+  CUDA_CALL(cudaMemcpy2D(out, sizeof(double), x_hii + (size_t)j * n + (size_t)k,
                          n * n * sizeof(double), sizeof(double), n, cudaMemcpyDeviceToHost),
             "copy of a line of x_HII");
   return IONF_OK;
@@ -661,11 +690,15 @@ static void cuda_destroy(struct rt_backend *be) {
   struct cuda_backend *cb = cuda_of(be);
   if (cb) {
     void *all[] = {cb->d_n_h,    cb->d_x,        cb->d_x_av,     cb->d_x_end,   cb->d_t,
-                   cb->d_gamma,  cb->d_src_ijk,  cb->d_src_ndot, cb->d_thick,   cb->d_thin,
-                   cb->d_columns, cb->d_sums,    cb->d_visited,  cb->d_t_av,    cb->d_t_end,
-                   cb->d_heat,   cb->d_heat_thick, cb->d_heat_thin};
+                   cb->d_gamma,  cb->d_src_ijk,  cb->d_src_ndot, cb->d_columns, cb->d_sums,
+                   cb->d_visited, cb->d_t_av,    cb->d_t_end,    cb->d_heat};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
       if (all[i]) cudaFree(all[i]);
+    for (int sp = 0; sp < IONF_N_SPECIES; ++sp) {
+      void *tables[] = {cb->d_thick[sp], cb->d_thin[sp], cb->d_heat_thick[sp], cb->d_heat_thin[sp]};
+      for (size_t i = 0; i < sizeof tables / sizeof tables[0]; ++i)
+        if (tables[i]) cudaFree(tables[i]);
+    }
     nccl_sum_destroy(cb->nccl);
     if (cb->stream) cudaStreamDestroy(cb->stream);
     for (int i = 0; i < cb->n_pinned; ++i) cudaHostUnregister(cb->pinned[i]);

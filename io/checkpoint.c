@@ -9,6 +9,8 @@
 
 #include "h5_util.h"
 #include "io_density.h"
+#include "grid.h"
+#include "species.h"
 
 /* A scalar attribute of the root group, converted to `type`. */
 static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t type, void *out) {
@@ -27,7 +29,7 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
   return IONF_OK;
 }
 
-ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii, double *temperature_k,
+ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *temperature_k,
                          struct checkpoint_state *state) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   FILE *probe = fopen(path, "rb");
@@ -56,7 +58,12 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii, double *tem
              "checkpoint '%s' holds a %lld^3 grid; this run's grid.N is %lld", path,
              (long long)grid_n, (long long)n);
   state->next_index = (int)next;
-  IONF_CALL(io_field_read(path, "/Grid/x_HII", n, "x_HII", "ionized fractions", x_hii));
+  for (int s = 0; s < IONF_N_SPECIES; ++s) { /* /Grid/x_HII, ... */
+    char dataset[48], name[40];
+    snprintf(name, sizeof name, "x_%s", species_names_of(s)->ion_name);
+    snprintf(dataset, sizeof dataset, "/Grid/%s", name);
+    IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", grid_species(x_ion, n, s)));
+  }
   IONF_CALL(io_field_read(path, "/Grid/T", n, "T", "temperatures", temperature_k));
   return IONF_OK;
 }

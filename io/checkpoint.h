@@ -19,11 +19,11 @@ struct checkpoint_state {
 };
 
 /**
- * Read x_HII and T (n^3 each) and the counters (density_redshift and sum_n_h_cm3
+ * Read the ion fractions ([species][n^3]: /Grid/x_HII, ...) and T (n^3) and the counters (density_redshift and sum_n_h_cm3
  * when the checkpoint has them: expanding runs; /Grid/n_H is then read separately).  Errors name the file: not a
  * checkpoint, a grid of another size, missing datasets or attributes.
  */
-IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, double *x_hii,
+IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion,
                                         double *temperature_k, struct checkpoint_state *state);
 
 #endif

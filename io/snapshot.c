@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "constants.h"
+#include "species.h"
 #include "ionf_config.h" /* generated: IONF_VERSION */
 
 /* Chunks of at most this many bytes (HDF5's chunk cache and MPI-IO like a few MB). */
@@ -269,17 +270,34 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");
 
-  const struct field_spec specs[] = {
-      {"x_HII", fields->x_hii, "1", "ionized hydrogen fraction n_HII / n_H"},
-      {"Gamma_HI", fields->gamma_hi_per_s, "s^-1", "HI photoionization rate"},
-      {"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"},
-      {"T", fields->temperature_k, "K", "gas temperature"},
-      {"dTb", fields->dtb_mk, "mK",
-       "21-cm differential brightness temperature (saturated spin temperature, no "
-       "redshift-space distortions; pyC2Ray Eq. 21)"},
-  };
+  /* per species x_<ion> (x_HII) and Gamma_<species> (Gamma_HI), then the other fields */
+  char names[2 * IONF_N_SPECIES][32], about[2 * IONF_N_SPECIES][96];
+  struct field_spec specs[2 * IONF_N_SPECIES + 3];
+  size_t n_specs = 0;
+  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    const struct species_names *sn = species_names_of(s);
+    snprintf(names[s], sizeof names[s], "x_%s", sn->ion_name);
+    snprintf(about[s], sizeof about[s], "ionized %s fraction n_%s / n_%s", sn->element_name,
+             sn->ion_name, sn->element_symbol);
+    specs[n_specs++] = (struct field_spec){names[s], grid_species(fields->x_ion, g->n, s), "1",
+                                           about[s]};
+  }
+  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    const struct species_names *sn = species_names_of(s);
+    int q = IONF_N_SPECIES + s;
+    snprintf(names[q], sizeof names[q], "Gamma_%s", sn->name);
+    snprintf(about[q], sizeof about[q], "%s photoionization rate", sn->name);
+    specs[n_specs++] = (struct field_spec){names[q], grid_species(fields->gamma_per_s, g->n, s),
+                                           "s^-1", about[q]};
+  }
+  specs[n_specs++] = (struct field_spec){"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"};
+  specs[n_specs++] = (struct field_spec){"T", fields->temperature_k, "K", "gas temperature"};
   /* dTb only where it was computed (cosmological runs with output.dTb) */
-  const size_t n_specs = fields->dtb_mk ? 5 : 4;
+  if (fields->dtb_mk)
+    specs[n_specs++] = (struct field_spec){
+        "dTb", fields->dtb_mk, "mK",
+        "21-cm differential brightness temperature (saturated spin temperature, no "
+        "redshift-space distortions; pyC2Ray Eq. 21)"};
   /* Each rank writes its slab of i-planes (all of them when alone), collectively. */
   int64_t first = 0, count = g->n;
   hid_t dxpl = H5P_DEFAULT;
@@ -328,7 +346,7 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   IONF_CHECK(g->n > 0 && g->n == cfg->n_cells_1d, IONF_ERR_INTERNAL,
              "snapshot_write: grid size %lld, config N %lld", (long long)g->n,
              (long long)cfg->n_cells_1d);
-  IONF_CHECK(fields->x_hii && fields->gamma_hi_per_s && fields->n_h_cm3 && fields->temperature_k,
+  IONF_CHECK(fields->x_ion && fields->gamma_per_s && fields->n_h_cm3 && fields->temperature_k,
              IONF_ERR_INTERNAL, "snapshot_write: grid fields are not allocated");
   IONF_CHECK(meta->index >= 0, IONF_ERR_INTERNAL, "snapshot_write: negative index %d",
              meta->index);

@@ -58,7 +58,8 @@ struct snapshot_meta {
 };
 
 /**
- * Write one snapshot of `fields` (x_HII is written from fields->x_hii).
+ * Write one snapshot of `fields` (per species /Grid/x_<ion> and /Grid/Gamma_<species>:
+ * x_HII and Gamma_HI; then n_H, T, dTb).
  * `path_out` (may be NULL) receives the final file name.
  */
 IONF_NODISCARD ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,

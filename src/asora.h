@@ -23,16 +23,17 @@ enum asora_cpu_order {
 struct trace_input {
   struct grid grid;                 /*!< geometry */
   const double *n_h_cm3;            /*!< n^3 hydrogen densities */
-  const double *x_hii_av;           /*!< n^3 time-averaged ionized fractions */
+  const double *x_ion_av;           /*!< [species][n^3] time-averaged ion fractions (species_k.h) */
   const struct source_list *sources;/*!< all sources */
   int64_t first_source;             /*!< this pass traces sources first..first+count-1 */
   int64_t source_count;
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables */
   enum asora_cpu_order order;       /*!< CPU visiting order (0 = lines) */
-  double *heating_out;              /*!< optional (NULL): photo-heating per HI atom is added here */
-  double *column_out;               /*!< optional (NULL): outgoing HI column [cm^-2]
-                                         per grid cell of the traced sources (last
+  double *heating_out;              /*!< optional (NULL): [species][n^3] photo-heating per
+                                         absorber atom is added here */
+  double *column_out;               /*!< optional (NULL): [species][n^3] outgoing column
+                                         [cm^-2] per grid cell of the traced sources (last
                                          writer wins; meant for one source, in tests) */
 };
 
@@ -43,13 +44,13 @@ struct trace_stats {
 
 /** Column-density buffers kept between passes (no allocation per pass). */
 struct asora_cpu_workspace {
-  double *buffers;        /*!< per-thread column buffers */
+  double *buffers;        /*!< per-thread column buffers ([species][domain box] each) */
   size_t capacity;        /*!< doubles allocated */
 };
 
 /**
- * Add every listed source's photoionization rate to gamma_out (n^3, not
- * zeroed here).  OpenMP: within wavefronts for few sources, over sources
+ * Add every listed source's photoionization rate of every species to gamma_out
+ * ([species][n^3], not zeroed here).  OpenMP: within wavefronts for few sources, over sources
  * (with atomic adds) for many.  `ws` may be NULL (buffers allocated for this
  * call only) or a zero-initialised workspace reused across calls.
  */

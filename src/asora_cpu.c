@@ -18,32 +18,36 @@
 /* Everything one source's sweep needs. */
 struct sweep {
   struct asora_source_view view;
-  double *column;   /* outgoing column density [cm^-2] per domain cell */
-  double *gamma;
-  double *column_out; /* optional per-grid-cell copy (tests) */
-  double *heating;    /* optional photo-heating accumulator */
+  double *column;   /* outgoing column density [cm^-2] per species and domain cell */
+  double *gamma;      /* [species][n^3] */
+  double *column_out; /* optional per-grid-cell copy (tests), [species][n^3] */
+  double *heating;    /* optional photo-heating accumulator, [species][n^3] */
+  int64_t cells;      /* n^3: the species stride of the grid arrays */
   int atomic_add;   /* several sources update gamma concurrently */
   enum asora_cpu_order order;
 };
 
-/* One cell: the shared step of asora_k.h, then the add. */
+/* One cell: the shared step of asora_k.h, then the adds of every species. */
 static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk) {
   long long idx;
-  double g, h, col_out;
-  if (!asora_cell_step(&sw->view, sw->column, di, dj, dk, &idx, &g, sw->heating ? &h : NULL,
-                       &col_out))
+  double g[IONF_N_SPECIES], h[IONF_N_SPECIES], col_out[IONF_N_SPECIES];
+  if (!asora_cell_step(&sw->view, sw->column, di, dj, dk, &idx, g, sw->heating ? h : NULL,
+                       col_out))
     return 0;
-  if (sw->column_out) sw->column_out[idx] = col_out;
-  if (sw->atomic_add) {
+  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    int64_t at = s * sw->cells + idx;
+    if (sw->column_out) sw->column_out[at] = col_out[s];
+    if (sw->atomic_add) {
 #pragma omp atomic
-    sw->gamma[idx] += g;
-    if (sw->heating) {
+      sw->gamma[at] += g[s];
+      if (sw->heating) {
 #pragma omp atomic
-      sw->heating[idx] += h;
+        sw->heating[at] += h[s];
+      }
+    } else {
+      sw->gamma[at] += g[s];
+      if (sw->heating) sw->heating[at] += h[s];
     }
-  } else {
-    sw->gamma[idx] += g;
-    if (sw->heating) sw->heating[idx] += h;
   }
   return 1;
 }
@@ -92,7 +96,7 @@ static int wavefront_count(const struct asora_domain *d) {
 static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s, double *gamma) {
   struct asora_source_view *v = &sw->view;
   v->n_h_cm3 = in->n_h_cm3;
-  v->x_hii_av = in->x_hii_av;
+  v->x_ion_av = in->x_ion_av;
   v->n = in->grid.n;
   v->periodic = in->grid.periodic;
   v->cell_cm = in->grid.cell_cm;
@@ -101,6 +105,7 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   asora_domain_make(v->src, in->grid.n, in->grid.periodic, in->r_max_cells, &v->dom);
   v->tables = in->tables;
   sw->gamma = gamma;
+  sw->cells = grid_cells(in->grid.n);
   sw->column_out = in->column_out;
   sw->heating = in->tables.heating ? in->heating_out : NULL;
   sw->order = in->order;
@@ -180,12 +185,12 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
     if (stats) stats->cells_traced = 0;
     return IONF_OK;
   }
-  /* The largest domain sizes every buffer. */
+  /* The largest domain sizes every buffer (one such box per species). */
   long long max_cells = 0;
   for (int64_t s = in->first_source; s < in->first_source + in->source_count; ++s) {
     struct sweep sw;
     sweep_init(&sw, in, s, gamma_out);
-    long long c = asora_domain_box_cells(&sw.view.dom);
+    long long c = IONF_N_SPECIES * asora_domain_box_cells(&sw.view.dom);
     if (c > max_cells) max_cells = c;
   }
   int threads = omp_get_max_threads();

@@ -18,6 +18,7 @@
 
 #include "ionf_hd.h"
 #include "photo_k.h"
+#include "species_k.h"
 
 /** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
 #ifndef ASORA_TAU_WEIGHT_FLOOR /* overridable only for experiments on the weighting */
@@ -321,7 +322,7 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 /** What tracing one source needs (read-only; host or device pointers). */
 struct asora_source_view {
   const double *n_h_cm3;          /*!< n^3 hydrogen densities */
-  const double *x_hii_av;         /*!< n^3 time-averaged ionized fractions */
+  const double *x_ion_av;         /*!< [species][n^3] time-averaged ion fractions (species_k.h) */
   long long n;                    /*!< cells per side */
   int periodic;
   double cell_cm;
@@ -332,14 +333,15 @@ struct asora_source_view {
 };
 
 /**
- * Trace one cell at offset (di, dj, dk): interpolate the incoming column from
- * the upstream cells' outgoing columns in `column` (indexed by the domain's
- * bounding box), store this cell's outgoing column there, and compute its
- * photoionization rate.  Returns 0 for a cell beyond the photon radius
- * (nothing done: no cell inside the radius needs it); otherwise 1, with the
- * grid index in *idx, the rate in *gamma (0 behind an opaque column), the
- * photo-heating per HI atom in *heat (when not NULL and the tables heat) and
- * the outgoing column in *col_out.
+ * Trace one cell at offset (di, dj, dk), for every species: interpolate the
+ * incoming column from the upstream cells' outgoing columns in `column`
+ * ([species][the domain's bounding box]), store this cell's outgoing column
+ * there, and compute its photoionization rate.  Returns 0 for a cell beyond
+ * the photon radius (nothing done: no cell inside the radius needs it);
+ * otherwise 1, with the grid index in *idx and per species s: the rate in
+ * gamma[s] (0 behind an opaque column), the photo-heating per absorber in
+ * heat[s] (when heat is not NULL and the tables heat) and the outgoing column
+ * in col_out[s].
  */
 IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, double *column,
                                         int di, int dj, int dk, long long *idx,
@@ -350,35 +352,45 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
   long long gj = asora_wrap(v->src[1] + dj, v->n, v->periodic);
   long long gk = asora_wrap(v->src[2] + dk, v->n, v->periodic);
   long long c = (gi * v->n + gj) * v->n + gk;
-  double n_hi = v->n_h_cm3[c] * (1.0 - v->x_hii_av[c]);
-  double col_in, ds_cells, volume;
+  long long cells = v->n * v->n * v->n;
+  long long box = asora_domain_box_cells(&v->dom); /* one species' column buffer */
+  double x_ion[IONF_N_SPECIES], n_abs[IONF_N_SPECIES], col_in[IONF_N_SPECIES];
+  for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+  for (int s = 0; s < IONF_N_SPECIES; ++s)
+    n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion);
+  double ds_cells, volume;
   if (di == 0 && dj == 0 && dk == 0) {
-    col_in = 0.0;
+    for (int s = 0; s < IONF_N_SPECIES; ++s) col_in[s] = 0.0;
     ds_cells = 0.5; /* from the source at the cell centre to its face */
     volume = v->cell_cm * v->cell_cm * v->cell_cm;
   } else {
     struct asora_stencil st;
-    double col[4];
     asora_stencil_make(di, dj, dk, &st);
-    for (int m = 0; m < 4; ++m)
-      col[m] = st.s[m] > 0.0 ? column[asora_domain_box_index(&v->dom, st.off[m][0],
-                                                             st.off[m][1], st.off[m][2])]
-                             : 0.0;
-    col_in = asora_column_in(&st, col, v->tables.sigma0_cm2);
+    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+      const double *col_s = column + s * box;
+      double col[4];
+      for (int m = 0; m < 4; ++m)
+        col[m] = st.s[m] > 0.0 ? col_s[asora_domain_box_index(&v->dom, st.off[m][0],
+                                                              st.off[m][1], st.off[m][2])]
+                               : 0.0;
+      col_in[s] = asora_column_in(&st, col, v->tables.sp[s].sigma0_cm2);
+    }
     ds_cells = st.ds_cells;
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
   }
   double ds_cm = ds_cells * v->cell_cm;
-  double out = col_in + n_hi * ds_cm;
-  column[asora_domain_box_index(&v->dom, di, dj, dk)] = out;
   *idx = c;
-  *col_out = out;
-  double sigma0 = v->tables.sigma0_cm2;
-  if (heat) *heat = 0.0;
-  *gamma = col_in > PHOTO_MAX_COLUMN_CM2
-               ? 0.0
-               : photo_rates(&v->tables, v->ndot_per_s, sigma0 * col_in, sigma0 * out, n_hi,
-                             ds_cm, volume, heat);
+  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    double out = col_in[s] + n_abs[s] * ds_cm;
+    column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+    col_out[s] = out;
+    double sigma0 = v->tables.sp[s].sigma0_cm2;
+    if (heat) heat[s] = 0.0;
+    gamma[s] = col_in[s] > PHOTO_MAX_COLUMN_CM2
+                   ? 0.0
+                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s], sigma0 * out,
+                                 n_abs[s], ds_cm, volume, heat ? &heat[s] : (double *)0);
+  }
   return 1;
 }
 

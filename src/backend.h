@@ -21,10 +21,14 @@
 #include "photo_tables.h"
 #include "planar_k.h"
 
-/** Fields moved by upload / download (bit mask). */
+/**
+ * Fields moved by upload / download (bit mask).  X, X_AV, X_END, GAMMA and HEAT
+ * are per species ([species][n^3], grid.h): a range [first, first + count) of
+ * cells moves for every species.
+ */
 enum backend_field {
   FIELD_N_H = 1,
-  FIELD_X = 2,       /*!< start-of-step ionized fraction */
+  FIELD_X = 2,       /*!< start-of-step ion fractions */
   FIELD_X_AV = 4,
   FIELD_X_END = 8,
   FIELD_T = 16,
@@ -34,6 +38,11 @@ enum backend_field {
   FIELD_HEAT = 256,  /*!< photo-heating rate, thermal runs only */
   FIELD_ALL = 511
 };
+
+/** Whether a field bit holds one n^3 block per species. */
+static inline int backend_field_per_species(unsigned bit) {
+  return (bit & (FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_GAMMA | FIELD_HEAT)) != 0;
+}
 
 /** What a backend works on; the pointed-to data must outlive the backend. */
 struct backend_setup {

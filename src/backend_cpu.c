@@ -60,8 +60,8 @@ static void copy_field(double *dst, const double *src, int64_t cells) {
 static ionf_err cpu_step_begin(struct rt_backend *be) {
   struct grid_fields *f = cpu_of(be)->s.host;
   int64_t cells = grid_cells(cpu_of(be)->s.grid.n);
-  copy_field(f->x_hii_av, f->x_hii, cells);
-  copy_field(f->x_hii_end, f->x_hii, cells);
+  copy_field(f->x_ion_av, f->x_ion, cells * IONF_N_SPECIES);
+  copy_field(f->x_ion_end, f->x_ion, cells * IONF_N_SPECIES);
   if (f->temperature_av_k) {
     copy_field(f->temperature_av_k, f->temperature_k, cells);
     copy_field(f->temperature_end_k, f->temperature_k, cells);
@@ -72,7 +72,7 @@ static ionf_err cpu_step_begin(struct rt_backend *be) {
 static ionf_err cpu_step_end(struct rt_backend *be) {
   struct grid_fields *f = cpu_of(be)->s.host;
   int64_t cells = grid_cells(cpu_of(be)->s.grid.n);
-  copy_field(f->x_hii, f->x_hii_end, cells);
+  copy_field(f->x_ion, f->x_ion_end, cells * IONF_N_SPECIES);
   if (f->temperature_end_k) copy_field(f->temperature_k, f->temperature_end_k, cells);
   return IONF_OK;
 }
@@ -83,15 +83,15 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   int64_t cells = grid_cells(cb->s.grid.n);
   double *heat = cb->s.tables->heating ? f->heating_erg_per_s : NULL;
 #pragma omp parallel for schedule(static)
-  for (int64_t c = 0; c < cells; ++c) {
-    f->gamma_hi_per_s[c] = 0.0;
+  for (int64_t c = 0; c < cells * IONF_N_SPECIES; ++c) { /* every species */
+    f->gamma_per_s[c] = 0.0;
     if (heat) heat[c] = 0.0;
   }
   struct trace_input in;
   memset(&in, 0, sizeof in);
   in.grid = cb->s.grid;
   in.n_h_cm3 = f->n_h_cm3;
-  in.x_hii_av = f->x_hii_av;
+  in.x_ion_av = f->x_ion_av;
   in.sources = cb->s.sources;
   in.first_source = cb->s.first_source;
   in.source_count = cb->s.source_count;
@@ -99,19 +99,19 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   in.tables = photo_tables_view(cb->s.tables);
   in.order = ASORA_ORDER_LINES;
   in.heating_out = heat;
-  IONF_CALL(asora_cpu_trace(&in, f->gamma_hi_per_s, stats, &cb->workspace));
+  IONF_CALL(asora_cpu_trace(&in, f->gamma_per_s, stats, &cb->workspace));
   if (cb->s.n_planes == 0) return IONF_OK;
   /* plane-parallel sources on top of the point sources' rates */
   struct planar_input pin;
   pin.grid = cb->s.grid;
   pin.n_h_cm3 = f->n_h_cm3;
-  pin.x_hii_av = f->x_hii_av;
+  pin.x_ion_av = f->x_ion_av;
   pin.planes = cb->s.planes;
   pin.n_planes = cb->s.n_planes;
   pin.tables = in.tables;
   pin.heating_out = heat;
   int64_t plane_cells = 0;
-  IONF_CALL(planar_cpu_trace(&pin, f->gamma_hi_per_s, &plane_cells));
+  IONF_CALL(planar_cpu_trace(&pin, f->gamma_per_s, &plane_cells));
   if (stats) stats->cells_traced += plane_cells;
   return IONF_OK;
 }
@@ -122,9 +122,10 @@ static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, int64_t first,
   struct grid_fields *f = cb->s.host;
   int thermal = f->temperature_av_k != NULL;
   struct chem_input in = {count, dt_s, cb->s.chem, f->n_h_cm3 + first,
-                          f->temperature_k + first, f->gamma_hi_per_s + first, f->x_hii + first,
-                          thermal ? f->heating_erg_per_s + first : NULL};
-  struct chem_state state = {f->x_hii_av + first, f->x_hii_end + first,
+                          f->temperature_k + first, f->gamma_per_s + first, f->x_ion + first,
+                          thermal ? f->heating_erg_per_s + first : NULL,
+                          grid_cells(cb->s.grid.n)};
+  struct chem_state state = {f->x_ion_av + first, f->x_ion_end + first,
                              thermal ? f->temperature_av_k + first : NULL,
                              thermal ? f->temperature_end_k + first : NULL};
   return chem_cpu_pass(&in, &state, result);
@@ -133,7 +134,8 @@ static ionf_err cpu_chemistry(struct rt_backend *be, double dt_s, int64_t first,
 static ionf_err cpu_read_x_line(struct rt_backend *be, int64_t j, int64_t k, double *out) {
   struct cpu_backend *cb = cpu_of(be);
   int64_t n = cb->s.grid.n;
-  for (int64_t i = 0; i < n; ++i) out[i] = cb->s.host->x_hii[grid_index(n, i, j, k)];
+  const double *x_hii = grid_species(cb->s.host->x_ion, n, SPECIES_HI);
+  for (int64_t i = 0; i < n; ++i) out[i] = x_hii[grid_index(n, i, j, k)];
   return IONF_OK;
 }
 

@@ -12,20 +12,26 @@
 #include "config.h"
 #include "error.h"
 
+/*
+ * Per-species arrays are [species][cell] (species_k.h): species s of cell c at
+ * s * species_stride + c, the stride being the grid's cell count (these
+ * pointers may start at a slab's first cell).
+ */
 struct chem_input {
   int64_t n_cells;
   double dt_s;
   struct chem_params params;
   const double *n_h_cm3;
   const double *temperature_k;
-  const double *gamma_hi_per_s;
-  const double *x_hii;      /*!< start-of-step ionized fraction */
-  const double *heating_erg_per_s; /*!< photo-heating per HI atom (thermal runs; else NULL) */
+  const double *gamma_per_s;   /*!< [species] photoionization rates [1/s] */
+  const double *x_ion;         /*!< [species] start-of-step ion fractions */
+  const double *heating_erg_per_s; /*!< [species] photo-heating per absorber (thermal runs; else NULL) */
+  int64_t species_stride;      /*!< distance between species in the arrays above */
 };
 
 struct chem_state {
-  double *x_hii_av;         /*!< in: current estimate; out: updated time average */
-  double *x_hii_end;        /*!< out: end-of-step value */
+  double *x_ion_av;         /*!< [species] in: current estimate; out: updated time average */
+  double *x_ion_end;        /*!< [species] out: end-of-step value */
   double *t_av_k;           /*!< thermal: in: current estimate; out: time average (else NULL) */
   double *t_end_k;          /*!< thermal: out: end-of-step temperature (else NULL) */
 };

@@ -10,8 +10,10 @@
  * crossing time stay photon-conserving.  n_e depends on the answer, so the
  * update is iterated on n_e.
  *
- * The cell state is a list of species (today hydrogen only) so that helium
- * can join without reshaping every caller.
+ * The grid holds the ionization state as a list of ion fractions (species_k.h;
+ * today x_HII only) and the electron density sums over it
+ * (chem_electron_density).  The update itself is hydrogen's; helium needs
+ * C2-Ray's coupled H/He update in its place (docs/design.md "Species").
  */
 #ifndef IONF_CHEM_K_H
 #define IONF_CHEM_K_H
@@ -19,20 +21,21 @@
 #include <math.h>
 
 #include "ionf_hd.h"
+#include "species_k.h"
 
 #define CHEM_X_FLOOR 1e-14              /* smallest ionized fraction kept */
 #define CHEM_MIN_FRACTIONAL_CHANGE 1e-3 /* convergence of the n_e iteration */
 #define CHEM_MIN_NEUTRAL_FRACTION 1e-8  /* cells this ionized count as converged */
 #define CHEM_MAX_ITERATIONS 400
 
-/** Rate-coefficient parameters, copied to the device once. */
+/** Rate-coefficient parameters (hydrogen's, from the species table), copied to the device once. */
 struct chem_params {
   double alpha_b_1e4_cm3_s;  /*!< case-B recombination at 1e4 K [cm^3/s] */
   double alpha_b_power;      /*!< alpha_B(T) = alpha_B(1e4) (T/1e4)^power */
   double col_h0;             /*!< collisional ionization prefactor [cm^3 s^-1 K^-1/2] */
   double col_t_h0_k;         /*!< collisional ionization temperature E_HI/k [K] */
   int collisional;           /*!< include collisional ionization */
-  double abu_c;              /*!< electron floor: n_e = n_H (x + abu_c) */
+  double abu_c;              /*!< electron floor: n_e = n_H (electrons of the ions + abu_c) */
   int thermal;               /*!< evolve the temperature (else it stays fixed) */
   double t_cmb_k;            /*!< CMB temperature for Compton cooling [K]; 0: none */
   double hubble_per_s;       /*!< expansion rate for adiabatic cooling [1/s]; 0: static */
@@ -44,6 +47,15 @@ IONF_HD IONF_INLINE double chem_alpha_b(const struct chem_params *p, double t_k)
 
 IONF_HD IONF_INLINE double chem_collisional_rate(const struct chem_params *p, double t_k) {
   return p->collisional ? p->col_h0 * sqrt(t_k) * exp(-p->col_t_h0_k / t_k) : 0.0;
+}
+
+/**
+ * Electron density [cm^-3] of a cell with ion fractions x_ion[species]: the
+ * electrons of every ion of the list plus the floor, n_H (x_HII + abu_c) today.
+ */
+IONF_HD IONF_INLINE double chem_electron_density(const struct chem_params *p, double n_h_cm3,
+                                                 const double *x_ion) {
+  return n_h_cm3 * (species_electrons_per_h(x_ion) + p->abu_c);
 }
 
 /** Result of one cell update. */
@@ -93,7 +105,9 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_p
   r.x_end = x0;
   for (r.iterations = 1; r.iterations <= CHEM_MAX_ITERATIONS; ++r.iterations) {
     double x_av_old = x_av;
-    double n_e = n_h_cm3 * (x_av + p->abu_c);
+    double x_ion[IONF_N_SPECIES];
+    x_ion[SPECIES_HI] = x_av;
+    double n_e = chem_electron_density(p, n_h_cm3, x_ion);
     r.x_end = chem_hydrogen_analytic(x0, gamma_per_s, n_e, coll, alpha, dt_s, &x_av);
     if (fabs((x_av - x_av_old) / (1.0 - x_av)) < CHEM_MIN_FRACTIONAL_CHANGE ||
         (1.0 - x_av) < CHEM_MIN_NEUTRAL_FRACTION) {
@@ -154,7 +168,9 @@ IONF_HD IONF_INLINE double chem_thermal_update(const struct chem_params *p, doub
                                                double heat_per_hi_erg_s, double dt_s,
                                                double *t_av_k) {
   double n_hi = n_h_cm3 * (1.0 - x_av), n_hii = n_h_cm3 * x_av;
-  double n_e = n_h_cm3 * (x_av + p->abu_c);
+  double x_ion[IONF_N_SPECIES];
+  x_ion[SPECIES_HI] = x_av;
+  double n_e = chem_electron_density(p, n_h_cm3, x_ion);
   double n_tot = n_h_cm3 * (1.0 + x_av);
   double per_energy = 1.0 / (1.5 * CHEM_K_B_ERG * n_tot); /* K per (erg/cm^3) */
   double heat = n_hi * heat_per_hi_erg_s * per_energy;     /* K/s */

@@ -21,6 +21,7 @@
 #include "partition.h"
 #include "planar.h"
 #include "sequence.h"
+#include "species.h"
 #include "checkpoint.h"
 #include "snapshot.h"
 #include "synth_inputs.h"
@@ -115,10 +116,14 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
   if (rc == IONF_OK) {
     int64_t cells = grid_cells(e->grid.n);
+    /* hydrogen starts at material.x_HII_initial (other species would start neutral) */
+    double *x = grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI);
+    double *x_av = grid_species(e->fields.x_ion_av, e->grid.n, SPECIES_HI);
+    double *x_end = grid_species(e->fields.x_ion_end, e->grid.n, SPECIES_HI);
     for (int64_t c = 0; c < cells; ++c) {
-      e->fields.x_hii[c] = cfg->x_hii_initial;
-      e->fields.x_hii_av[c] = cfg->x_hii_initial;
-      e->fields.x_hii_end[c] = cfg->x_hii_initial;
+      x[c] = cfg->x_hii_initial;
+      x_av[c] = cfg->x_hii_initial;
+      x_end[c] = cfg->x_hii_initial;
       e->fields.temperature_k[c] = cfg->temperature_k;
     }
     /* clumps over the density and the initial temperature, in the config's (comoving) box */
@@ -243,15 +248,19 @@ static ionf_err share_slabs(const struct engine *e, double *field) {
  *  - nccl: the same, summed in GPU memory by NCCL (no host copies).
  * The convergence sums end up the same on every rank.
  */
-/* The host arrays of the fields in `mask` (bits of enum backend_field), in bit order. */
-static int host_fields(struct engine *e, unsigned mask, double **out) {
+/* The host arrays of the fields in `mask` (bits of enum backend_field), in bit order,
+   and how many n^3 blocks each holds (IONF_N_SPECIES for the per-species ones). */
+static int host_fields(struct engine *e, unsigned mask, double **out, int *blocks) {
   struct grid_fields *f = &e->fields;
-  double *by_bit[9] = {f->n_h_cm3,         f->x_hii,          f->x_hii_av,
-                       f->x_hii_end,       f->temperature_k,  f->gamma_hi_per_s,
+  double *by_bit[9] = {f->n_h_cm3,         f->x_ion,          f->x_ion_av,
+                       f->x_ion_end,       f->temperature_k,  f->gamma_per_s,
                        f->temperature_av_k, f->temperature_end_k, f->heating_erg_per_s};
   int n = 0;
   for (int b = 0; b < 9; ++b)
-    if (mask & (1u << b)) out[n++] = by_bit[b];
+    if (mask & (1u << b)) {
+      blocks[n] = backend_field_per_species(1u << b) ? IONF_N_SPECIES : 1;
+      out[n++] = by_bit[b];
+    }
   return n;
 }
 
@@ -264,7 +273,9 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
   unsigned rate_bits = FIELD_GAMMA | (thermal ? FIELD_HEAT : 0u);
   unsigned avg_bits = FIELD_X_AV | (thermal ? FIELD_T_AV : 0u);
   double *rates[2], *avgs[2];
-  int n_rates = host_fields(e, rate_bits, rates), n_avgs = host_fields(e, avg_bits, avgs);
+  int rate_blocks[2], avg_blocks[2];
+  int n_rates = host_fields(e, rate_bits, rates, rate_blocks);
+  int n_avgs = host_fields(e, avg_bits, avgs, avg_blocks);
   double t0 = ionf_wtime(), t_chem = 0.0;
   if (p == 1) {
     IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
@@ -286,7 +297,8 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
     case REDUCTION_AUTO:
     case REDUCTION_NCCL:
     case REDUCTION_ALLREDUCE: {
-      for (int f = 0; f < n_rates; ++f) IONF_CALL(comm_allreduce_sum(rates[f], cells));
+      for (int f = 0; f < n_rates; ++f)
+        IONF_CALL(comm_allreduce_sum(rates[f], cells * rate_blocks[f]));
       IONF_CALL(be->ops.upload(be, rate_bits, 0, cells));
       double c0 = ionf_wtime();
       IONF_CALL(be->ops.chemistry(be, dt_s, 0, cells, cr));
@@ -294,7 +306,8 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
       break;
     }
     case REDUCTION_REDUCE: {
-      for (int f = 0; f < n_rates; ++f) IONF_CALL(comm_reduce_sum(rates[f], cells, 0));
+      for (int f = 0; f < n_rates; ++f)
+        IONF_CALL(comm_reduce_sum(rates[f], cells * rate_blocks[f], 0));
       if (me == 0) {
         IONF_CALL(be->ops.upload(be, rate_bits, 0, cells));
         double c0 = ionf_wtime();
@@ -303,7 +316,7 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
         IONF_CALL(be->ops.download(be, avg_bits, 0, cells));
         chem_sums_pack(cr, sums);
       }
-      for (int f = 0; f < n_avgs; ++f) IONF_CALL(comm_bcast(avgs[f], cells, 0));
+      for (int f = 0; f < n_avgs; ++f) IONF_CALL(comm_bcast(avgs[f], cells * avg_blocks[f], 0));
       IONF_CALL(comm_bcast(sums, 6, 0));
       if (me != 0) IONF_CALL(be->ops.upload(be, avg_bits, 0, cells));
       chem_sums_unpack(sums, cr);
@@ -312,10 +325,11 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
     case REDUCTION_SCATTER: {
       int64_t first, count;
       for (int f = 0; f < n_rates; ++f)
-        for (int r = 0; r < p; ++r) {
-          comm_slab(e->grid.n, r, p, &first, &count);
-          IONF_CALL(comm_reduce_sum(rates[f] + first * plane, count * plane, r));
-        }
+        for (int b = 0; b < rate_blocks[f]; ++b)
+          for (int r = 0; r < p; ++r) {
+            comm_slab(e->grid.n, r, p, &first, &count);
+            IONF_CALL(comm_reduce_sum(rates[f] + b * cells + first * plane, count * plane, r));
+          }
       comm_slab(e->grid.n, me, p, &first, &count);
       IONF_CALL(be->ops.upload(be, rate_bits, first * plane, count * plane));
       double c0 = ionf_wtime();
@@ -324,7 +338,8 @@ static ionf_err sum_rates_and_update(struct engine *e, double dt_s, struct chem_
       IONF_CALL(be->ops.download(be, avg_bits, first * plane, count * plane));
       chem_sums_pack(cr, sums);
       IONF_CALL(comm_allreduce_sum(sums, 6));
-      for (int f = 0; f < n_avgs; ++f) IONF_CALL(share_slabs(e, avgs[f]));
+      for (int f = 0; f < n_avgs; ++f)
+        for (int b = 0; b < avg_blocks[f]; ++b) IONF_CALL(share_slabs(e, avgs[f] + b * cells));
       IONF_CALL(be->ops.upload(be, avg_bits, 0, cells));
       chem_sums_unpack(sums, cr);
       break;
@@ -346,15 +361,17 @@ static ionf_err share_end_state(struct engine *e) {
   int64_t cells = grid_cells(e->grid.n), plane = e->grid.n * e->grid.n;
   unsigned end_bits = FIELD_X_END | (e->fields.temperature_end_k ? FIELD_T_END : 0u);
   double *ends[2];
-  int n_ends = host_fields(e, end_bits, ends);
+  int end_blocks[2];
+  int n_ends = host_fields(e, end_bits, ends, end_blocks);
   if (e->reduction == REDUCTION_REDUCE) {
     if (me == 0) IONF_CALL(be->ops.download(be, end_bits, 0, cells));
-    for (int f = 0; f < n_ends; ++f) IONF_CALL(comm_bcast(ends[f], cells, 0));
+    for (int f = 0; f < n_ends; ++f) IONF_CALL(comm_bcast(ends[f], cells * end_blocks[f], 0));
   } else {
     int64_t first, count;
     comm_slab(e->grid.n, me, p, &first, &count);
     IONF_CALL(be->ops.download(be, end_bits, first * plane, count * plane));
-    for (int f = 0; f < n_ends; ++f) IONF_CALL(share_slabs(e, ends[f]));
+    for (int f = 0; f < n_ends; ++f)
+      for (int b = 0; b < end_blocks[f]; ++b) IONF_CALL(share_slabs(e, ends[f] + b * cells));
   }
   IONF_CALL(be->ops.upload(be, end_bits, 0, cells));
   e->timers.reduce_s += ionf_wtime() - t0;
@@ -462,9 +479,10 @@ ionf_err engine_sync_to_host(struct engine *e) {
                                      cells));
   /* After a step Gamma is complete only where it was summed: make it whole. */
   if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)
-    IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s, cells, 0));
+    IONF_CALL(comm_bcast(e->fields.gamma_per_s, cells * IONF_N_SPECIES, 0));
   if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)
-    IONF_CALL(share_slabs(e, e->fields.gamma_hi_per_s));
+    for (int s = 0; s < IONF_N_SPECIES; ++s)
+      IONF_CALL(share_slabs(e, grid_species(e->fields.gamma_per_s, e->grid.n, s)));
   return IONF_OK;
 }
 
@@ -510,17 +528,32 @@ static struct grid grid_now(const struct engine *e) {
 static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
   const struct ionf_config *cfg = e->cfg;
   if (cfg->write_xdmf) {
-    const char *datasets[] = {"x_HII", "Gamma_HI", "n_H", "T", "dTb"};
+    /* the snapshot's datasets: x_<ion> and Gamma_<species> of every species, then the rest */
+    char names[2 * IONF_N_SPECIES][32];
+    const char *datasets[2 * IONF_N_SPECIES + 3];
+    int n_sets = 0;
+    for (int s = 0; s < IONF_N_SPECIES; ++s)
+      snprintf(names[s], sizeof names[s], "x_%s", species_names_of(s)->ion_name);
+    for (int s = 0; s < IONF_N_SPECIES; ++s)
+      snprintf(names[IONF_N_SPECIES + s], sizeof names[0], "Gamma_%s", species_names_of(s)->name);
+    for (int q = 0; q < 2 * IONF_N_SPECIES; ++q) datasets[n_sets++] = names[q];
+    datasets[n_sets++] = "n_H";
+    datasets[n_sets++] = "T";
+    if (e->fields.dtb_mk) datasets[n_sets++] = "dTb";
     IONF_CALL(xdmf_write_sidecar(snapshot, e->grid.n, cfg->box_size_cm / IONF_KPC_CM, "kpc",
-                                 e->time_s / IONF_MYR_S, datasets, e->fields.dtb_mk ? 5 : 4));
+                                 e->time_s / IONF_MYR_S, datasets, n_sets));
   }
   if (cfg->write_c2ray_binary) {
     char path[IONF_PATH_MAX + 64];
     double t_myr = e->time_s / IONF_MYR_S, z = engine_redshift(e);
-    export_c2ray_name(path, sizeof path, cfg->output_dir, "xfrac3D", z, t_myr);
-    IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.x_hii, 0));
-    export_c2ray_name(path, sizeof path, cfg->output_dir, "IonRates3D", z, t_myr);
-    IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.gamma_hi_per_s, 1));
+    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+      const struct species_names *sn = species_names_of(s);
+      export_c2ray_name(path, sizeof path, cfg->output_dir, sn->c2ray_xfrac_stem, z, t_myr);
+      IONF_CALL(export_c2ray_write(path, e->grid.n, grid_species(e->fields.x_ion, e->grid.n, s), 0));
+      export_c2ray_name(path, sizeof path, cfg->output_dir, sn->c2ray_rates_stem, z, t_myr);
+      IONF_CALL(export_c2ray_write(path, e->grid.n,
+                                   grid_species(e->fields.gamma_per_s, e->grid.n, s), 1));
+    }
     export_c2ray_name(path, sizeof path, cfg->output_dir, "Temper3D", z, t_myr);
     IONF_CALL(export_c2ray_write(path, e->grid.n, e->fields.temperature_k, 1));
   }
@@ -559,7 +592,7 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
       e->fields.dtb_mk = ionf_malloc(sizeof(double) * (size_t)grid_cells(e->grid.n), "dTb");
       if (!e->fields.dtb_mk) return IONF_ERR_MEM;
     }
-    tb21_field(grid_cells(e->grid.n), e->fields.x_hii, e->fields.n_h_cm3, e->cfg->omega_m,
+    tb21_field(grid_cells(e->grid.n), grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI), e->fields.n_h_cm3, e->cfg->omega_m,
                e->cfg->omega_b, e->cfg->hubble_h, engine_redshift(e), e->fields.dtb_mk);
   }
   /* collective over the ranks: each writes its slab */
@@ -578,7 +611,8 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
     struct ifront_record *r = &report->ifront[report->n_ifront++];
     r->time_s = e->time_s;
     struct grid g = grid_now(e);
-    r->r_numeric_cm = ifront_radius_along_x_cm(&g, e->fields.x_hii, e->sources.ijk);
+    r->r_numeric_cm = ifront_radius_along_x_cm(&g, grid_species(e->fields.x_ion, g.n, SPECIES_HI),
+                                              e->sources.ijk);
     r->r_analytic_cm = engine_analytic_front_cm(e, e->time_s);
   }
   e->timers.io_s += ionf_wtime() - t0;
@@ -683,7 +717,7 @@ static ionf_err write_checkpoint(struct engine *e, int next_index, char *path, s
 
 ionf_err engine_restart(struct engine *e, const char *path) {
   struct checkpoint_state st;
-  IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.x_hii, e->fields.temperature_k, &st));
+  IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.x_ion, e->fields.temperature_k, &st));
   IONF_CHECK(st.time_s < e->cfg->t_end_s, IONF_ERR_INPUT,
              "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
              st.time_s / IONF_MYR_S, e->cfg->t_end_s / IONF_MYR_S);
@@ -705,8 +739,8 @@ ionf_err engine_restart(struct engine *e, const char *path) {
     e->z_density = st.density_redshift;
     e->sum_n_h_cm3 = st.sum_n_h_cm3;
   }
-  memcpy(e->fields.x_hii_av, e->fields.x_hii, sizeof(double) * (size_t)cells);
-  memcpy(e->fields.x_hii_end, e->fields.x_hii, sizeof(double) * (size_t)cells);
+  memcpy(e->fields.x_ion_av, e->fields.x_ion, sizeof(double) * (size_t)cells * IONF_N_SPECIES);
+  memcpy(e->fields.x_ion_end, e->fields.x_ion, sizeof(double) * (size_t)cells * IONF_N_SPECIES);
   IONF_CALL(e->backend->ops.upload(e->backend, FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_T, 0,
                                    cells));
   e->time_s = st.time_s;

@@ -18,24 +18,30 @@
 #include <math.h>
 
 #include "ionf_hd.h"
+#include "species_k.h"
 
 /** Below this optical depth through a cell the first-order (thin) form is used. */
 #define PHOTO_TAU_THIN_LIMIT 1e-7
 /** Columns above this [cm^-2] are treated as opaque (no rate added). */
 #define PHOTO_MAX_COLUMN_CM2 2e30
 
-/** A read-only view of the rate tables (host or device pointers). */
-struct photo_table_view {
+/** One species' tables (host or device pointers), in its own threshold optical depth. */
+struct photo_species_view {
   const double *thick;  /*!< num_tau + 1 values, thick[0] at tau = 0 */
   const double *thin;   /*!< num_tau + 1 values */
   const double *heat_thick; /*!< energy above threshold carried per source photon [erg] */
   const double *heat_thin;  /*!< ... weighted by sigma/sigma0 (the thin-cell form) [erg] */
+  double sigma0_cm2;    /*!< the species' threshold cross-section [cm^2] */
+};
+
+/** A read-only view of the rate tables of every species (host or device pointers). */
+struct photo_table_view {
   int heating;          /*!< 1: compute photo-heating (heat tables valid) */
-  int num_tau;          /*!< table points after tau = 0 */
+  int num_tau;          /*!< table points after tau = 0 (same tau grid for every species) */
   double min_log_tau;   /*!< log10 tau of point 1 */
   double dlog_tau;      /*!< spacing in log10 tau */
   int grey;             /*!< 1: exact exp(-tau) forms, tables unused */
-  double sigma0_cm2;    /*!< threshold cross-section [cm^2] */
+  struct photo_species_view sp[IONF_N_SPECIES]; /*!< indexed by enum species_id */
 };
 
 /**
@@ -82,51 +88,56 @@ IONF_HD IONF_INLINE double photo_table_lookup(const double *table, int num_tau,
 }
 
 /**
- * Photoionization rate [1/s] that one source gives one cell, and (when the
- * tables carry heating and heat_out is not NULL) the photo-heating rate per
- * HI atom [erg/s] from the same photon-conserving split: the energy above
- * threshold the cell absorbs, Ndot [E(tau_in) - E(tau_out)], per atom.
+ * Photoionization rate [1/s] of species s that one source gives one cell, and
+ * (when the tables carry heating and heat_out is not NULL) the photo-heating
+ * rate per absorber atom [erg/s] from the same photon-conserving split: the
+ * energy above threshold the cell absorbs, Ndot [E(tau_in) - E(tau_out)], per
+ * atom.  Each species is attenuated by its own optical depth (one species
+ * today; with helium the tables would take every species' tau, see
+ * docs/design.md "Species").
+ * @param s           species (enum species_id)
  * @param ndot_per_s  source photon rate [1/s]
- * @param tau_in      threshold optical depth from the source to the cell entry
- * @param tau_out     ... to the cell exit (tau_in + sigma0 n_HI ds)
- * @param n_hi_cm3    neutral hydrogen density in the cell [cm^-3]
+ * @param tau_in      s's threshold optical depth from the source to the cell entry
+ * @param tau_out     ... to the cell exit (tau_in + sigma0 n_abs ds)
+ * @param n_abs_cm3   density of s's absorbers in the cell (HI: n_HI) [cm^-3]
  * @param ds_cm       path length through the cell [cm]
  * @param volume_cm3  shell volume 4 pi r^2 ds (cell volume for the source cell)
  */
-IONF_HD IONF_INLINE double photo_rates(const struct photo_table_view *t, double ndot_per_s,
-                                       double tau_in, double tau_out, double n_hi_cm3,
+IONF_HD IONF_INLINE double photo_rates(const struct photo_table_view *t, int s,
+                                       double ndot_per_s, double tau_in, double tau_out, double n_abs_cm3,
                                        double ds_cm, double volume_cm3, double *heat_out) {
+  const struct photo_species_view *sp = &t->sp[s];
   double dtau = tau_out - tau_in;
   int heat = t->heating && heat_out;
   if (heat) *heat_out = 0.0;
   if (dtau > PHOTO_TAU_THIN_LIMIT) {
     double absorbed;
-    double per_atom = ndot_per_s / (n_hi_cm3 * volume_cm3);
+    double per_atom = ndot_per_s / (n_abs_cm3 * volume_cm3);
     if (t->grey) {
       absorbed = exp(-tau_in) * photo_one_minus_exp(dtau);
     } else {
       struct photo_table_pos pin = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_in);
       struct photo_table_pos pout =
           photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
-      absorbed = photo_table_at(t->thick, pin) - photo_table_at(t->thick, pout);
+      absorbed = photo_table_at(sp->thick, pin) - photo_table_at(sp->thick, pout);
       if (heat)
-        *heat_out = per_atom * (photo_table_at(t->heat_thick, pin) - photo_table_at(t->heat_thick, pout));
+        *heat_out = per_atom * (photo_table_at(sp->heat_thick, pin) - photo_table_at(sp->heat_thick, pout));
     }
     return per_atom * absorbed;
   }
-  /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_HI -> 0. */
-  double per_column = ndot_per_s * t->sigma0_cm2 * ds_cm / volume_cm3;
+  /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_abs -> 0. */
+  double per_column = ndot_per_s * sp->sigma0_cm2 * ds_cm / volume_cm3;
   if (t->grey) return per_column * exp(-tau_out);
   struct photo_table_pos pout = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
-  if (heat) *heat_out = per_column * photo_table_at(t->heat_thin, pout);
-  return per_column * photo_table_at(t->thin, pout);
+  if (heat) *heat_out = per_column * photo_table_at(sp->heat_thin, pout);
+  return per_column * photo_table_at(sp->thin, pout);
 }
 
 /** The photoionization rate alone (see photo_rates). */
-IONF_HD IONF_INLINE double photo_gamma(const struct photo_table_view *t, double ndot_per_s,
-                                       double tau_in, double tau_out, double n_hi_cm3,
+IONF_HD IONF_INLINE double photo_gamma(const struct photo_table_view *t, int s,
+                                       double ndot_per_s, double tau_in, double tau_out, double n_abs_cm3,
                                        double ds_cm, double volume_cm3) {
-  return photo_rates(t, ndot_per_s, tau_in, tau_out, n_hi_cm3, ds_cm, volume_cm3, (double *)0);
+  return photo_rates(t, s, ndot_per_s, tau_in, tau_out, n_abs_cm3, ds_cm, volume_cm3, (double *)0);
 }
 
 #endif /* IONF_PHOTO_K_H */

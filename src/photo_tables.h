@@ -8,22 +8,29 @@
 #include "config.h"
 #include "error.h"
 #include "photo_k.h"
+#include "species.h"
 
-struct photo_tables {
-  int num_tau;
-  double min_log_tau, dlog_tau;
+/** One species' tables (host). */
+struct photo_species_tables {
   double *thick;   /*!< num_tau + 1 (host) */
   double *thin;    /*!< num_tau + 1 (host) */
   double *heat_thick; /*!< num_tau + 1 (host), when heating [erg per source photon] */
   double *heat_thin;
+  double sigma0_cm2; /*!< the species' threshold cross-section [cm^2] */
+};
+
+struct photo_tables {
+  int num_tau;
+  double min_log_tau, dlog_tau;
   int heating;     /*!< temperature evolves and the spectrum heats */
   int grey;
-  double sigma0_cm2;
+  struct photo_species_tables sp[IONF_N_SPECIES]; /*!< indexed by enum species_id */
 };
 
 /**
- * Build the tables for cfg's spectrum.  Black body: photon spectrum
- * ~ nu^2 / (exp(h nu / k T) - 1) from 13.598 eV to 10 x 54.416 eV, normalised
+ * Build the tables of every species for cfg's spectrum, one after the other
+ * from the species table.  Black body: photon spectrum ~ nu^2 / (exp(h nu / k T) - 1)
+ * from the species' threshold (13.598 eV for HI) to 10 x 54.416 eV, normalised
  * to one photon per second; sigma(nu) = sigma0 (nu/nu0)^-index; integrals by
  * GSL adaptive quadrature (QAG, relative tolerance 1e-10).
  */

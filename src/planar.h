@@ -20,19 +20,20 @@
 struct planar_input {
   struct grid grid;                    /*!< geometry (non-periodic) */
   const double *n_h_cm3;               /*!< n^3 hydrogen densities */
-  const double *x_hii_av;              /*!< n^3 time-averaged ionized fractions */
+  const double *x_ion_av;              /*!< [species][n^3] time-averaged ion fractions */
   const struct planar_source *planes;  /*!< the plane sources */
   int n_planes;
   struct photo_table_view tables;
-  double *heating_out;                 /*!< optional (NULL): photo-heating per HI atom is added here */
+  double *heating_out;                 /*!< optional (NULL): [species][n^3] photo-heating per
+                                            absorber atom is added here */
 };
 
 /** Face names as in the config ("x_low" ... "z_high"), indexed by face. */
 extern const char *const planar_face_names[PLANAR_N_FACES];
 
 /**
- * Add every plane source's photoionization rate to gamma_out (n^3, not zeroed
- * here); `cells_traced` (may be NULL) gets the number of (plane, cell) pairs.
+ * Add every plane source's photoionization rate to gamma_out ([species][n^3],
+ * not zeroed here); `cells_traced` (may be NULL) gets the number of (plane, cell) pairs.
  */
 IONF_NODISCARD ionf_err planar_cpu_trace(const struct planar_input *in, double *gamma_out,
                                          int64_t *cells_traced);

@@ -19,7 +19,7 @@ ionf_err planar_cpu_trace(const struct planar_input *in, double *gamma_out,
   for (int p = 0; p < in->n_planes; ++p) {
     struct planar_column_view v;
     v.n_h_cm3 = in->n_h_cm3;
-    v.x_hii_av = in->x_hii_av;
+    v.x_ion_av = in->x_ion_av;
     v.n = n;
     v.cell_cm = in->grid.cell_cm;
     v.face = in->planes[p].face;
@@ -34,15 +34,17 @@ ionf_err planar_cpu_trace(const struct planar_input *in, double *gamma_out,
     /* along x or y the n columns of a row (consecutive k) advance together, a layer
        at a time, so memory is walked contiguously; the same cells in the same order
        per column, so the same bits as planar_trace_column */
-    double *buffers = ionf_malloc(sizeof(double) * (size_t)n * (size_t)omp_get_max_threads(),
-                                  "plane-source column densities");
+    struct planar_columns *buffers =
+        ionf_malloc(sizeof(struct planar_columns) * (size_t)n * (size_t)omp_get_max_threads(),
+                    "plane-source column densities");
     if (!buffers) return IONF_ERR_MEM;
 #pragma omp parallel
     {
-      double *col = buffers + (size_t)n * (size_t)omp_get_thread_num();
+      struct planar_columns *col = buffers + (size_t)n * (size_t)omp_get_thread_num();
 #pragma omp for schedule(static)
       for (int64_t u = 0; u < n; ++u) {
-        for (int64_t k = 0; k < n; ++k) col[k] = 0.0;
+        for (int64_t k = 0; k < n; ++k)
+          for (int sp = 0; sp < IONF_N_SPECIES; ++sp) col[k].cm2[sp] = 0.0;
         for (int64_t s = 0; s < n; ++s)
           for (int64_t k = 0; k < n; ++k)
             col[k] = planar_cell_step(&v, planar_cell_index(n, v.face, u * n + k, s), col[k],

@@ -71,8 +71,8 @@ static int run(const char *problem, const char *backend, char **overrides, int n
   out->x = malloc(sizeof(double) * (size_t)cells);
   out->gamma = malloc(sizeof(double) * (size_t)cells);
   out->t = malloc(sizeof(double) * (size_t)cells);
-  memcpy(out->x, e->fields.x_hii, sizeof(double) * (size_t)cells);
-  memcpy(out->gamma, e->fields.gamma_hi_per_s, sizeof(double) * (size_t)cells);
+  memcpy(out->x, grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
+  memcpy(out->gamma, grid_species(e->fields.gamma_per_s, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
   memcpy(out->t, e->fields.temperature_k, sizeof(double) * (size_t)cells);
   engine_destroy(e);
   config_free(&cfg);

@@ -137,7 +137,7 @@ static void check_engine(void) {
           wrong += e->fields.n_h_cm3[c] != want_n || e->fields.temperature_k[c] != want_t ||
                    e->fields.temperature_av_k[c] != want_t ||
                    e->fields.temperature_end_k[c] != want_t ||
-                   e->fields.x_hii[c] != cfg.x_hii_initial;
+                   e->fields.x_ion[SPECIES_HI * grid_cells(n) + c] != cfg.x_hii_initial;
         }
     printf("iliev3 at 16^3: %lld cells in the clump\n", (long long)inside);
     EXPECT(inside > 0 && inside == e->clump_cells, "clump cells %lld, engine says %lld",

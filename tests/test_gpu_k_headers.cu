@@ -33,7 +33,7 @@ __host__ __device__ static void evaluate(const struct k_case *c, const struct ph
   out[0] = asora_column_in(&st, c->col, 6.3e-18);
   out[1] = st.ds_cells;
   double vol = asora_shell_volume_cm3(c->d[0], c->d[1], c->d[2], st.ds_cells, 1.6e20);
-  out[2] = photo_gamma(t, 5e48, c->tau_in, c->tau_in + c->dtau, c->n_hi, st.ds_cells * 1.6e20, vol);
+  out[2] = photo_gamma(t, SPECIES_HI, 5e48, c->tau_in, c->tau_in + c->dtau, c->n_hi, st.ds_cells * 1.6e20, vol);
   struct chem_cell_result r = chem_cell_update(p, c->x0, c->x0, 1e-3, c->t_k, c->gamma, c->dt);
   out[3] = r.x_end;
   out[4] = r.x_av;
@@ -43,18 +43,18 @@ __host__ __device__ static void evaluate(const struct k_case *c, const struct ph
   out[7] = rt.t_end_k;
   out[8] = rt.t_av_k;
   double heat = 0.0;
-  photo_rates(t, 5e48, c->tau_in, c->tau_in + c->dtau, c->n_hi, st.ds_cells * 1.6e20, vol, &heat);
+  photo_rates(t, SPECIES_HI, 5e48, c->tau_in, c->tau_in + c->dtau, c->n_hi, st.ds_cells * 1.6e20, vol, &heat);
   out[9] = heat;
   /* scale of the heating rate: the energy entering the cell per atom (as for gamma) */
   double heat_in = t->grey ? 0.0
-                           : photo_table_lookup(t->heat_thick, t->num_tau, t->min_log_tau,
+                           : photo_table_lookup(t->sp[SPECIES_HI].heat_thick, t->num_tau, t->min_log_tau,
                                                 t->dlog_tau, c->tau_in);
   out[10] = 5e48 * heat_in / (c->n_hi * vol) + 1e-300;
   /* Scale of the rate: the photons entering the cell per atom.  Table rates
      are differences of nearly equal numbers, so host and device (whose log10
      and exp differ in the last bit) agree relative to this, not to the rate. */
   double thick_in = t->grey ? exp(-c->tau_in)
-                            : photo_table_lookup(t->thick, t->num_tau, t->min_log_tau,
+                            : photo_table_lookup(t->sp[SPECIES_HI].thick, t->num_tau, t->min_log_tau,
                                                  t->dlog_tau, c->tau_in);
   out[6] = 5e48 * thick_in / (c->n_hi * vol);
   /* stencil identity: which neighbours are used */
@@ -101,7 +101,7 @@ static int check_planar(struct photo_table_view t, struct photo_table_view t_dev
   for (int face = 0; face < PLANAR_N_FACES; ++face) {
     struct planar_column_view v;
     v.n_h_cm3 = n_h;
-    v.x_hii_av = x;
+    v.x_ion_av = x;
     v.n = n;
     v.cell_cm = cell_cm;
     v.face = face;
@@ -112,7 +112,7 @@ static int check_planar(struct photo_table_view t, struct photo_table_view t_dev
     for (long long c = 0; c < n * n; ++c) planar_trace_column(&v, c, g, t.heating ? h : NULL);
     struct planar_column_view vd = v;
     vd.n_h_cm3 = d_n_h;
-    vd.x_hii_av = d_x;
+    vd.x_ion_av = d_x;
     vd.tables = t_dev;
     cudaMemset(d_g, 0, bytes);
     cudaMemset(d_h, 0, bytes);
@@ -128,12 +128,12 @@ static int check_planar(struct photo_table_view t, struct photo_table_view t_dev
       double column = 0.0;
       for (long long s = 0; s < n; ++s) {
         long long c = planar_cell_index(n, face, col, s);
-        double n_hi = n_h[c] * (1.0 - x[c]), tau_in = t.sigma0_cm2 * column;
+        double n_hi = n_h[c] * (1.0 - x[c]), tau_in = t.sp[SPECIES_HI].sigma0_cm2 * column;
         column += n_hi * cell_cm;
         double in_g = t.grey ? exp(-tau_in)
-                             : photo_table_lookup(t.thick, t.num_tau, t.min_log_tau, t.dlog_tau, tau_in);
+                             : photo_table_lookup(t.sp[SPECIES_HI].thick, t.num_tau, t.min_log_tau, t.dlog_tau, tau_in);
         double in_h = t.grey ? 0.0
-                             : photo_table_lookup(t.heat_thick, t.num_tau, t.min_log_tau,
+                             : photo_table_lookup(t.sp[SPECIES_HI].heat_thick, t.num_tau, t.min_log_tau,
                                                   t.dlog_tau, tau_in);
         double scale_g = fabs(g[c]) + v.ndot_per_s * in_g / (n_hi * volume + 1e-300) * (n_hi > 0);
         double scale_h = fabs(h[c]) + v.ndot_per_s * in_h / (n_hi * volume + 1e-300) * (n_hi > 0);
@@ -197,7 +197,7 @@ int main(void) {
   t.min_log_tau = -20.0;
   t.dlog_tau = 24.0 / num_tau;
   t.grey = 0;
-  t.sigma0_cm2 = 6.3e-18;
+  t.sp[SPECIES_HI].sigma0_cm2 = 6.3e-18;
   double *heat_thick = (double *)malloc(sizeof(double) * (num_tau + 1));
   double *heat_thin = (double *)malloc(sizeof(double) * (num_tau + 1));
   for (int i = 0; i <= num_tau; ++i) {
@@ -237,17 +237,17 @@ int main(void) {
   cudaMemcpy(d_heat_thick, heat_thick, table_bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(d_heat_thin, heat_thin, table_bytes, cudaMemcpyHostToDevice);
   struct photo_table_view t_dev = t;
-  t_dev.thick = d_thick;
-  t_dev.thin = d_thin;
-  t_dev.heat_thick = d_heat_thick;
-  t_dev.heat_thin = d_heat_thin;
+  t_dev.sp[SPECIES_HI].thick = d_thick;
+  t_dev.sp[SPECIES_HI].thin = d_thin;
+  t_dev.sp[SPECIES_HI].heat_thick = d_heat_thick;
+  t_dev.sp[SPECIES_HI].heat_thin = d_heat_thin;
   int failures = 0;
   for (int grey = 0; grey <= 1; ++grey) {
     t.grey = t_dev.grey = grey;
-    t.thick = thick;
-    t.thin = thin;
-    t.heat_thick = heat_thick;
-    t.heat_thin = heat_thin;
+    t.sp[SPECIES_HI].thick = thick;
+    t.sp[SPECIES_HI].thin = thin;
+    t.sp[SPECIES_HI].heat_thick = heat_thick;
+    t.sp[SPECIES_HI].heat_thin = heat_thin;
     evaluate_kernel<<<(N_CASES + 127) / 128, 128>>>(d_cases, t_dev, p, d_out, N_CASES);
     cudaError_t err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {

@@ -188,7 +188,7 @@ static void check_snapshot_file(const char *path, const struct grid_fields *f,
 
   const char *names[4] = {"/Grid/x_HII", "/Grid/Gamma_HI", "/Grid/n_H", "/Grid/T"};
   const char *units[4] = {"1", "s^-1", "cm^-3", "K"};
-  const double *arrays[4] = {f->x_hii, f->gamma_hi_per_s, f->n_h_cm3, f->temperature_k};
+  const double *arrays[4] = {f->x_ion, f->gamma_per_s, /* HI: the first species */ f->n_h_cm3, f->temperature_k};
   double *buf = malloc(sizeof(double) * N * N * N);
   for (int q = 0; q < 4; ++q) {
     hid_t d = H5Dopen2(file, names[q], H5P_DEFAULT);
@@ -233,7 +233,7 @@ static void test_snapshot(void) {
     EXPECT(0, "grid_fields_alloc");
     return;
   }
-  double *arrays[4] = {f.x_hii, f.gamma_hi_per_s, f.n_h_cm3, f.temperature_k};
+  double *arrays[4] = {f.x_ion, f.gamma_per_s, /* HI: the first species */ f.n_h_cm3, f.temperature_k};
   for (int q = 0; q < 4; ++q)
     for (int64_t c = 0; c < N * N * N; ++c) arrays[q][c] = value_of(q, c);
 

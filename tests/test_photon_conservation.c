@@ -48,7 +48,7 @@ static struct photo_tables bb_tables(double t_eff) {
 
 static double thick_of(const struct photo_table_view *v, double tau) {
   if (v->grey) return exp(-tau);
-  return photo_table_lookup(v->thick, v->num_tau, v->min_log_tau, v->dlog_tau, tau);
+  return photo_table_lookup(v->sp[SPECIES_HI].thick, v->num_tau, v->min_log_tau, v->dlog_tau, tau);
 }
 
 static void check_rays(struct photo_table_view view, double tau_cell, const char *label) {
@@ -67,7 +67,7 @@ static void check_rays(struct photo_table_view view, double tau_cell, const char
   struct trace_stats st;
   EXPECT(asora_cpu_trace(&in, gamma, &st, NULL) == IONF_OK, "trace");
   double v_cell = cell * cell * cell;
-  double sigma0 = view.sigma0_cm2;
+  double sigma0 = view.sp[SPECIES_HI].sigma0_cm2;
   double source_absorbed = gamma[grid_index(n, 24, 24, 24)] * n_h * v_cell;
   double tau_half = sigma0 * n_h * 0.5 * cell;
   EXPECT_REL(source_absorbed, ndot * (1.0 - thick_of(&view, tau_half)), 1e-6,

@@ -17,7 +17,7 @@ static struct photo_table_view test_grey_view(void) {
   struct photo_table_view v;
   memset(&v, 0, sizeof v);
   v.grey = 1;
-  v.sigma0_cm2 = IONF_SIGMA_HI_CM2;
+  v.sp[SPECIES_HI].sigma0_cm2 = IONF_SIGMA_HI_CM2;
   return v;
 }
 
@@ -43,7 +43,7 @@ static void test_uniform_setup(int64_t n, double cell_cm, int periodic, double n
   in->grid.cell_cm = cell_cm;
   in->grid.periodic = periodic;
   in->n_h_cm3 = *n_h_out;
-  in->x_hii_av = *x_out;
+  in->x_ion_av = *x_out;
   in->sources = sources;
   in->first_source = 0;
   in->source_count = 1;

@@ -54,7 +54,7 @@ static struct photo_table_view grey_view(void) {
   struct photo_table_view v;
   memset(&v, 0, sizeof v);
   v.grey = 1;
-  v.sigma0_cm2 = IONF_SIGMA_HI_CM2;
+  v.sp[SPECIES_HI].sigma0_cm2 = IONF_SIGMA_HI_CM2;
   return v;
 }
 
@@ -84,7 +84,7 @@ static void trace(const struct medium *m, int face, double flux, struct photo_ta
   in.grid.cell_cm = CELL_CM;
   in.grid.periodic = 0;
   in.n_h_cm3 = m->n_h;
-  in.x_hii_av = m->x;
+  in.x_ion_av = m->x;
   in.planes = &p;
   in.n_planes = 1;
   in.tables = view;
@@ -104,7 +104,7 @@ static void check_thin(struct photo_table_view view, const char *label) {
   int64_t cells = 12 * 12 * 12;
   for (int64_t c = 0; c < cells; ++c) m.n_h[c] = 1e-13; /* tau per cell 1e-10 */
   double flux = 1e6;
-  double expect = flux * view.sigma0_cm2 * (view.grey ? 1.0 : view.thin[0]);
+  double expect = flux * view.sp[SPECIES_HI].sigma0_cm2 * (view.grey ? 1.0 : view.sp[SPECIES_HI].thin[0]);
   double *gamma = malloc(sizeof(double) * (size_t)cells);
   for (int face = 0; face < PLANAR_N_FACES; ++face) {
     trace(&m, face, flux, view, gamma, NULL);
@@ -154,15 +154,15 @@ static void check_conservation(struct photo_table_view view, double tau_cell, in
       if (heat) heated += heat[c] * n_hi * v_cell;
       column += n_hi * CELL_CM;
     }
-    double tau = view.sigma0_cm2 * column;
+    double tau = view.sp[SPECIES_HI].sigma0_cm2 * column;
     double expect = view.grey ? ndot * -expm1(-tau)
-                              : ndot * (table_at(view.thick, &view, 0.0) -
-                                        table_at(view.thick, &view, tau));
+                              : ndot * (table_at(view.sp[SPECIES_HI].thick, &view, 0.0) -
+                                        table_at(view.sp[SPECIES_HI].thick, &view, tau));
     worst = fmax(worst, fabs(absorbed / expect - 1.0));
     least_absorbed = fmin(least_absorbed, absorbed / ndot);
     if (heat) {
-      double e = ndot * (table_at(view.heat_thick, &view, 0.0) -
-                         table_at(view.heat_thick, &view, tau));
+      double e = ndot * (table_at(view.sp[SPECIES_HI].heat_thick, &view, 0.0) -
+                         table_at(view.sp[SPECIES_HI].heat_thick, &view, tau));
       worst_heat = fmax(worst_heat, fabs(heated / e - 1.0));
     }
   }
@@ -245,7 +245,7 @@ static void check_opaque_and_adding(void) {
   in.grid.n = n;
   in.grid.cell_cm = CELL_CM;
   in.n_h_cm3 = m.n_h;
-  in.x_hii_av = m.x;
+  in.x_ion_av = m.x;
   in.planes = &p;
   in.n_planes = 1;
   in.tables = grey_view();
@@ -276,14 +276,14 @@ static int engine_rates(const char *sources, double *gamma, double *heat) {
   }
   int64_t cells = grid_cells(e->grid.n);
   /* a partly ionized state, so that the rates depend on x */
-  for (int64_t c = 0; c < cells; ++c) e->fields.x_hii[c] = 0.5 + 0.4 * sin((double)c);
+  for (int64_t c = 0; c < cells; ++c) e->fields.x_ion[SPECIES_HI * cells + c] = 0.5 + 0.4 * sin((double)c);
   struct trace_stats ts;
   int rc = e->backend->ops.upload(e->backend, FIELD_X, 0, cells) != IONF_OK ||
            e->backend->ops.step_begin(e->backend) != IONF_OK ||
            e->backend->ops.trace(e->backend, &ts) != IONF_OK ||
            e->backend->ops.download(e->backend, FIELD_GAMMA | FIELD_HEAT, 0, cells) != IONF_OK;
   if (!rc) {
-    memcpy(gamma, e->fields.gamma_hi_per_s, sizeof(double) * (size_t)cells);
+    memcpy(gamma, grid_species(e->fields.gamma_per_s, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
     memcpy(heat, e->fields.heating_erg_per_s, sizeof(double) * (size_t)cells);
   }
   engine_destroy(e);
