@@ -50,6 +50,9 @@ static int png_write_file(FILE *f, int width, int height, const unsigned char *r
     }
     png_set_text(png, info, chunks, n_text);
   }
+  /* sub and up filters only: as small for figures of flat colours, and cheap to
+     decode (tests/render_check.py reads the files with numpy) */
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB | PNG_FILTER_UP);
   png_write_info(png, info);
   for (int row = 0; row < height; ++row)
     png_write_row(png, (png_const_bytep)(rgb + (size_t)row * (size_t)width * 3));
