@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <hdf5.h>
 #include <math.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,17 +386,26 @@ struct render_scale {
   double vmin, vmax;
 };
 
-static ionf_err choose_scale(const struct render_field *f, const struct render_options *o,
-                             struct render_scale *sc) {
+/* The finite values' extremes, and the smallest positive one (INFINITY: none). */
+struct field_stats {
+  double lo, hi, lo_pos;
+};
+
+static void field_stats_of(const struct render_field *f, struct field_stats *st) {
   const size_t cells = (size_t)f->n * f->n * f->n;
-  double lo = INFINITY, hi = -INFINITY, lo_pos = INFINITY;
+  st->lo = INFINITY, st->hi = -INFINITY, st->lo_pos = INFINITY;
   for (size_t c = 0; c < cells; ++c) {
     double v = f->v[c];
     if (!isfinite(v)) continue;
-    lo = fmin(lo, v), hi = fmax(hi, v);
-    if (v > 0.0) lo_pos = fmin(lo_pos, v);
+    st->lo = fmin(st->lo, v), st->hi = fmax(st->hi, v);
+    if (v > 0.0) st->lo_pos = fmin(st->lo_pos, v);
   }
-  IONF_CHECK(hi >= lo, IONF_ERR_INPUT, "field '%s' has no finite value", f->name);
+}
+
+static ionf_err choose_scale(const struct field_stats *st, const char *name,
+                             const struct render_options *o, struct render_scale *sc) {
+  const double lo = st->lo, hi = st->hi, lo_pos = st->lo_pos;
+  IONF_CHECK(hi >= lo, IONF_ERR_INPUT, "field '%s' has no finite value", name);
   sc->log = o->scale >= 0 ? o->scale : (lo >= 0.0 && hi > 0.0 && hi >= 100.0 * lo_pos);
   if (o->has_range) {
     sc->vmin = o->range_lo, sc->vmax = o->range_hi;
@@ -405,7 +415,7 @@ static ionf_err choose_scale(const struct render_field *f, const struct render_o
   }
   if (sc->log) {
     IONF_CHECK(hi > 0.0, IONF_ERR_INPUT,
-               "field '%s' has no positive value for a log scale (use --linear)", f->name);
+               "field '%s' has no positive value for a log scale (use --linear)", name);
     sc->vmin = lo_pos, sc->vmax = hi;
   } else {
     sc->vmin = lo, sc->vmax = hi;
@@ -446,7 +456,8 @@ struct frame_job {
   const char *snapshot;
   const char *out;
   double az_deg;
-  int index; /* frame number, -1 for a single image */
+  int index;                       /* frame number, -1 for a single image */
+  const struct field_stats *stats; /* the scale's data range (NULL: this frame's) */
 };
 
 static void length_unit(const struct render_field *f, double *unit_cm, const char **name) {
@@ -467,7 +478,12 @@ static ionf_err render_one(const struct render_options *o, const struct frame_jo
   struct render_field f;
   ionf_err rc = read_field(job->snapshot, o, use_gpu, &f);
   struct render_scale sc = {0, 0.0, 1.0};
-  if (rc == IONF_OK) rc = choose_scale(&f, o, &sc);
+  if (rc == IONF_OK) {
+    struct field_stats st;
+    field_stats_of(&f, &st);
+    /* frames of a movie share one scale (job->stats), unless --range sets it */
+    rc = choose_scale(job->stats ? job->stats : &st, f.name, o, &sc);
+  }
   const int n = f.n;
   const int cmap = o->cmap ? render_cmap_find(o->cmap) : default_cmap(f.name);
   unsigned char *panel = NULL;
@@ -539,7 +555,7 @@ static ionf_err render_one(const struct render_options *o, const struct frame_jo
     snprintf(camera_text, sizeof camera_text, "azimuth %.6g deg, elevation %.6g deg, zoom %.6g",
              job->az_deg, o->el_deg, o->zoom);
   }
-  char title[256], when[96], bar[128], xl[64], yl[64];
+  char title[512], when[96], bar[192], xl[64], yl[64];
   time_text(&f, when, sizeof when);
   snprintf(title, sizeof title, "%s%s%s%s%s", f.name, where[0] ? "   " : "", where,
            when[0] ? "   " : "", when);
@@ -652,11 +668,35 @@ static ionf_err render_frames(const struct render_options *o, int use_gpu, int *
   ionf_err shared = rc;
   if (comm_size() > 1 && comm_agree(rc, &shared) != IONF_OK) shared = IONF_ERR_MPI;
   if (rc == IONF_OK && shared != IONF_OK) rc = IONF_ERR_PEER;
+  /* one colour scale for the whole movie: the range over every snapshot */
+  struct field_stats all = {INFINITY, -INFINITY, INFINITY};
+  for (int fr = comm_rank(); rc == IONF_OK && snaps && fr < n_frames; fr += comm_size()) {
+    struct render_field f;
+    rc = read_field(snaps[fr].path, o, use_gpu, &f);
+    if (rc == IONF_OK) {
+      struct field_stats st;
+      field_stats_of(&f, &st);
+      all.lo = fmin(all.lo, st.lo), all.hi = fmax(all.hi, st.hi);
+      all.lo_pos = fmin(all.lo_pos, st.lo_pos);
+    }
+    free(f.v);
+  }
+  if (comm_size() > 1) {
+    ionf_err any = rc;
+    if (comm_agree(rc, &any) != IONF_OK) any = IONF_ERR_MPI;
+    if (rc == IONF_OK && any != IONF_OK) rc = IONF_ERR_PEER;
+    double lows[2] = {-all.lo, -all.lo_pos}, high = all.hi;
+    if (rc == IONF_OK && (MPI_Allreduce(MPI_IN_PLACE, lows, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
+                          MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS))
+      rc = ionf_error_set(IONF_ERR_MPI, "render --all: sharing the data range failed");
+    all.lo = -lows[0], all.lo_pos = -lows[1], all.hi = high;
+  }
   *n_done = 0;
   for (int fr = comm_rank(); rc == IONF_OK && fr < n_frames; fr += comm_size()) {
     char path[IONF_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/frame_%04d.png", o->out, fr);
-    struct frame_job job = {snaps ? snaps[fr].path : o->snapshot, path, o->az_deg + fr * orbit, fr};
+    struct frame_job job = {snaps ? snaps[fr].path : o->snapshot, path, o->az_deg + fr * orbit, fr,
+                            snaps ? &all : NULL};
     rc = render_one(o, &job, use_gpu);
     if (rc == IONF_OK) ++*n_done;
   }
@@ -689,7 +729,7 @@ int render_cli_main(int argc, char **argv) {
   if (rc == IONF_OK && (o.all_dir || o.frames)) {
     rc = render_frames(&o, use_gpu, &n_done);
   } else if (rc == IONF_OK && comm_rank() == 0) {
-    struct frame_job job = {o.snapshot, o.out, o.az_deg, -1};
+    struct frame_job job = {o.snapshot, o.out, o.az_deg, -1, NULL};
     rc = render_one(&o, &job, use_gpu);
     n_done = rc == IONF_OK;
   }
