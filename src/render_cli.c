@@ -473,6 +473,34 @@ static void time_text(const struct render_field *f, char *buf, size_t size) {
     snprintf(buf + strlen(buf), size - strlen(buf), "%sz = %.3f", buf[0] ? ", " : "", f->redshift);
 }
 
+/* The box's twelve edges over a volume panel (grey, half-transparent), for
+   orientation: corners projected with the camera's right and up vectors. */
+static void draw_box_outline(const struct render_camera *cam, int n, unsigned char *panel) {
+  double uv[8][2];
+  for (int c = 0; c < 8; ++c) {
+    double p[3] = {(c & 1) ? n : 0, (c & 2) ? n : 0, (c & 4) ? n : 0}, a = 0.0, b = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      a += (p[d] - cam->centre[d]) * cam->right[d];
+      b += (p[d] - cam->centre[d]) * cam->up[d];
+    }
+    uv[c][0] = a / cam->pixel + 0.5 * cam->nx;
+    uv[c][1] = 0.5 * cam->ny - b / cam->pixel;
+  }
+  for (int c = 0; c < 8; ++c)
+    for (int bit = 1; bit < 8; bit <<= 1) {
+      if (c & bit) continue;
+      const double *a = uv[c], *b = uv[c | bit];
+      int steps = (int)ceil(fmax(fabs(b[0] - a[0]), fabs(b[1] - a[1]))) + 1;
+      for (int t = 0; t <= steps; ++t) {
+        int u = (int)floor(a[0] + (b[0] - a[0]) * t / steps);
+        int v = (int)floor(a[1] + (b[1] - a[1]) * t / steps);
+        if (u < 0 || v < 0 || u >= cam->nx || v >= cam->ny) continue;
+        unsigned char *px = panel + 3 * ((size_t)v * cam->nx + u);
+        for (int k = 0; k < 3; ++k) px[k] = (unsigned char)((px[k] + 160) / 2);
+      }
+    }
+}
+
 static ionf_err render_one(const struct render_options *o, const struct frame_job *job,
                            int use_gpu) {
   struct render_field f;
@@ -550,6 +578,7 @@ static ionf_err render_one(const struct render_options *o, const struct frame_jo
     }
     for (long p = 0; rc == IONF_OK && p < (long)pw * ph; ++p)
       for (int c = 0; c < 3; ++c) panel[3 * p + c] = render_to_byte(rgba[4 * p + c]);
+    if (rc == IONF_OK) draw_box_outline(&cam, n, panel);
     snprintf(mode_text, sizeof mode_text, "volume, %s transfer function",
              preset == RENDER_TF_IONIZED ? "ionized" : preset == RENDER_TF_DENSITY ? "density" : "linear");
     snprintf(camera_text, sizeof camera_text, "azimuth %.6g deg, elevation %.6g deg, zoom %.6g",
