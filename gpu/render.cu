@@ -3,7 +3,7 @@
  * @brief Volume rendering and particle binning on the GPU (src/render.h).
  *
  * The volume is a cudaArray read through a texture object with hardware
- * trilinear filtering (float, normalised coordinates, clamp); one thread per
+ * trilinear filtering (float, coordinates in cells, clamp); one thread per
  * pixel marches its ray over the camera grid, front to back, until opaque
  * (render_k.h).  The binning kernel is one thread per particle adding its
  * stencil into double sums with atomicAdd.
@@ -37,6 +37,16 @@ extern "C" int render_cuda_device_count(void) {
   return n;
 }
 
+/* The texture at a point p (cells): unnormalised coordinates, the width being k.
+   (Normalised ones would be multiplied back by N in the texture unit, which can
+   move a coordinate across a 1/256 weight step; unnormalised, p - 0.5 is exact
+   and the CPU's emulation in render_k.h quantises the very same fraction.) */
+__device__ static float render_tex_fetch(cudaTextureObject_t tex, int nx, int ny, int nz,
+                                         float px, float py, float pz) {
+  (void)nx, (void)ny, (void)nz;
+  return tex3D<float>(tex, pz, py, px);
+}
+
 __global__ void render_raycast_kernel(cudaTextureObject_t tex, int nx, int ny, int nz,
                                       const float *tf, struct render_camera cam, float4 *rgba) {
   long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -50,8 +60,7 @@ __global__ void render_raycast_kernel(cudaTextureObject_t tex, int nx, int ny, i
       float t = (float)k * cam.step;
       if (t > t_out) break;
       float px = o[0] + t * cam.dir[0], py = o[1] + t * cam.dir[1], pz = o[2] + t * cam.dir[2];
-      /* the texture's width is k (z): the array is [i][j][k] with k fastest */
-      float s = tex3D<float>(tex, pz / (float)nz, py / (float)ny, px / (float)nx);
+      float s = render_tex_fetch(tex, nx, ny, nz, px, py, pz);
       float c[4];
       render_tf_lookup(tf, s, c);
       render_composite(c, cam.step, acc);
@@ -60,11 +69,19 @@ __global__ void render_raycast_kernel(cudaTextureObject_t tex, int nx, int ny, i
   rgba[p] = make_float4(acc[0], acc[1], acc[2], acc[3]);
 }
 
+__global__ void render_sample_kernel(cudaTextureObject_t tex, int nx, int ny, int nz,
+                                     const float *points, long count, float *out) {
+  long q = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < count)
+    out[q] = render_tex_fetch(tex, nx, ny, nz, points[3 * q], points[3 * q + 1], points[3 * q + 2]);
+}
+
 struct render_gpu_buffers {
   cudaArray_t array;
   cudaTextureObject_t tex;
   float *tf;
   float4 *image;
+  float *points, *samples;
 };
 
 static void render_gpu_free(struct render_gpu_buffers *b) {
@@ -72,11 +89,13 @@ static void render_gpu_free(struct render_gpu_buffers *b) {
   if (b->array) cudaFreeArray(b->array);
   cudaFree(b->tf);
   cudaFree(b->image);
+  cudaFree(b->points);
+  cudaFree(b->samples);
 }
 
-static ionf_err render_gpu_run(const struct render_volume *vol, const float *tf,
-                               const struct render_camera *cam, float *rgba,
-                               struct render_gpu_buffers *b) {
+/* The volume into a cudaArray (its width the fastest index k) and a texture
+   object: float, unnormalised coordinates, clamp, hardware trilinear filtering. */
+static ionf_err render_gpu_texture(const struct render_volume *vol, struct render_gpu_buffers *b) {
   cudaChannelFormatDesc fmt = cudaCreateChannelDesc<float>();
   cudaExtent extent = make_cudaExtent((size_t)vol->nz, (size_t)vol->ny, (size_t)vol->nx);
   RENDER_CUDA(cudaMalloc3DArray(&b->array, &fmt, extent), "the 3D array of the volume");
@@ -97,8 +116,15 @@ static ionf_err render_gpu_run(const struct render_volume *vol, const float *tf,
   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
   td.filterMode = cudaFilterModeLinear; /* hardware trilinear (8-bit weights) */
   td.readMode = cudaReadModeElementType;
-  td.normalizedCoords = 1;
+  td.normalizedCoords = 0; /* cells, as render_k.h: see render_tex_fetch */
   RENDER_CUDA(cudaCreateTextureObject(&b->tex, &res, &td, NULL), "the volume's texture");
+  return IONF_OK;
+}
+
+static ionf_err render_gpu_run(const struct render_volume *vol, const float *tf,
+                               const struct render_camera *cam, float *rgba,
+                               struct render_gpu_buffers *b) {
+  IONF_CALL(render_gpu_texture(vol, b));
   const size_t tf_bytes = (size_t)RENDER_TF_SIZE * 4 * sizeof(float);
   RENDER_CUDA(cudaMalloc(&b->tf, tf_bytes), "the transfer function");
   RENDER_CUDA(cudaMemcpy(b->tf, tf, tf_bytes, cudaMemcpyHostToDevice), "uploading the transfer function");
@@ -120,6 +146,34 @@ extern "C" ionf_err render_volume_cuda(const struct render_volume *vol, const fl
   struct render_gpu_buffers b;
   memset(&b, 0, sizeof b);
   ionf_err rc = render_gpu_run(vol, tf, cam, rgba, &b);
+  render_gpu_free(&b);
+  return rc;
+}
+
+extern "C" ionf_err render_sample_cuda(const struct render_volume *vol, const float *points,
+                                       int64_t count, float *out) {
+  if (render_cuda_device_count() == 0)
+    return ionf_error_set(IONF_ERR_UNSUPPORTED, "GPU texture sampling: no CUDA device visible");
+  struct render_gpu_buffers b;
+  memset(&b, 0, sizeof b);
+  ionf_err rc = render_gpu_texture(vol, &b);
+  const size_t m = (size_t)(count > 0 ? count : 1);
+  cudaError_t err = cudaSuccess;
+  if (rc == IONF_OK) err = cudaMalloc(&b.points, 3 * m * sizeof(float));
+  if (rc == IONF_OK && err == cudaSuccess) err = cudaMalloc(&b.samples, m * sizeof(float));
+  if (rc == IONF_OK && err == cudaSuccess)
+    err = cudaMemcpy(b.points, points, 3 * (size_t)count * sizeof(float), cudaMemcpyHostToDevice);
+  if (rc == IONF_OK && err == cudaSuccess && count > 0) {
+    render_sample_kernel<<<(unsigned)((count + 127) / 128), 128>>>(b.tex, vol->nx, vol->ny, vol->nz,
+                                                                   b.points, (long)count, b.samples);
+    err = cudaGetLastError();
+  }
+  if (rc == IONF_OK && err == cudaSuccess)
+    err = cudaMemcpy(out, b.samples, (size_t)count * sizeof(float), cudaMemcpyDeviceToHost);
+  if (rc == IONF_OK && err != cudaSuccess) {
+    cudaGetLastError();
+    rc = ionf_error_set(IONF_ERR_GPU, "GPU texture sampling failed: %s", cudaGetErrorString(err));
+  }
   render_gpu_free(&b);
   return rc;
 }

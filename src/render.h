@@ -5,8 +5,8 @@
  *        src/render_bin.c) and the CUDA paths (gpu/render.cu) compute the same
  *        images and grids from the shared maths of src/render_k.h.
  *
- * GPU: the volume is a cudaArray bound to a texture object (float, normalised
- * coordinates, clamp, hardware trilinear filtering); one thread per pixel
+ * GPU: the volume is a cudaArray bound to a texture object (float, coordinates
+ * in cells, clamp, hardware trilinear filtering); one thread per pixel
  * marches its ray front to back over the camera grid and stops when opaque.
  * The CPU emulates the texture unit's 1/256 weight quantisation, so the two
  * images agree within one grey level (tests/test_render_gpu.c).
@@ -60,6 +60,14 @@ IONF_NODISCARD ionf_err render_volume_cpu(const struct render_volume *vol, const
 /** The same on the GPU; IONF_ERR_UNSUPPORTED in a CPU-only build or without a GPU. */
 IONF_NODISCARD ionf_err render_volume_cuda(const struct render_volume *vol, const float *tf,
                                            const struct render_camera *cam, float *rgba);
+
+/**
+ * tex3D of the volume at `count` points (cells, x y z each) on the GPU, into
+ * out: what the ray caster samples, for checking render_sample_trilinear's
+ * emulation of the texture unit.  IONF_ERR_UNSUPPORTED without CUDA.
+ */
+IONF_NODISCARD ionf_err render_sample_cuda(const struct render_volume *vol, const float *points,
+                                           int64_t count, float *out);
 
 /** Usable CUDA devices (0 in a CPU-only build). */
 int render_cuda_device_count(void);

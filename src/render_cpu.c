@@ -94,6 +94,13 @@ ionf_err render_volume_cuda(const struct render_volume *vol, const float *tf,
                         "GPU volume rendering needs a CUDA build of ionfront (this one has none)");
 }
 
+ionf_err render_sample_cuda(const struct render_volume *vol, const float *points, int64_t count,
+                            float *out) {
+  (void)vol, (void)points, (void)count, (void)out;
+  return ionf_error_set(IONF_ERR_UNSUPPORTED,
+                        "GPU texture sampling needs a CUDA build of ionfront (this one has none)");
+}
+
 ionf_err render_bin_cuda(const struct render_bin_input *in, double *sum_wv, double *sum_w,
                          int64_t *n_outside) {
   (void)in, (void)sum_wv, (void)sum_w, (void)n_outside;

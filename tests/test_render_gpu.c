@@ -43,10 +43,44 @@ static void compare_images(const struct render_volume *vol, const float *tf, dou
   free(gpu);
 }
 
+/* tex3D at random points against render_sample_trilinear (weights rounded to
+   1/256) and against the same with truncated weights: the emulation must match
+   the hardware to float rounding; the other rounding is printed for contrast. */
+static void compare_samples(const struct render_volume *vol);
+
 static unsigned long long lcg = 12345;
 static double uniform(void) {
   lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
   return (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+static float sample_truncated(const struct render_volume *v, const float p[3]) {
+  float q[3];
+  /* shift each coordinate so that rounding its fraction gives the truncation */
+  for (int d = 0; d < 3; ++d) {
+    float t = p[d] - 0.5f, f = floorf(t), w = floorf((t - f) * 256.0f) / 256.0f;
+    q[d] = f + w + 0.5f;
+  }
+  return render_sample_trilinear(v->s, v->nx, v->ny, v->nz, q);
+}
+
+static void compare_samples(const struct render_volume *vol) {
+  const int64_t m = 20000;
+  float *pts = malloc(3 * m * sizeof *pts), *gpu = malloc(m * sizeof *gpu);
+  for (int64_t q = 0; q < 3 * m; ++q) pts[q] = (float)(uniform() * vol->nx);
+  EXPECT(render_sample_cuda(vol, pts, m, gpu) == IONF_OK, "tex3D samples");
+  double worst = 0.0, worst_trunc = 0.0;
+  for (int64_t q = 0; q < m; ++q) {
+    const float *p = pts + 3 * q;
+    float emu = render_sample_trilinear(vol->s, vol->nx, vol->ny, vol->nz, p);
+    worst = fmax(worst, fabs((double)gpu[q] - emu));
+    worst_trunc = fmax(worst_trunc, fabs((double)gpu[q] - sample_truncated(vol, p)));
+  }
+  printf("tex3D at %lld points: worst difference from the emulation (weights rounded to 1/256) "
+         "%.3g, from truncated weights %.3g\n", (long long)m, worst, worst_trunc);
+  EXPECT(worst < 1e-5, "tex3D differs from render_sample_trilinear by %.3g", worst);
+  free(pts);
+  free(gpu);
 }
 
 static void compare_binning(int n_smooth, int periodic) {
@@ -96,6 +130,7 @@ int main(void) {
   render_tf_fill(RENDER_TF_LINEAR, -1, 0.03, tf_linear);
   render_tf_fill(RENDER_TF_IONIZED, RENDER_CMAP_VIRIDIS, 4.0 / N, tf_ionized);
   struct render_volume vs = {N, N, N, sphere}, vw = {N, N, N, waves};
+  compare_samples(&vw);
   compare_images(&vs, tf_linear, 0.0, 0.0, sqrt(3.0), "sphere, linear");
   compare_images(&vs, tf_ionized, 37.0, 23.0, 1.0, "sphere, ionized");
   compare_images(&vw, tf_ionized, 113.0, -41.0, 1.3, "waves, ionized");
