@@ -283,7 +283,7 @@ static ionf_err read_grid_field(hid_t file, const char *path, const char *field,
 
 /* PartType0/<field> of a particle file, binned onto an n^3 grid over the box. */
 static ionf_err read_particle_field(hid_t file, const char *path, const char *field,
-                                    const struct render_options *o, int use_gpu,
+                                    const struct render_options *o, int use_gpu, int quiet,
                                     struct render_field *out) {
   const char *ds = particle_dataset(field);
   char name[128];
@@ -347,7 +347,7 @@ static ionf_err read_particle_field(hid_t file, const char *path, const char *fi
     }
     if (rc == IONF_OK) {
       int64_t empty = render_bin_average_fill(sum_wv, sum_w, n, p.periodic, out->v);
-      if (comm_size() == 1 || o->all_dir || o->frames)
+      if (!quiet)
         ionf_message("%s: %lld particles onto %d^3 cells (stencil %d), %lld cells empty and "
                      "filled from their neighbours", path, (long long)p.count, n, o->n_smooth,
                      (long long)empty);
@@ -363,7 +363,7 @@ static ionf_err read_particle_field(hid_t file, const char *path, const char *fi
 }
 
 static ionf_err read_field(const char *path, const struct render_options *o, int use_gpu,
-                           struct render_field *out) {
+                           int quiet, struct render_field *out) {
   memset(out, 0, sizeof *out);
   snprintf(out->name, sizeof out->name, "%s", o->field);
   FILE *probe = fopen(path, "rb");
@@ -373,7 +373,7 @@ static ionf_err read_field(const char *path, const struct render_options *o, int
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   IONF_CHECK(file >= 0, IONF_ERR_INPUT, "cannot open snapshot '%s': not an HDF5 file", path);
   ionf_err rc = h5_util_path_exists(file, "/PartType0")
-                    ? read_particle_field(file, path, o->field, o, use_gpu, out)
+                    ? read_particle_field(file, path, o->field, o, use_gpu, quiet, out)
                     : read_grid_field(file, path, o->field, out);
   H5Fclose(file);
   return rc;
@@ -504,7 +504,7 @@ static void draw_box_outline(const struct render_camera *cam, int n, unsigned ch
 static ionf_err render_one(const struct render_options *o, const struct frame_job *job,
                            int use_gpu) {
   struct render_field f;
-  ionf_err rc = read_field(job->snapshot, o, use_gpu, &f);
+  ionf_err rc = read_field(job->snapshot, o, use_gpu, 0, &f);
   struct render_scale sc = {0, 0.0, 1.0};
   if (rc == IONF_OK) {
     struct field_stats st;
@@ -666,10 +666,21 @@ static ionf_err list_snapshots(const char *dir, struct snap_entry **out, int *co
     }
     snprintf(list[n].path, sizeof list[n].path, "%s/%s", dir, e->d_name);
     hid_t f = H5Fopen(list[n].path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    int ok = f >= 0 && read_attr_double(f, "time_s", &list[n].time_s);
-    if (f >= 0) H5Fclose(f);
-    if (!ok) rc = ionf_error_set(IONF_ERR_INPUT, "render --all: '%s' is not an ionfront snapshot "
-                                 "(no attribute time_s)", list[n].path);
+    if (f < 0) {
+      rc = ionf_error_set(IONF_ERR_INPUT, "render --all: '%s' is not an HDF5 file", list[n].path);
+      break;
+    }
+    /* ionfront's time_s; particle files: their Header's Time (a scale factor or a
+       time, growing either way); neither: the name's order */
+    list[n].time_s = NAN;
+    if (!read_attr_double(f, "time_s", &list[n].time_s) && h5_util_path_exists(f, "/Header")) {
+      hid_t header = H5Gopen2(f, "/Header", H5P_DEFAULT);
+      if (header >= 0) {
+        if (!read_attr_double(header, "Time", &list[n].time_s)) list[n].time_s = NAN;
+        H5Gclose(header);
+      }
+    }
+    H5Fclose(f);
     ++n;
   }
   closedir(d);
@@ -679,6 +690,9 @@ static ionf_err list_snapshots(const char *dir, struct snap_entry **out, int *co
     free(list);
     return rc;
   }
+  int all_timed = 1;
+  for (int i = 0; i < n; ++i) all_timed &= !isnan(list[i].time_s);
+  for (int i = 0; !all_timed && i < n; ++i) list[i].time_s = 0.0; /* then by name */
   qsort(list, (size_t)n, sizeof *list, snap_cmp);
   *out = list;
   *count = n;
@@ -701,7 +715,7 @@ static ionf_err render_frames(const struct render_options *o, int use_gpu, int *
   struct field_stats all = {INFINITY, -INFINITY, INFINITY};
   for (int fr = comm_rank(); rc == IONF_OK && snaps && fr < n_frames; fr += comm_size()) {
     struct render_field f;
-    rc = read_field(snaps[fr].path, o, use_gpu, &f);
+    rc = read_field(snaps[fr].path, o, use_gpu, 1, &f);
     if (rc == IONF_OK) {
       struct field_stats st;
       field_stats_of(&f, &st);
