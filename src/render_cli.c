@@ -463,7 +463,9 @@ struct frame_job {
 static void length_unit(const struct render_field *f, double *unit_cm, const char **name) {
   int mpc = f->box_cm >= IONF_MPC_CM;
   *unit_cm = mpc ? IONF_MPC_CM : IONF_KPC_CM;
-  *name = f->redshift >= 0.0 ? (mpc ? "comoving Mpc" : "comoving kpc") : (mpc ? "Mpc" : "kpc");
+  /* cosmological grid snapshots give the comoving box; particle files are read as physical */
+  int comoving = f->redshift >= 0.0 && !f->particles;
+  *name = comoving ? (mpc ? "comoving Mpc" : "comoving kpc") : (mpc ? "Mpc" : "kpc");
 }
 
 static void time_text(const struct render_field *f, char *buf, size_t size) {
