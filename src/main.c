@@ -21,6 +21,7 @@
 #include "planar.h"
 #include "particles_cli.h"
 #include "problems.h"
+#include "render_cli.h"
 #include "synth.h"
 
 static const char *usage_main =
@@ -636,6 +637,8 @@ int main(int argc, char **argv) {
     code = command_example(argc - 2, argv + 2);
   } else if (!strcmp(cmd, "generate")) {
     code = command_generate(argc - 2, argv + 2);
+  } else if (!strcmp(cmd, "render")) {
+    code = render_cli_main(argc - 2, argv + 2);
   } else {
     if (comm_rank() == 0) fprintf(stderr, "ionfront: error: unknown command '%s'\n%s", cmd, usage_main);
     code = (int)IONF_ERR_USAGE;
