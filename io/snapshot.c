@@ -261,6 +261,11 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   IONF_CALL(attr_write_string(file, "config_name", cfg->config_name, path));
   IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
   IONF_CALL(attr_write_string(file, "created", created, path));
+  if (meta->mc_seed >= 0) { /* what reproduces the packets (a restart checks it) */
+    IONF_CALL(attr_write_int64(file, "montecarlo_seed", meta->mc_seed, path));
+    IONF_CALL(attr_write_int64(file, "montecarlo_packets_per_source", meta->mc_packets_per_source,
+                               path));
+  }
   if (meta->checkpoint) {
     IONF_CALL(attr_write_int64(file, "checkpoint", 1, path));
     IONF_CALL(attr_write_int64(file, "next_snapshot_index", meta->next_index, path));
@@ -269,7 +274,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");
 
-  const struct field_spec specs[] = {
+  struct field_spec specs[] = {
       {"x_HII", fields->x_hii, "1", "ionized hydrogen fraction n_HII / n_H"},
       {"Gamma_HI", fields->gamma_hi_per_s, "s^-1", "HI photoionization rate"},
       {"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"},
@@ -277,9 +282,16 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
       {"dTb", fields->dtb_mk, "mK",
        "21-cm differential brightness temperature (saturated spin temperature, no "
        "redshift-space distortions; pyC2Ray Eq. 21)"},
+      {NULL, NULL, NULL, NULL}, /* room for Gamma_HI_relative_error */
   };
   /* dTb only where it was computed (cosmological runs with output.dTb) */
-  const size_t n_specs = fields->dtb_mk ? 5 : 4;
+  size_t n_specs = fields->dtb_mk ? 5 : 4;
+  if (meta->gamma_rel_err) { /* Monte Carlo runs: the noise is part of the answer */
+    struct field_spec err = {"Gamma_HI_relative_error", meta->gamma_rel_err, "1",
+                             "estimated relative standard error of Gamma_HI, sqrt(sum w^2) / "
+                             "sum w over the photon packets that crossed the cell"};
+    specs[n_specs++] = err;
+  }
   /* Each rank writes its slab of i-planes (all of them when alone), collectively. */
   int64_t first = 0, count = g->n;
   hid_t dxpl = H5P_DEFAULT;

@@ -113,6 +113,10 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
+  if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
+    rc = mc_state_init(cfg, e->grid.n, &e->mc);
+    e->mc_on = rc == IONF_OK;
+  }
   if (rc == IONF_OK) {
     int64_t cells = grid_cells(e->grid.n);
     for (int64_t c = 0; c < cells; ++c) {
@@ -156,6 +160,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     int on_gpu = strcmp(e->backend->type_name, "cuda") == 0;
     setup.want_device_sum =
         on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
+    setup.mc = e->mc_on ? &e->mc : NULL;
     rc = e->backend->ops.setup(e->backend, &setup);
     /* the way ranks sum Gamma, as measured best (benchmarks/RESULTS.md) where asked for 'auto' */
     e->reduction = cfg->reduction;
@@ -184,6 +189,8 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
 void engine_destroy(struct engine *e) {
   if (!e) return;
   rt_backend_destroy(e->backend);
+  if (e->mc_on) mc_state_free(&e->mc);
+  free(e->gamma_rel_err);
   photo_tables_free(&e->tables);
   sources_free(&e->sources);
   grid_fields_free(&e->fields);
@@ -196,6 +203,8 @@ void engine_destroy(struct engine *e) {
  * reading of a later interval's inputs fail (sequence.c).  Lets the test suite
  * exercise the stop/restart and failure paths for real.
  */
+static ionf_err mc_adapt_packets(struct engine *e);
+
 long engine_fault_inject(const char *what) {
   const char *v = getenv("IONFRONT_FAULT_INJECT");
   size_t len = strlen(what);
@@ -404,6 +413,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   }
   if (cfg->cosmological) IONF_CALL(cosmology_step(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
+  e->mc.step = e->step; /* Monte Carlo: new packets each step, the same in its iterations */
 
   /* C2-Ray's global criterion: few cells still changing, or sums settled. */
   double tol = cfg->convergence_fraction;
@@ -450,6 +460,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   IONF_CALL(be->ops.step_end(be));
   e->time_s += dt_s;
   e->step++;
+  if (e->mc_on && cfg->montecarlo.target_relative_error > 0.0) IONF_CALL(mc_adapt_packets(e));
   info->x_mean_volume = cr.sum_x_end / (double)cells;
   info->x_mean_mass =
       e->sum_n_h_cm3 > 0.0 ? cr.sum_x_end_mass / e->sum_n_h_cm3 : info->x_mean_volume;
@@ -465,6 +476,26 @@ ionf_err engine_sync_to_host(struct engine *e) {
     IONF_CALL(comm_bcast(e->fields.gamma_hi_per_s, cells, 0));
   if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)
     IONF_CALL(share_slabs(e, e->fields.gamma_hi_per_s));
+  if (e->mc_on) { /* the error of the whole Gamma: sum w^2 over the ranks, then the ratio */
+    if (!e->gamma_rel_err) {
+      e->gamma_rel_err = ionf_malloc(sizeof(double) * (size_t)cells, "the error of Gamma");
+      if (!e->gamma_rel_err) return IONF_ERR_MEM;
+    }
+    memcpy(e->gamma_rel_err, e->mc.gamma_sq, sizeof(double) * (size_t)cells);
+    if (comm_size() > 1) IONF_CALL(comm_allreduce_sum(e->gamma_rel_err, cells));
+    mc_relative_error(e->fields.gamma_hi_per_s, e->gamma_rel_err, cells, e->gamma_rel_err);
+  }
+  return IONF_OK;
+}
+
+/* montecarlo.target_relative_error: the next step's packets per source (src/mc.h). */
+static ionf_err mc_adapt_packets(struct engine *e) {
+  IONF_CALL(engine_sync_to_host(e));
+  double err = mc_front_error(e->gamma_rel_err, e->fields.x_hii, grid_cells(e->grid.n));
+  const struct mc_config *mc = &e->cfg->montecarlo;
+  e->mc.packets_per_source = mc_next_packets(e->mc.packets_per_source, err,
+                                             mc->target_relative_error,
+                                             mc->max_packets_per_source);
   return IONF_OK;
 }
 
@@ -539,6 +570,9 @@ static struct snapshot_meta snapshot_meta_now(const struct engine *e, int index,
   meta.redshift = engine_redshift(e);
   meta.density_redshift = e->z_density;
   meta.sum_n_h_cm3 = e->sum_n_h_cm3;
+  meta.mc_seed = e->mc_on ? (int64_t)e->mc.seed : -1;
+  meta.mc_packets_per_source = e->mc_on ? e->mc.packets_per_source : 0;
+  meta.gamma_rel_err = e->mc_on ? e->gamma_rel_err : NULL;
   if (e->cfg->sequence.n_redshifts > 0 && e->seq_interval >= 0) {
     in->redshift = e->cfg->sequence.redshifts[e->seq_interval];
     in->density_file = e->seq_density_file;
@@ -709,6 +743,13 @@ ionf_err engine_restart(struct engine *e, const char *path) {
   memcpy(e->fields.x_hii_end, e->fields.x_hii, sizeof(double) * (size_t)cells);
   IONF_CALL(e->backend->ops.upload(e->backend, FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_T, 0,
                                    cells));
+  if (e->mc_on) { /* the same packets as the interrupted run: same seed, same count */
+    IONF_CHECK(st.mc_seed == (int64_t)e->mc.seed, IONF_ERR_INPUT,
+               "checkpoint '%s' was written with montecarlo.seed = %lld, this run has %lld: "
+               "a restart must keep the seed (or start afresh)",
+               path, (long long)st.mc_seed, (long long)e->mc.seed);
+    if (st.mc_packets_per_source > 0) e->mc.packets_per_source = st.mc_packets_per_source;
+  }
   e->time_s = st.time_s;
   e->step = st.step;
   e->next_snapshot_index = st.next_index;
