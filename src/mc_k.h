@@ -25,10 +25,23 @@
 #include "ionf_hd.h"
 #include "photo_k.h"
 
+/* cuRAND's Philox in device code, Random123's in host code (also in the host pass of
+   .cu files, where nvcc would otherwise make it device-only; the two headers cannot
+   share a pass: both define mulhilo32).  C++ headers: kept out of the extern "C"
+   blocks that .cu files put around this header. */
+#ifdef __cplusplus
+extern "C++" {
+#endif
 #ifdef __CUDA_ARCH__
 #include <curand_philox4x32_x.h>
 #else
+#if defined(__CUDACC__) && !defined(R123_CUDA_DEVICE)
+#define R123_CUDA_DEVICE
+#endif
 #include <Random123/philox.h>
+#endif
+#ifdef __cplusplus
+}
 #endif
 
 /** Emitter kinds (part of the counter: packets of a source and of a cell's recombinations

@@ -2,3 +2,6 @@
 ionf_add_test(NAME test_mc_philox SOURCES test_mc_philox.c LABELS unit)
 ionf_add_test(NAME test_mc_dda SOURCES test_mc_dda.c LABELS unit)
 ionf_add_test(NAME test_mc_rates SOURCES test_mc_rates.c LABELS unit)
+if(IONFRONT_CUDA)
+  ionf_add_test(NAME test_mc_gpu SOURCES test_mc_gpu.cu test_mc_gpu_host.c LABELS gpu)
+endif()
