@@ -5,3 +5,6 @@ ionf_add_test(NAME test_mc_rates SOURCES test_mc_rates.c LABELS unit)
 if(IONFRONT_CUDA)
   ionf_add_test(NAME test_mc_gpu SOURCES test_mc_gpu.cu test_mc_gpu_host.c LABELS gpu)
 endif()
+add_test(NAME cli_mc COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_mc.sh ${MPIEXEC_EXECUTABLE}
+                            $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_mc PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi TIMEOUT 300)
