@@ -550,7 +550,7 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
   if (cb->mc) { /* raytracing.method montecarlo: photon packets instead of ASORA */
     struct mc_cuda_pass mp = {cb->s.grid.n,    cb->s.grid.periodic, cb->s.grid.cell_cm,
                               cb->s.r_max_cells, cb->d_n_h,         cb->d_x_av,
-                              cb->d_src_ijk,   cb->d_src_ndot,      cb->n_src,
+                              cb->d_t,         cb->d_src_ijk,   cb->d_src_ndot,      cb->n_src,
                               cb->d_gamma,     heating ? cb->d_heat : NULL,
                               cb->sm_count,    cb->stream};
     int64_t crossed = 0;

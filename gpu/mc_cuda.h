@@ -29,6 +29,7 @@ struct mc_cuda_pass {
   int periodic;
   double cell_cm, r_max_cells;
   const double *n_h_cm3, *x_hii_av;  /*!< device n^3 */
+  const double *temperature_k;       /*!< device n^3: alpha(T) of the diffuse field */
   const int *src_ijk;                /*!< device 3 x source_count */
   const double *src_ndot;            /*!< device source_count */
   int64_t source_count;

@@ -922,7 +922,8 @@ static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_nod
 static ionf_err config_montecarlo(struct config_ctx *ctx, const struct param_node *root,
                                   struct ionf_config *cfg) {
   static const char *const keys[] = {"packets_per_source", "seed", "target_relative_error",
-                                     "max_packets_per_source", "recombination_emission"};
+                                     "max_packets_per_source", "recombination_emission",
+                                     "recombination_packets", "alpha_A"};
   const struct param_node *user = params_get(root, "montecarlo");
   if (cfg->method != RT_METHOD_MONTECARLO) {
     IONF_CHECK(!user || user->kind == PARAM_NULL, IONF_ERR_CONFIG,
@@ -951,6 +952,13 @@ static ionf_err config_montecarlo(struct config_ctx *ctx, const struct param_nod
     return config_range(ctx, s.path, n, "must be >= montecarlo.packets_per_source");
   IONF_CALL(config_take(&s, "recombination_emission", "false", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &mc->recombination_emission));
+  IONF_CALL(config_take(&s, "recombination_packets", "0", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, 1000000000000LL, &mc->recombination_packets));
+  IONF_CALL(config_take(&s, "alpha_A", "4.18e-13", &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &mc->alpha_a_1e4_cm3_s));
+  if (!(mc->alpha_a_1e4_cm3_s >= cfg->alpha_b_1e4_cm3_s && mc->alpha_a_1e4_cm3_s < 1e-10))
+    return config_range(ctx, s.path, n, "must be >= chemistry.alpha_B (case A counts every "
+                                        "recombination) and < 1e-10");
   IONF_CHECK(cfg->n_planes == 0, IONF_ERR_CONFIG,
              "%s: raytracing.method = montecarlo does not carry plane-parallel sources yet "
              "(sources has %d plane(s)); use raytracing.method: asora",

@@ -34,7 +34,9 @@
  *   montecarlo: (raytracing.method: montecarlo; src/mc.h) packets_per_source [1..2^32-1, 10^5],
  *               seed [0..2^32-1, 1], target_relative_error [0 = off, else in (0, 1):
  *               packets per source adapt each step], max_packets_per_source [10^8],
- *               recombination_emission [bool, false: case B on the spot]
+ *               recombination_emission [bool, false: case B on the spot; true: case A,
+ *               ground-state photons re-emitted], recombination_packets [per pass, 0 =
+ *               packets_per_source x sources], alpha_A [cm^3 s^-1 at 1e4 K, 4.18e-13]
  *   output:     directory [path, "out"], progress [bool, true],
  *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1],
  *               xdmf [bool, true: snapshot_NNNN.xmf for ParaView/VisIt],
@@ -103,6 +105,8 @@ struct mc_config {
   double target_relative_error;   /*!< > 0: adapt packets to this front error (src/mc.h) */
   int64_t max_packets_per_source; /*!< cap of the adaptation */
   int recombination_emission;     /*!< 1: case A with re-emitted ground-state photons */
+  int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
+  double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
 };
 enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */

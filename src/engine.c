@@ -60,6 +60,8 @@ ionf_err engine_share_sources(struct engine *e) {
   return rc;
 }
 
+static struct chem_params backend_chem(const struct engine *e);
+
 static ionf_err load_sources(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
   const char *origin = cfg->config_name;
@@ -116,6 +118,8 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
     rc = mc_state_init(cfg, e->grid.n, &e->mc);
     e->mc_on = rc == IONF_OK;
+    e->mc.rank = comm_rank();
+    e->mc.ranks = comm_size();
   }
   if (rc == IONF_OK) {
     int64_t cells = grid_cells(e->grid.n);
@@ -151,7 +155,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     setup.first_source = e->first_source;
     setup.source_count = e->source_count;
     setup.tables = &e->tables;
-    setup.chem = e->chem;
+    setup.chem = backend_chem(e);
     setup.r_max_cells = cfg->r_max_cells;
     setup.source_batch_size = cfg->source_batch_size;
     /* one rank traces the plane sources, so the sum over ranks counts them once */
@@ -204,6 +208,14 @@ void engine_destroy(struct engine *e) {
  * exercise the stop/restart and failure paths for real.
  */
 static ionf_err mc_adapt_packets(struct engine *e);
+
+/* The rate parameters the chemistry runs with: case A when the Monte Carlo diffuse
+   field carries the ground-state recombinations (the analytic fronts keep case B). */
+static struct chem_params backend_chem(const struct engine *e) {
+  struct chem_params p = e->chem;
+  if (e->mc_on && e->mc.recombination_emission) p.alpha_b_1e4_cm3_s = e->mc.alpha_a_1e4_cm3_s;
+  return p;
+}
 
 long engine_fault_inject(const char *what) {
   const char *v = getenv("IONFRONT_FAULT_INJECT");
@@ -391,7 +403,7 @@ static ionf_err cosmology_step(struct engine *e, double dt_s) {
   double ratio = (1.0 + z_half) / (1.0 + e->z_density);
   p.density_factor = ratio * ratio * ratio;
   p.cell_cm = e->cfg->box_size_cm / (double)e->grid.n / (1.0 + z_half);
-  p.chem = e->chem;
+  p.chem = backend_chem(e);
   if (p.chem.thermal) {
     p.chem.t_cmb_k = cosmology_t_cmb_k(&e->cosmo, z_half);
     p.chem.hubble_per_s = cosmology_hubble_per_s(&e->cosmo, z_half);
@@ -414,6 +426,10 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   if (cfg->cosmological) IONF_CALL(cosmology_step(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
   e->mc.step = e->step; /* Monte Carlo: new packets each step, the same in its iterations */
+  if (e->mc_on) /* the diffuse field's budget: as many packets as all sources, unless set */
+    e->mc.recombination_packets = cfg->montecarlo.recombination_packets > 0
+                                      ? cfg->montecarlo.recombination_packets
+                                      : e->mc.packets_per_source * e->sources.n;
 
   /* C2-Ray's global criterion: few cells still changing, or sums settled. */
   double tol = cfg->convergence_fraction;

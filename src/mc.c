@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "constants.h"
+#include "mc_k.h"
 
 /* Photons of a black body per unit e = h nu / 13.6 eV (unnormalised). */
 static double bb_photons(double e, void *kt_over_e0) {
@@ -76,6 +77,13 @@ ionf_err mc_state_init(const struct ionf_config *cfg, int64_t n, struct mc_state
   st->sigma0_cm2 = cfg->sigma0_cm2;
   st->sigma_index = cfg->sigma_power_law_index;
   st->heating = !cfg->isothermal && cfg->spectrum != SPECTRUM_GREY;
+  st->recombination_emission = cfg->montecarlo.recombination_emission;
+  st->recombination_packets = cfg->montecarlo.recombination_packets;
+  st->alpha_a_1e4_cm3_s = cfg->montecarlo.alpha_a_1e4_cm3_s;
+  st->alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s;
+  st->alpha_power = cfg->alpha_b_power;
+  st->abu_c = cfg->abu_c;
+  st->ranks = 1;
   st->gamma_sq = ionf_calloc((size_t)grid_cells(n), sizeof(double), "the Monte Carlo tallies");
   if (!st->gamma_sq) return IONF_ERR_MEM;
   if (cfg->spectrum == SPECTRUM_GREY) return IONF_OK;
@@ -101,6 +109,21 @@ double mc_walk_limit_cells(double r_max_cells, int64_t n, int periodic) {
   /* the whole box: a non-periodic box ends the walk at its faces; a periodic one
      at half the box, so that no packet comes back to its source's cell */
   return periodic ? 0.5 * (double)n : HUGE_VAL;
+}
+
+double mc_recombination_total(const struct mc_state *st, const struct grid *g,
+                              const double *n_h_cm3, const double *x_hii,
+                              const double *temperature_k) {
+  int64_t cells = grid_cells(g->n);
+  double vol = g->cell_cm * g->cell_cm * g->cell_cm, total = 0.0;
+#pragma omp parallel for reduction(+ : total) schedule(static)
+  for (int64_t c = 0; c < cells; ++c) {
+    double t = temperature_k[c];
+    total += mc_recombination_photons(n_h_cm3[c], x_hii[c], st->abu_c,
+                                      mc_alpha(st->alpha_a_1e4_cm3_s, st->alpha_power, t),
+                                      mc_alpha(st->alpha_b_1e4_cm3_s, st->alpha_power, t), vol);
+  }
+  return total;
 }
 
 void mc_relative_error(const double *gamma, const double *gamma_sq, int64_t cells, double *rel) {

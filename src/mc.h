@@ -22,6 +22,15 @@
  * over the front cells (0.1 <= x_HII <= 0.9 at the step's end) -- comes to the target,
  * N_next = N (err / target)^2 (errors fall as 1/sqrt(N)), changed by at most a
  * factor 4 per step, within [1, max_packets_per_source].
+ *
+ * recombination_emission (case A with re-emission): the chemistry recombines with
+ * alpha_A, and each pass every cell emits its ground-state recombination photons,
+ * (alpha_A - alpha_B) n_e n_HII V per second, as isotropic packets at the threshold
+ * frequency from random points in the cell.  A pass's budget of M packets
+ * (recombination_packets; default packets_per_source x the number of sources) is
+ * shared in proportion to the cells' emission, each packet carrying R_total / M, with
+ * the fraction rounded at random (unbiased; cells far below R_total / M emit rarely
+ * but with the full weight).  Cells c with c % ranks == rank emit on a rank.
  */
 #ifndef IONF_MC_H
 #define IONF_MC_H
@@ -46,6 +55,12 @@ struct mc_state {
   double sigma0_cm2, sigma_index; /*!< sigma(nu) = sigma0 e^-index */
   int heating;                 /*!< tally photo-heating (thermal runs) */
   double *gamma_sq;            /*!< host n^3: sum of squared packet rates per cell */
+  /* montecarlo.recombination_emission: case A, ground-state photons re-emitted */
+  int recombination_emission;
+  int64_t recombination_packets;  /*!< packets of the diffuse field per pass (all ranks) */
+  double alpha_a_1e4_cm3_s, alpha_b_1e4_cm3_s, alpha_power; /*!< alpha(T) = alpha(1e4)(T/1e4)^power */
+  double abu_c;                /*!< electron floor, as the chemistry */
+  int rank, ranks;             /*!< cells c with c % ranks == rank emit on this rank */
 };
 
 /** Set up from the config: seed, packets, the spectrum table, the gamma_sq array. */
@@ -67,6 +82,7 @@ double mc_walk_limit_cells(double r_max_cells, int64_t n, int periodic);
 struct mc_pass {
   struct grid grid;
   const double *n_h_cm3, *x_hii_av;
+  const double *temperature_k;     /*!< for alpha(T) of the diffuse field (may be NULL otherwise) */
   const struct source_list *sources;
   int64_t first_source, source_count;
   double r_max_cells;
@@ -76,6 +92,11 @@ struct mc_pass {
 
 /** Trace this rank's packets on the CPU (OpenMP over packets); cells crossed out. */
 IONF_NODISCARD ionf_err mc_cpu_trace(const struct mc_pass *p, int64_t *cells_crossed);
+
+/** The diffuse field's total photons per second over all cells (R_total above). */
+double mc_recombination_total(const struct mc_state *st, const struct grid *g,
+                              const double *n_h_cm3, const double *x_hii,
+                              const double *temperature_k);
 
 /** rel[c] = sqrt(gamma_sq[c]) / gamma[c] (0 where gamma is 0). */
 void mc_relative_error(const double *gamma, const double *gamma_sq, int64_t cells, double *rel);

@@ -38,6 +38,30 @@ ionf_err mc_cpu_trace(const struct mc_pass *p, int64_t *cells_crossed) {
                      st->spectrum, st->spectrum_points, &pk);
     crossed += mc_trace_packet(&m, &pk, e0_erg);
   }
+  if (st->recombination_emission && st->recombination_packets > 0) {
+    /* the diffuse field: this rank's cells' ground-state recombination photons */
+    double r_total = mc_recombination_total(st, &p->grid, p->n_h_cm3, p->x_hii_av, p->temperature_k);
+    if (r_total > 0.0) {
+      const double per_packet = r_total / (double)st->recombination_packets;
+      const double vol = p->grid.cell_cm * p->grid.cell_cm * p->grid.cell_cm;
+      const int64_t cells = grid_cells(p->grid.n);
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : crossed)
+      for (int64_t c = st->rank; c < cells; c += st->ranks) {
+        double t = p->temperature_k[c];
+        double r = mc_recombination_photons(p->n_h_cm3[c], p->x_hii_av[c], st->abu_c,
+                                            mc_alpha(st->alpha_a_1e4_cm3_s, st->alpha_power, t),
+                                            mc_alpha(st->alpha_b_1e4_cm3_s, st->alpha_power, t),
+                                            vol);
+        uint32_t k = mc_recombination_count(r / per_packet, st->seed, (uint64_t)c,
+                                            (uint64_t)st->step);
+        for (uint32_t q = 0; q < k; ++q) {
+          struct mc_packet pk;
+          mc_recombination_packet(st->seed, p->grid.n, c, (uint64_t)st->step, q, per_packet, &pk);
+          crossed += mc_trace_packet(&m, &pk, e0_erg);
+        }
+      }
+    }
+  }
   if (cells_crossed) *cells_crossed = crossed;
   return IONF_OK;
 }

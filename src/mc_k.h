@@ -284,4 +284,51 @@ IONF_HD IONF_INLINE void mc_source_packet(uint32_t seed, int64_t n, const int32_
   p->photons_per_s = ndot_per_s / (double)packets;
 }
 
+/* ---- the diffuse field: ground-state recombination photons (case A, re-emitted) ---- */
+
+/** Recombination coefficient at T from its value at 1e4 K and a power law. */
+IONF_HD IONF_INLINE double mc_alpha(double alpha_1e4_cm3_s, double power, double t_k) {
+  return alpha_1e4_cm3_s * pow(t_k / 1.0e4, power);
+}
+
+/**
+ * Ground-state recombination photons a cell emits per second, (alpha_A - alpha_B)
+ * n_e n_HII V: the recombinations case B leaves out (on the spot).
+ */
+IONF_HD IONF_INLINE double mc_recombination_photons(double n_h_cm3, double x_hii, double abu_c,
+                                                    double alpha_a_cm3_s, double alpha_b_cm3_s,
+                                                    double volume_cm3) {
+  double d = alpha_a_cm3_s - alpha_b_cm3_s;
+  return d > 0.0 ? d * n_h_cm3 * (x_hii + abu_c) * n_h_cm3 * x_hii * volume_cm3 : 0.0;
+}
+
+/**
+ * Packets a cell emits: its expected share M R_c / R_total of the pass's budget M,
+ * rounded down or up at random (a keyed uniform), so every packet carries R_total / M
+ * photons per second and the emission is right on average in every cell.
+ */
+IONF_HD IONF_INLINE uint32_t mc_recombination_count(double expected, uint32_t seed, uint64_t cell,
+                                                    uint64_t step) {
+  double u[4];
+  mc_random4(seed, cell, MC_KIND_RECOMBINATION, step, 0xffffffffu, 0u, u);
+  double k = floor(expected + u[0]);
+  return k > 4294967295.0 ? 0xffffffffu : (uint32_t)k;
+}
+
+/** Packet `packet` of cell (i, j, k)'s recombinations: uniform in the cell, isotropic,
+    at the threshold frequency. */
+IONF_HD IONF_INLINE void mc_recombination_packet(uint32_t seed, int64_t n, int64_t cell,
+                                                 uint64_t step, uint32_t packet,
+                                                 double photons_per_s, struct mc_packet *p) {
+  double u[4], v[4];
+  mc_random4(seed, (uint64_t)cell, MC_KIND_RECOMBINATION, step, packet, 0u, u);
+  mc_random4(seed, (uint64_t)cell, MC_KIND_RECOMBINATION, step, packet, 1u, v);
+  p->pos[0] = (double)(cell / (n * n)) + v[0];
+  p->pos[1] = (double)((cell / n) % n) + v[1];
+  p->pos[2] = (double)(cell % n) + v[2];
+  mc_direction(u[0], u[1], p->dir);
+  p->energy = 1.0;
+  p->photons_per_s = photons_per_s;
+}
+
 #endif /* IONF_MC_K_H */

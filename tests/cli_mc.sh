@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Monte Carlo transport (raytracing.method: montecarlo) from the command line:
 #  - the same result on 1, 2 and 3 MPI ranks (packets keyed by seed, source cell,
-#    packet and step: the ranks trace other packets of the same set), to 1e-12;
+#    packet and step: the ranks trace other packets of the same set), to 1e-12, also
+#    with the diffuse field of case A (recombination_emission);
 #  - a run stopped after step 2 and restarted ends as the uninterrupted run, and a
 #    restart with another seed is refused; snapshots carry the seed and the error of
 #    Gamma; another seed gives another result;
@@ -43,6 +44,16 @@ for mode in scatter allreduce; do
     echo "ok: $mode on $p ranks matches 1 rank to 1e-12"
   done
 done
+# case A with the diffuse field: the recombining cells are shared among the ranks
+"$ionfront" "${args[@]}" --set montecarlo.recombination_emission=true --output "$work/a1" \
+  > "$work/a1.log" 2>&1 || { cat "$work/a1.log"; fail "case A, 1 rank"; }
+"$mpiexec" --oversubscribe --allow-run-as-root -np 2 "$ionfront" "${args[@]}" \
+  --set montecarlo.recombination_emission=true --output "$work/a2" > "$work/a2.log" 2>&1 \
+  || { cat "$work/a2.log"; fail "case A, 2 ranks"; }
+same "$work/a1" "$work/a2" 1e-12
+h5diff -p 1e-3 "$work/p1/snapshot_0002.h5" "$work/a1/snapshot_0002.h5" /Grid/x_HII /Grid/x_HII \
+  > /dev/null 2>&1 && fail "case A with re-emission gave the case-B result"
+echo "ok: case A with re-emission: 2 ranks match 1 rank to 1e-12, and differ from case B"
 /usr/bin/python3 - "$work/p1/snapshot_0002.h5" <<'PY' || fail "snapshot attributes or error field"
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1]) as f:

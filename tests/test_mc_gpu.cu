@@ -4,8 +4,9 @@
  *        - cuRAND's Philox4x32-10 (device) and Random123's (host, C compiler) give
  *          identical bits for 2^16 random (key, counter) pairs and the keying used;
  *        - one pass of gpu/mc_trace.cu and of src/mc_cpu.c over the same medium, with
- *          a black-body spectrum and heating, give the same Gamma, sum w^2 and heating
- *          to rounding (fp64 atomics add in another order).
+ *          a black-body spectrum, heating and the diffuse field (rank 1 of 4 emitting),
+ *          give the same Gamma, sum w^2 and heating to rounding (fp64 atomics add in
+ *          another order).
  *        Skips (77) without a GPU.
  */
 #include <cuda_runtime.h>
@@ -72,7 +73,9 @@ int main(void) {
   const int64_t n = 40, cells = n * n * n;
   const double cell_cm = 1.6e20;
   double *n_h = (double *)malloc(sizeof(double) * cells), *x = (double *)malloc(sizeof(double) * cells);
+  double *t_k = (double *)malloc(sizeof(double) * cells);
   for (int64_t c = 0; c < cells; ++c) {
+    t_k[c] = 1e4 * (1.0 + 0.3 * sin((double)c));
     n_h[c] = 0.2 / (6.3e-18 * cell_cm) * (1.0 + 0.5 * sin(0.37 * (double)c));
     x[c] = 0.5 + 0.45 * cos(0.11 * (double)c);
   }
@@ -86,6 +89,10 @@ int main(void) {
   st.seed = 2024u, st.step = 17, st.packets_per_source = 200000;
   st.sigma0_cm2 = 6.3e-18, st.sigma_index = 2.8, st.heating = 1;
   st.spectrum_points = MC_SPECTRUM_POINTS;
+  /* with the diffuse field (case A re-emission) on, a quarter of the cells emitting */
+  st.recombination_emission = 1, st.recombination_packets = 300000;
+  st.alpha_a_1e4_cm3_s = 4.18e-13, st.alpha_b_1e4_cm3_s = 2.59e-13, st.alpha_power = -0.7;
+  st.abu_c = 7.1e-7, st.rank = 1, st.ranks = 4;
   st.spectrum = (double *)malloc(sizeof(double) * MC_SPECTRUM_POINTS);
   st.gamma_sq = (double *)calloc(cells, sizeof(double));
   if (mc_spectrum_build(1e5, MC_SPECTRUM_POINTS, st.spectrum) != IONF_OK) return 1;
@@ -93,19 +100,21 @@ int main(void) {
   struct mc_pass p;
   memset(&p, 0, sizeof p);
   p.grid.n = n, p.grid.cell_cm = cell_cm, p.grid.periodic = 0;
-  p.n_h_cm3 = n_h, p.x_hii_av = x, p.sources = &src, p.first_source = 0, p.source_count = 3;
+  p.n_h_cm3 = n_h, p.x_hii_av = x, p.temperature_k = t_k, p.sources = &src, p.first_source = 0, p.source_count = 3;
   p.r_max_cells = 25.0, p.st = &st, p.gamma = g, p.gamma_sq = st.gamma_sq, p.heat = h;
   int64_t crossed_cpu = 0, crossed_gpu = 0;
   if (mc_cpu_trace(&p, &crossed_cpu) != IONF_OK) return 1;
   double *sq_cpu = (double *)malloc(sizeof(double) * cells);
   memcpy(sq_cpu, st.gamma_sq, sizeof(double) * cells);
 
-  double *d_nh, *d_x, *d_g, *d_h, *d_ndot;
+  double *d_nh, *d_x, *d_g, *d_h, *d_ndot, *d_t;
   int *d_ijk;
   size_t fb = sizeof(double) * cells;
   cudaMalloc((void **)&d_nh, fb), cudaMalloc((void **)&d_x, fb), cudaMalloc((void **)&d_g, fb);
   cudaMalloc((void **)&d_h, fb), cudaMalloc((void **)&d_ndot, 3 * sizeof(double));
   cudaMalloc((void **)&d_ijk, 9 * sizeof(int));
+  cudaMalloc((void **)&d_t, fb);
+  cudaMemcpy(d_t, t_k, fb, cudaMemcpyHostToDevice);
   cudaMemcpy(d_nh, n_h, fb, cudaMemcpyHostToDevice), cudaMemcpy(d_x, x, fb, cudaMemcpyHostToDevice);
   cudaMemset(d_g, 0, fb), cudaMemset(d_h, 0, fb);
   cudaMemcpy(d_ndot, src.ndot_per_s, 3 * sizeof(double), cudaMemcpyHostToDevice);
@@ -113,7 +122,7 @@ int main(void) {
   struct mc_cuda *mc = NULL;
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  struct mc_cuda_pass mp = {n, 0, cell_cm, 25.0, d_nh, d_x, d_ijk, d_ndot, 3, d_g, d_h,
+  struct mc_cuda_pass mp = {n, 0, cell_cm, 25.0, d_nh, d_x, d_t, d_ijk, d_ndot, 3, d_g, d_h,
                             prop.multiProcessorCount, NULL};
   if (mc_cuda_create(&st, n, &mc) != IONF_OK || mc_cuda_trace(mc, &st, &mp, &crossed_gpu) != IONF_OK ||
       mc_cuda_download_sq(mc, st.gamma_sq, 0, cells, NULL) != IONF_OK) {

@@ -6,6 +6,9 @@
  *          right (mean of z^2 ~ 1, z = (Gamma - exact) / sqrt(sum w^2));
  *        - optically thick: the photons absorbed, sum Gamma n_HI V, equal Ndot (no
  *          packet leaves the box) to rounding;
+ *        - with the diffuse field (case A re-emission) in a thick, ionized-enough medium:
+ *          sum Gamma n_HI V = Ndot + the cells' ground-state recombinations, to the
+ *          noise of the random rounding of the packet counts;
  *        - the same tallies for 1 thread and many, and for the sources traced in one
  *          pass or in two (as two ranks would), to rounding.
  */
@@ -105,7 +108,51 @@ int main(void) {
   for (int64_t c = 0; c < CELLS; ++c) absorbed += g[c] * n_h[c] * vol;
   EXPECT_REL(absorbed, 7e48, 1e-11, "photons absorbed = emitted");
 
+  /* the diffuse field: x = 0.3 in the central 8^3 cells (tau = 2.8 per cell there),
+     neutral outside (x = 0: no emission), so that no emitted photon escapes the box */
+  double *t_k = calloc(CELLS, sizeof(double));
+  if (!t_k) return 1;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      for (int k = 0; k < N; ++k) {
+        int64_t c = ((int64_t)i * N + j) * N + k;
+        int inner = i >= 12 && i < 20 && j >= 12 && j < 20 && k >= 12 && k < 20;
+        x[c] = inner ? 0.3 : 0.0;
+        t_k[c] = 1e4 * (1.0 + 0.3 * sin((double)c));
+        g[c] = sq[c] = 0.0;
+      }
+  st.recombination_emission = 1;
+  st.recombination_packets = 1000000;
+  st.alpha_a_1e4_cm3_s = 4.18e-13;
+  st.alpha_b_1e4_cm3_s = 2.59e-13;
+  st.alpha_power = -0.7;
+  st.abu_c = 7.1e-7;
+  st.ranks = 1;
+  struct grid grid = {N, cell_cm, 0};
+  double r_total = mc_recombination_total(&st, &grid, n_h, x, t_k);
+  {
+    struct mc_pass p;
+    memset(&p, 0, sizeof p);
+    p.grid = grid;
+    p.n_h_cm3 = n_h, p.x_hii_av = x, p.temperature_k = t_k, p.sources = &src;
+    p.first_source = 0, p.source_count = 2, p.st = &st, p.gamma = g, p.gamma_sq = sq;
+    int64_t crossed = 0;
+    if (mc_cpu_trace(&p, &crossed) != IONF_OK) return 1;
+  }
+  absorbed = 0.0;
+  for (int64_t c = 0; c < CELLS; ++c) absorbed += g[c] * n_h[c] * (1.0 - x[c]) * vol;
+  printf("diffuse field: %.6g photons/s of recombinations, absorbed - Ndot = %.6g\n", r_total,
+         absorbed - 7e48);
+  /* the sources' part is exact to ~1e-11 of 7e48: far below 1e-3 of the diffuse field */
+  EXPECT(r_total > 1e-5 * 7e48, "weak diffuse field %g: the check would be empty", r_total);
+  /* the packet counts are rounded at random: standard deviation <= sqrt(cells / 4) packets
+     of r_total / 1e6 each, 9e-5 of r_total; allow 1e-3 */
+  EXPECT_REL(absorbed - 7e48, r_total, 1e-3, "diffuse photons absorbed = emitted");
+  st.recombination_emission = 0;
+  free(t_k);
+
   /* a partly ionized medium: 1 thread vs all, one pass vs two */
+  st.packets_per_source = 20000;
   for (int64_t c = 0; c < CELLS; ++c) {
     n_h[c] = 0.05 / (IONF_SIGMA_HI_CM2 * cell_cm) * (1.0 + 0.5 * sin(0.3 * (double)c));
     x[c] = 0.5 + 0.4 * cos(0.7 * (double)c);
