@@ -11,6 +11,13 @@ montecarlo at several packet counts N (same seed), and compares:
     median of the run's own estimate (/Grid/Gamma_HI_relative_error) in that region;
   - the spread between two seeds at the largest N (the front noise, measured).
 
+Full mode also compares case B on the spot with case A and the re-emitted ground-state
+recombination photons (montecarlo.recombination_emission) for Test 1's source at the
+centre of a 13.2 kpc box (in the corner set-up the box faces are symmetry planes, and
+diffuse photons leaving through them would be lost): the front radii, the neutral
+fraction inside, and photon conservation, Ndot t = ionized atoms + case-B
+recombinations integrated over time (the re-emitted photons ionize again).
+
 Writes, into --out: mc_convergence.png and mc_numbers.md.
 
 Exit code: 0 pass; 1 if, at the largest N, the front is off the analytic one by more
@@ -121,8 +128,82 @@ def noise(mc, asora, t):
     d = np.sqrt(i[:, None, None] ** 2 + i[None, :, None] ** 2 + i[None, None, :] ** 2)
     inner = (x_as < 0.1) & (d > 3.0)
     rms = float(np.sqrt(np.mean((x_mc[inner] / x_as[inner] - 1.0) ** 2)))
-    est = float(np.median(err[inner])) if err is not None else float("nan")
-    return rms, est, int(inner.sum())
+    est, unhit = float("nan"), float("nan")
+    if err is not None:   # cells no packet reached have no estimate (written 0)
+        hit = inner & (err > 0)
+        est = float(np.median(err[hit])) if hit.any() else float("nan")
+        unhit = 1.0 - hit.sum() / inner.sum()
+    return rms, est, unhit, int(inner.sum())
+
+
+DIFFUSE_N, DIFFUSE_PACKETS = 48, 100000
+
+
+def diffuse_comparison(ionfront, dt, base, run=True):
+    """Case B vs case A with re-emission, source at the centre: (lines, failures);
+    run=False: analyse the runs already in base."""
+    c = DIFFUSE_N // 2
+    cell_kpc = 2 * 6.6 / DIFFUSE_N
+    outputs = "[" + ", ".join(f"{t} Myr" for t in range(10, 501, 10)) + "]"
+    res = {}
+    for case, flag in (("B", "false"), ("A", "true")):
+        d = os.path.join(base, f"diffuse_case{case}")
+        res[case] = d
+        if not run:
+            continue
+        run_ionfront(ionfront, "iliev1", [
+            f"grid.N={DIFFUSE_N}", "grid.box_size=13.2 kpc", f"time.dt={dt}",
+            f"time.outputs={outputs}", f"sources=[{{position: [{c}, {c}, {c}], Ndot: {NDOT}}}]",
+            "raytracing.method=montecarlo",
+            f"montecarlo={{packets_per_source: {DIFFUSE_PACKETS}, seed: 1, "
+            f"recombination_emission: {flag}}}"], d)
+    i = np.arange(DIFFUSE_N, dtype=float) - c
+    dist = np.sqrt(i[:, None, None] ** 2 + i[None, :, None] ** 2 + i[None, None, :] ** 2)
+    shell = np.floor(dist).astype(np.int64).ravel()
+    vol = (cell_kpc * KPC) ** 3
+    lines = ["", f"## Case A with re-emission against case B on the spot ({DIFFUSE_N}^3, "
+             f"13.2 kpc box, source at the centre, {DIFFUSE_PACKETS} packets per source and "
+             "as many diffuse packets per pass)", "",
+             "| case | t [Myr] | r_I [kpc] | r_I / r_analytic (case B) | mean x_HI, r < 0.5 r_S | "
+             "photons: (ionized atoms + case-B recombinations) / (Ndot t) |", "|---|---|---|---|---|---|"]
+    out = {}
+    for case, d in res.items():
+        snaps = snapshots(d)
+        ts = sorted(snaps)
+        n_ion, rec_rate = [], []
+        for t in ts:
+            with h5py.File(snaps[t], "r") as f:
+                x = f["Grid/x_HII"][...]
+            n_ion.append(np.sum(N_H * x) * vol)
+            rec_rate.append(np.sum(ALPHA_B * N_H * N_H * (x + 7.1e-7) * x) * vol)
+        tt = np.array([0.0] + ts) * MYR
+        rr = np.array([0.0] + rec_rate)   # t = 0: x = 1.2e-3, negligible
+        recs = np.concatenate([[0.0], np.cumsum(0.5 * (rr[1:] + rr[:-1]) * np.diff(tt))])[1:]
+        for k, t in enumerate(ts):
+            if t not in (100, 500):
+                continue
+            with h5py.File(snaps[t], "r") as f:
+                x_hi = 1.0 - f["Grid/x_HII"][...]
+            sums = np.bincount(shell, weights=x_hi.ravel(), minlength=DIFFUSE_N)
+            counts = np.bincount(shell, minlength=DIFFUSE_N)
+            prof = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)[:c]
+            r = front_of_profile(prof, (np.arange(c) + 0.5) * cell_kpc)
+            inner = x_hi[(dist * cell_kpc < 0.5 * R_S) & (dist > 2)].mean()
+            budget = (n_ion[k] - N_H * 1.2e-3 * vol * DIFFUSE_N ** 3 + recs[k]) / (NDOT * t * MYR)
+            out[(case, t)] = (r, inner, budget)
+            lines.append(f"| {case} | {t} | {r:.3f} | {r / r_analytic(t):.4f} | {inner:.3e} | {budget:.4f} |")
+    failures = []
+    rb, ra = out[("B", 500)][0], out[("A", 500)][0]
+    lines.append("")
+    lines.append(f"Front radius case A / case B at 500 Myr: {ra / rb:.4f}; inner x_HI case A / "
+                 f"case B: {out[('A', 500)][1] / out[('B', 500)][1]:.3f} (alpha_A / alpha_B = "
+                 f"{4.18 / 2.59:.3f}).")
+    if not abs(ra / rb - 1.0) <= TOLERANCE:
+        failures.append(f"case A front {ra:.3f} kpc vs case B {rb:.3f} kpc at 500 Myr")
+    for key, (_, _, budget) in out.items():
+        if not abs(budget - 1.0) <= 0.03:
+            failures.append(f"photon budget {budget:.4f} in case {key[0]} at {key[1]} Myr")
+    return lines, failures
 
 
 def main(argv=None):
@@ -159,26 +240,27 @@ def main(argv=None):
              "Front: x_HI = 0.5 of the profile averaged over shells one cell wide "
              f"(cell = {cell:.4f} kpc). Seed {SEED} unless said.", "",
              "| packets per source | " + " | ".join(f"r/r_an {t} Myr" for t in TIMES)
-             + " | max abs(r_MC - r_ASORA) [cells] | x_HI noise at 500 Myr | estimated Gamma error (median) | wall [s] |",
-             "|---|" + "---|" * (len(TIMES) + 4)]
+             + " | max abs(r_MC - r_ASORA) [cells] | x_HI noise at 500 Myr | estimated Gamma error (median) | cells no packet reached | wall [s] |",
+             "|---|" + "---|" * (len(TIMES) + 5)]
     row = "| ASORA | " + " | ".join(f"{asora.front[t] / r_analytic(t):.4f}" for t in TIMES) \
-        + f" | — | — | — | {asora.info['wall_s']:.1f} |"
+        + f" | — | — | — | — | {asora.info['wall_s']:.1f} |"
     lines.append(row)
     rms_list, est_list = [], []
     for p in packets + ["seed2"]:
         r = res[p]
         dmax = max(abs(r.front[t] - asora.front[t]) for t in TIMES) / cell
-        rms, est, cells = noise(r, asora, t_last)
+        rms, est, unhit, cells = noise(r, asora, t_last)
         if p != "seed2":
             rms_list.append(rms)
             est_list.append(est)
         label = f"{packets[-1]} (seed {SEED2})" if p == "seed2" else f"{p}"
         lines.append(f"| {label} | " + " | ".join(f"{r.front[t] / r_analytic(t):.4f}" for t in TIMES)
-                     + f" | {dmax:.3f} | {rms:.4f} | {est:.4f} | {r.info['wall_s']:.1f} |")
+                     + f" | {dmax:.3f} | {rms:.4f} | {est:.4f} | {100 * unhit:.1f}% | {r.info['wall_s']:.1f} |")
     top = res[packets[-1]]
     spread = max(abs(top.front[t] - res["seed2"].front[t]) for t in TIMES) / cell
     lines += ["", f"Interior cells used for the noise: {cells} (x_HII > 0.9 in the ASORA run, "
-              "more than 3 cells from the source).",
+              "more than 3 cells from the source); the estimated error is the median over "
+              "those a packet reached in the last pass.",
               f"Two seeds at {packets[-1]} packets: fronts differ by at most {spread:.3f} cells."]
     slopes = [math.log(rms_list[k + 1] / rms_list[k]) / math.log(packets[k + 1] / packets[k])
               for k in range(len(packets) - 1)]
@@ -199,11 +281,21 @@ def main(argv=None):
     if not per_4x <= 0.75:
         failures.append(f"x_HI noise falls by only {per_4x:.3f} per 4x packets")
 
+    have = all(os.path.isdir(os.path.join(base, f"diffuse_case{c}")) for c in "AB")
+    if not args.quick and (not args.use_existing or have):
+        try:
+            more, fails = diffuse_comparison(ionfront, args.dt, base, run=not args.use_existing)
+        except (RuntimeError, OSError) as e:
+            print(f"mc_iliev1.py: error: {e}", file=sys.stderr)
+            return 1
+        lines += more
+        failures += fails
+
     os.makedirs(args.out, exist_ok=True)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
     pk = np.array(packets, dtype=float)
     a1.loglog(pk, rms_list, "o-", label="RMS x_HI(MC)/x_HI(ASORA) - 1, interior, 500 Myr")
-    a1.loglog(pk, est_list, "s--", label="median estimated Gamma error (the run's own)")
+    a1.loglog(pk, est_list, "s--", label="median estimated Gamma error (cells reached)")
     a1.loglog(pk, rms_list[0] * np.sqrt(pk[0] / pk), "k:", label="1/sqrt(N)")
     a1.set_xlabel("packets per source")
     a1.set_ylabel("relative error")
