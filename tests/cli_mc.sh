@@ -84,6 +84,23 @@ grep -q "montecarlo.seed = 11" <<<"$out" || { echo "$out"; fail "seed mismatch n
 same "$work/p1" "$work/stop" 1e-12
 echo "ok: stopped after step 2 and restarted: same result; another seed refused"
 
+# target_relative_error: packets grow from 500 towards the target; a restart continues
+# with the adapted count (stored in the checkpoint) to the same result
+targs=("${args[@]}" --set 'montecarlo={packets_per_source: 500, seed: 11, target_relative_error: 0.1}')
+"$ionfront" "${targs[@]}" --output "$work/t_full" > /dev/null 2>&1 || fail "adaptive run"
+IONFRONT_FAULT_INJECT=signal:2 "$ionfront" "${targs[@]}" --output "$work/t_stop" > /dev/null 2>&1
+[ $? -eq 13 ] || fail "adaptive run did not stop"
+"$ionfront" "${targs[@]}" --output "$work/t_stop" --restart "$work/t_stop/checkpoint.h5" \
+  > "$work/t_restart.log" 2>&1 || { cat "$work/t_restart.log"; fail "adaptive restart"; }
+same "$work/t_full" "$work/t_stop" 1e-12
+/usr/bin/python3 - "$work/t_full/snapshot_0001.h5" "$work/t_full/snapshot_0002.h5" <<'PY' || fail "no adaptation"
+import sys, h5py
+p = [h5py.File(f).attrs["montecarlo_packets_per_source"] for f in sys.argv[1:]]
+assert 500 < p[0] < p[1], p
+print(f"ok: packets per source adapted to the target error: 500 -> {p[0]} -> {p[1]}")
+PY
+echo "ok: adaptive packets: a restart continues to the same result"
+
 # bad input
 bad() { # bad 'SET...' 'expected text'
   local out
