@@ -49,6 +49,7 @@ struct mc_kernel_args {
   const int *src_ijk;
   const double *src_ndot;
   long long total;        /* packets: sources x packets per source */
+  long long sources;      /* this rank's sources */
   unsigned packets;       /* per source */
   uint32_t seed;
   unsigned long long step;
@@ -61,11 +62,13 @@ struct mc_kernel_args {
 __global__ void mc_packet_kernel(struct mc_kernel_args a) {
   unsigned long long crossed = 0;
   long long stride = (long long)gridDim.x * blockDim.x;
+  /* neighbouring threads take different sources (when there are several), so that a
+     warp's first atomic adds do not all land on one source's cells */
   for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < a.total; q += stride) {
-    long long s = q / a.packets;
+    long long s = q % a.sources;
     struct mc_packet pk;
     mc_source_packet(a.seed, a.m.n, a.src_ijk + 3 * s, a.src_ndot[s], a.step,
-                     (uint32_t)(q % a.packets), a.packets, a.spectrum, a.spectrum_points, &pk);
+                     (uint32_t)(q / a.sources), a.packets, a.spectrum, a.spectrum_points, &pk);
     crossed += (unsigned long long)mc_trace_packet(&a.m, &pk, a.e0_erg);
   }
   if (crossed) atomicAdd(a.crossed, crossed);
@@ -176,6 +179,7 @@ extern "C" ionf_err mc_cuda_trace(struct mc_cuda *m, const struct mc_state *st,
   a.src_ndot = p->src_ndot;
   a.packets = (unsigned)st->packets_per_source;
   a.total = (long long)p->source_count * (long long)st->packets_per_source;
+  a.sources = (long long)p->source_count;
   a.seed = st->seed;
   a.step = (unsigned long long)st->step;
   a.spectrum = m->d_spectrum;
