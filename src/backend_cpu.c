@@ -85,10 +85,10 @@ static ionf_err cpu_trace_montecarlo(struct cpu_backend *cb, double *heat,
   int64_t cells = grid_cells(cb->s.grid.n), crossed = 0;
 #pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < cells; ++c) sq[c] = 0.0;
-  struct mc_pass p = {cb->s.grid, f->n_h_cm3, f->x_hii_av, f->temperature_k, cb->s.sources,
-                      cb->s.first_source,
-                      cb->s.source_count, cb->s.r_max_cells, cb->s.mc,
-                      f->gamma_hi_per_s, sq, heat};
+  struct mc_pass p = {cb->s.grid,         f->n_h_cm3,         f->x_hii_av,
+                      f->temperature_k,    cb->s.sources,      cb->s.first_source,
+                      cb->s.source_count,  cb->s.r_max_cells,  cb->s.mc,
+                      f->gamma_hi_per_s,   sq,                 heat};
   IONF_CALL(mc_cpu_trace(&p, &crossed));
   if (stats) stats->cells_traced += crossed;
   return IONF_OK;

@@ -201,12 +201,6 @@ void engine_destroy(struct engine *e) {
   free(e);
 }
 
-/*
- * Test hook (IONFRONT_FAULT_INJECT): "signal:S" raises SIGUSR1 on rank 0 after
- * step S; "trace:R" makes rank R's ray tracing fail; "load:R" makes rank R's
- * reading of a later interval's inputs fail (sequence.c).  Lets the test suite
- * exercise the stop/restart and failure paths for real.
- */
 static ionf_err mc_adapt_packets(struct engine *e);
 
 /* The rate parameters the chemistry runs with: case A when the Monte Carlo diffuse
@@ -217,6 +211,12 @@ static struct chem_params backend_chem(const struct engine *e) {
   return p;
 }
 
+/*
+ * Test hook (IONFRONT_FAULT_INJECT): "signal:S" raises SIGUSR1 on rank 0 after
+ * step S; "trace:R" makes rank R's ray tracing fail; "load:R" makes rank R's
+ * reading of a later interval's inputs fail (sequence.c).  Lets the test suite
+ * exercise the stop/restart and failure paths for real.
+ */
 long engine_fault_inject(const char *what) {
   const char *v = getenv("IONFRONT_FAULT_INJECT");
   size_t len = strlen(what);
