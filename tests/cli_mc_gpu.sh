@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Monte Carlo on the GPU gives the CPU's result with the same seed: a small Test 1 with
 # a black-body spectrum and T evolving, and the same with case A re-emission, on
-# --backend cuda and --backend cpu; x_HII and T to 1e-10 (as test_backend_agreement), Gamma
-# to 1e-9 (fp64 atomics
-# add in another order: last-bit changes of x_av reach Gamma in ionized cells as
-# ulp / (1 - x_HII) ~ 1e-16 / 1e-7, as in cli_mpi_ranks.sh); and with two GPUs (two
-# ranks), when there are two, the one-GPU result.  Skips (77) without a GPU.
+# --backend cuda and --backend cpu; x_HII and T to 1e-10 (as test_backend_agreement),
+# Gamma to 1e-9 (fp64 atomics add in another order: last-bit changes of x_av reach
+# Gamma in ionized cells as ulp / (1 - x_HII) ~ 1e-16 / 1e-7, as in cli_mpi_ranks.sh);
+# and with two GPUs (two ranks), when there are two, the one-GPU result.  Skips (77) without a GPU.
 # usage: cli_mc_gpu.sh MPIEXEC /path/to/ionfront
 set -u
 mpiexec="$1"
