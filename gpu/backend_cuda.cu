@@ -26,6 +26,7 @@ extern "C" {
 #include "backend.h"
 #include "chem_k.h"
 #include "comm.h"
+#include "mc_cuda.h"
 #include "nccl_sum.h"
 #include "photo_k.h"
 #include "planar_k.h"
@@ -297,6 +298,7 @@ struct cuda_backend {
   int n_pinned;
   struct chem_sums *d_sums;
   unsigned long long *d_visited;
+  struct mc_cuda *mc;           /* raytracing.method montecarlo (gpu/mc_trace.cu); NULL: ASORA */
 };
 
 static struct cuda_backend *cuda_of(struct rt_backend *be) {
@@ -328,6 +330,8 @@ static ionf_err cuda_move(struct rt_backend *be, unsigned mask, int64_t first, i
     double *host0, *dev0;
     field_pair(cb, bit, &host0, &dev0);
     if (!host0 || !dev0) continue; /* a thermal field in an isothermal run */
+    if (!to_device && bit == FIELD_GAMMA && cb->mc) /* Monte Carlo: its error tallies too (HI) */
+      IONF_CALL(mc_cuda_download_sq(cb->mc, cb->s.mc->gamma_sq, first, count, cb->stream));
     int blocks = backend_field_per_species(bit) ? IONF_N_SPECIES : 1;
     for (int b = 0; b < blocks; ++b) { /* the range of every species */
       double *host = host0 + b * cb->cells + first;
@@ -499,6 +503,7 @@ static ionf_err cuda_setup(struct rt_backend *be, const struct backend_setup *s)
 
   cb->description_len = strlen(be->description);
   IONF_CALL(cuda_take_sources(be));
+  if (s->mc) IONF_CALL(mc_cuda_create(s->mc, s->grid.n, &cb->mc));
   return IONF_OK;
 }
 
@@ -565,6 +570,17 @@ static ionf_err cuda_trace(struct rt_backend *be, struct trace_stats *stats) {
               "clearing the heating rates");
   CUDA_CALL(cudaMemsetAsync(cb->d_visited, 0, sizeof(unsigned long long), cb->stream),
             "clearing a counter");
+  if (cb->mc) { /* raytracing.method montecarlo: photon packets instead of ASORA */
+    struct mc_cuda_pass mp = {cb->s.grid.n,    cb->s.grid.periodic, cb->s.grid.cell_cm,
+                              cb->s.r_max_cells, cb->d_n_h,         cb->d_x_av,
+                              cb->d_t,         cb->d_src_ijk,   cb->d_src_ndot,      cb->n_src,
+                              cb->d_gamma,     heating ? cb->d_heat : NULL,
+                              cb->sm_count,    cb->stream};
+    int64_t crossed = 0;
+    IONF_CALL(mc_cuda_trace(cb->mc, cb->s.mc, &mp, &crossed));
+    if (stats) stats->cells_traced = crossed;
+    return IONF_OK;
+  }
   struct trace_kernel_args a;
   a.n_h_cm3 = cb->d_n_h;
   a.x_ion_av = cb->d_x_av;
@@ -700,6 +716,7 @@ static void cuda_destroy(struct rt_backend *be) {
         if (tables[i]) cudaFree(tables[i]);
     }
     nccl_sum_destroy(cb->nccl);
+    mc_cuda_destroy(cb->mc);
     if (cb->stream) cudaStreamDestroy(cb->stream);
     for (int i = 0; i < cb->n_pinned; ++i) cudaHostUnregister(cb->pinned[i]);
     free(cb);

@@ -51,6 +51,14 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
     if (rc == IONF_OK)
       rc = read_attr(file, path, "sum_n_H_cm3", H5T_NATIVE_DOUBLE, &state->sum_n_h_cm3);
   }
+  state->mc_seed = -1;
+  state->mc_packets_per_source = 0;
+  if (rc == IONF_OK && H5Aexists(file, "montecarlo_seed") > 0) {
+    rc = read_attr(file, path, "montecarlo_seed", H5T_NATIVE_INT64, &state->mc_seed);
+    if (rc == IONF_OK)
+      rc = read_attr(file, path, "montecarlo_packets_per_source", H5T_NATIVE_INT64,
+                     &state->mc_packets_per_source);
+  }
   H5Fclose(file);
   IONF_CALL(rc);
   IONF_CHECK(is_checkpoint == 1, IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint", path);

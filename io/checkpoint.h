@@ -16,6 +16,8 @@ struct checkpoint_state {
   int next_index;         /*!< NNNN of the next snapshot */
   double density_redshift; /*!< the redshift n_H stands at; < 0 when not written (static runs) */
   double sum_n_h_cm3;     /*!< the engine's sum of n_H (with density_redshift) */
+  int64_t mc_seed;        /*!< Monte Carlo runs: montecarlo.seed; -1 when not written */
+  int64_t mc_packets_per_source; /*!< Monte Carlo runs: packets per source; 0 when not written */
 };
 
 /**

@@ -262,6 +262,11 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   IONF_CALL(attr_write_string(file, "config_name", cfg->config_name, path));
   IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
   IONF_CALL(attr_write_string(file, "created", created, path));
+  if (meta->mc_seed >= 0) { /* what reproduces the packets (a restart checks it) */
+    IONF_CALL(attr_write_int64(file, "montecarlo_seed", meta->mc_seed, path));
+    IONF_CALL(attr_write_int64(file, "montecarlo_packets_per_source", meta->mc_packets_per_source,
+                               path));
+  }
   if (meta->checkpoint) {
     IONF_CALL(attr_write_int64(file, "checkpoint", 1, path));
     IONF_CALL(attr_write_int64(file, "next_snapshot_index", meta->next_index, path));
@@ -272,7 +277,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
 
   /* per species x_<ion> (x_HII) and Gamma_<species> (Gamma_HI), then the other fields */
   char names[2 * IONF_N_SPECIES][32], about[2 * IONF_N_SPECIES][96];
-  struct field_spec specs[2 * IONF_N_SPECIES + 3];
+  struct field_spec specs[2 * IONF_N_SPECIES + 4];
   size_t n_specs = 0;
   for (int s = 0; s < IONF_N_SPECIES; ++s) {
     const struct species_names *sn = species_names_of(s);
@@ -298,6 +303,12 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
         "dTb", fields->dtb_mk, "mK",
         "21-cm differential brightness temperature (saturated spin temperature, no "
         "redshift-space distortions; pyC2Ray Eq. 21)"};
+  if (meta->gamma_rel_err) { /* Monte Carlo runs: the noise is part of the answer */
+    struct field_spec err = {"Gamma_HI_relative_error", meta->gamma_rel_err, "1",
+                             "estimated relative standard error of Gamma_HI, sqrt(sum w^2) / "
+                             "sum w over the photon packets that crossed the cell"};
+    specs[n_specs++] = err;
+  }
   /* Each rank writes its slab of i-planes (all of them when alone), collectively. */
   int64_t first = 0, count = g->n;
   hid_t dxpl = H5P_DEFAULT;

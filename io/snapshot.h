@@ -55,6 +55,10 @@ struct snapshot_meta {
   double density_redshift; /*!< cosmological: the redshift /Grid/n_H stands at */
   double sum_n_h_cm3;     /*!< cosmological checkpoints: the engine's sum of n_H */
   const struct snapshot_inputs *inputs; /*!< production runs; NULL otherwise */
+  int64_t mc_seed;        /*!< Monte Carlo runs: montecarlo.seed; < 0 otherwise */
+  int64_t mc_packets_per_source; /*!< Monte Carlo runs: packets per source the next step
+                                      takes (adapted to a target error; a restart's) */
+  const double *gamma_rel_err; /*!< Monte Carlo runs: n^3 relative error of Gamma, or NULL */
 };
 
 /**

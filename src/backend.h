@@ -18,6 +18,7 @@
 #include "config.h"
 #include "error.h"
 #include "grid.h"
+#include "mc.h"
 #include "photo_tables.h"
 #include "planar_k.h"
 
@@ -57,6 +58,9 @@ struct backend_setup {
   const struct planar_source *planes;/*!< plane-parallel sources this rank traces */
   int n_planes;                      /*!< (0 on every rank but one: they are summed once) */
   int want_device_sum;               /*!< set up gamma_allreduce if possible (collective) */
+  struct mc_state *mc;               /*!< raytracing.method montecarlo: packets instead of
+                                          ASORA (the engine's; its gamma_sq receives the
+                                          tallies on download of FIELD_GAMMA); NULL: ASORA */
 };
 
 /** What changes from step to step in an expanding universe. */

@@ -77,6 +77,26 @@ static ionf_err cpu_step_end(struct rt_backend *be) {
   return IONF_OK;
 }
 
+/* raytracing.method montecarlo: photon packets (mc_cpu.c) instead of ASORA */
+static ionf_err cpu_trace_montecarlo(struct cpu_backend *cb, double *heat,
+                                     struct trace_stats *stats) {
+  struct grid_fields *f = cb->s.host;
+  double *sq = cb->s.mc->gamma_sq;
+  int64_t cells = grid_cells(cb->s.grid.n), crossed = 0;
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < cells; ++c) sq[c] = 0.0;
+  /* packets are absorbed by HI alone (src/mc_k.h) */
+  const double *x_hi_av = grid_species(f->x_ion_av, cb->s.grid.n, SPECIES_HI);
+  double *gamma_hi = grid_species(f->gamma_per_s, cb->s.grid.n, SPECIES_HI);
+  struct mc_pass p = {cb->s.grid,         f->n_h_cm3,         x_hi_av,
+                      f->temperature_k,    cb->s.sources,      cb->s.first_source,
+                      cb->s.source_count,  cb->s.r_max_cells,  cb->s.mc,
+                      gamma_hi,            sq,                 heat};
+  IONF_CALL(mc_cpu_trace(&p, &crossed));
+  if (stats) stats->cells_traced += crossed;
+  return IONF_OK;
+}
+
 static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
   struct cpu_backend *cb = cpu_of(be);
   struct grid_fields *f = cb->s.host;
@@ -87,6 +107,7 @@ static ionf_err cpu_trace(struct rt_backend *be, struct trace_stats *stats) {
     f->gamma_per_s[c] = 0.0;
     if (heat) heat[c] = 0.0;
   }
+  if (cb->s.mc) return cpu_trace_montecarlo(cb, heat, stats);
   struct trace_input in;
   memset(&in, 0, sizeof in);
   in.grid = cb->s.grid;

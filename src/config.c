@@ -78,7 +78,8 @@ struct config_section {
 static const char *const config_sections[] = {"grid",     "material",   "chemistry",
                                               "sources",  "spectrum",   "time",
                                               "raytracing", "output",   "mpi",
-                                              "cosmology", "sequence", "synthetic"};
+                                              "cosmology", "sequence", "synthetic",
+                                              "montecarlo"};
 #define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---- did you mean ---------------------------------------------------------- */
@@ -874,7 +875,8 @@ static ionf_err config_time(struct config_ctx *ctx, const struct param_node *roo
 static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_node *root,
                                   struct ionf_config *cfg) {
   static const char *const keys[] = {"R_max", "convergence_fraction", "max_iterations",
-                                     "backend", "source_batch_size"};
+                                     "backend", "source_batch_size", "method"};
+  static const char *const methods[] = {"asora", "montecarlo"};
   static const char *const backends[] = {"cpu", "cuda", "auto"};
   static const enum backend_kind backend_of[] = {BACKEND_CPU, BACKEND_CUDA, BACKEND_AUTO};
   struct config_section s;
@@ -909,6 +911,58 @@ static ionf_err config_raytracing(struct config_ctx *ctx, const struct param_nod
   IONF_CALL(config_take(&s, "source_batch_size", CONFIG_DEF_BATCH, &n));
   IONF_CALL(config_int(ctx, s.path, n, 0, 100000000, &batch));
   cfg->source_batch_size = batch;
+
+  IONF_CALL(config_take(&s, "method", "asora", &n));
+  IONF_CALL(config_enum(ctx, s.path, n, methods, CONFIG_N(methods), &which));
+  cfg->method = which == 1 ? RT_METHOD_MONTECARLO : RT_METHOD_ASORA;
+  return IONF_OK;
+}
+
+/* montecarlo: read only with raytracing.method: montecarlo (else it must be absent). */
+static ionf_err config_montecarlo(struct config_ctx *ctx, const struct param_node *root,
+                                  struct ionf_config *cfg) {
+  static const char *const keys[] = {"packets_per_source", "seed", "target_relative_error",
+                                     "max_packets_per_source", "recombination_emission",
+                                     "recombination_packets", "alpha_A"};
+  const struct param_node *user = params_get(root, "montecarlo");
+  if (cfg->method != RT_METHOD_MONTECARLO) {
+    IONF_CHECK(!user || user->kind == PARAM_NULL, IONF_ERR_CONFIG,
+               "%s: montecarlo: is given but raytracing.method is asora (set raytracing.method: "
+               "montecarlo, or remove the montecarlo section)",
+               ctx->name);
+    return IONF_OK;
+  }
+  struct config_section s;
+  struct param_node *n;
+  struct mc_config *mc = &cfg->montecarlo;
+  int64_t v = 0;
+  IONF_CALL(config_open_section(ctx, root, "montecarlo", keys, CONFIG_N(keys), &s));
+  IONF_CALL(config_take(&s, "packets_per_source", "100000", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 1, 4294967295LL, &mc->packets_per_source));
+  IONF_CALL(config_take(&s, "seed", "1", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, 4294967295LL, &v));
+  mc->seed = (uint32_t)v;
+  IONF_CALL(config_take(&s, "target_relative_error", "0", &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &mc->target_relative_error));
+  if (!(mc->target_relative_error >= 0.0 && mc->target_relative_error < 1.0))
+    return config_range(ctx, s.path, n, "must be in [0, 1); 0 keeps packets_per_source fixed");
+  IONF_CALL(config_take(&s, "max_packets_per_source", "100000000", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 1, 4294967295LL, &mc->max_packets_per_source));
+  if (mc->max_packets_per_source < mc->packets_per_source)
+    return config_range(ctx, s.path, n, "must be >= montecarlo.packets_per_source");
+  IONF_CALL(config_take(&s, "recombination_emission", "false", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &mc->recombination_emission));
+  IONF_CALL(config_take(&s, "recombination_packets", "0", &n));
+  IONF_CALL(config_int(ctx, s.path, n, 0, 1000000000000LL, &mc->recombination_packets));
+  IONF_CALL(config_take(&s, "alpha_A", "4.18e-13", &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &mc->alpha_a_1e4_cm3_s));
+  if (!(mc->alpha_a_1e4_cm3_s >= cfg->alpha_b_1e4_cm3_s && mc->alpha_a_1e4_cm3_s < 1e-10))
+    return config_range(ctx, s.path, n, "must be >= chemistry.alpha_B (case A counts every "
+                                        "recombination) and < 1e-10");
+  IONF_CHECK(cfg->n_planes == 0, IONF_ERR_CONFIG,
+             "%s: raytracing.method = montecarlo does not carry plane-parallel sources yet "
+             "(sources has %d plane(s)); use raytracing.method: asora",
+             ctx->name, cfg->n_planes);
   return IONF_OK;
 }
 
@@ -1328,6 +1382,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   IONF_CALL(config_spectrum(ctx, root, cfg));
   IONF_CALL(config_time(ctx, root, cfg));
   IONF_CALL(config_raytracing(ctx, root, cfg));
+  IONF_CALL(config_montecarlo(ctx, root, cfg));
   IONF_CALL(config_output(ctx, root, cfg));
   IONF_CALL(config_mpi(ctx, root, cfg));
   IONF_CALL(config_cosmology(ctx, root, cfg));

@@ -29,7 +29,14 @@
  *               in (0, t_end]; default [t_end]]
  *   raytracing: R_max [cells or length; 0 = whole box], convergence_fraction [1e-4],
  *               max_iterations [per step, 100], backend cpu|cuda|auto [auto],
- *               source_batch_size [GPU sources in flight; 0 = automatic]
+ *               source_batch_size [GPU sources in flight; 0 = automatic],
+ *               method asora|montecarlo [asora]
+ *   montecarlo: (raytracing.method: montecarlo; src/mc.h) packets_per_source [1..2^32-1, 10^5],
+ *               seed [0..2^32-1, 1], target_relative_error [0 = off, else in (0, 1):
+ *               packets per source adapt each step], max_packets_per_source [10^8],
+ *               recombination_emission [bool, false: case B on the spot; true: case A,
+ *               ground-state photons re-emitted], recombination_packets [per pass, 0 =
+ *               packets_per_source x sources], alpha_A [cm^3 s^-1 at 1e4 K, 4.18e-13]
  *   output:     directory [path, "out"], progress [bool, true],
  *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1],
  *               xdmf [bool, true: snapshot_NNNN.xmf for ParaView/VisIt],
@@ -89,6 +96,18 @@
 
 enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
 enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
+/** How point sources' photons are carried (raytracing.method). */
+enum rt_method { RT_METHOD_ASORA, RT_METHOD_MONTECARLO };
+/** Monte Carlo photon packets (montecarlo:, src/mc.h). */
+struct mc_config {
+  int64_t packets_per_source;     /*!< packets per source per pass (the start, when adaptive) */
+  uint32_t seed;                  /*!< Philox key; with it a run is the same on any ranks */
+  double target_relative_error;   /*!< > 0: adapt packets to this front error (src/mc.h) */
+  int64_t max_packets_per_source; /*!< cap of the adaptation */
+  int recombination_emission;     /*!< 1: case A with re-emitted ground-state photons */
+  int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
+  double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
+};
 enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
 enum reduction_mode {
@@ -185,6 +204,8 @@ struct ionf_config {
   int max_iterations;           /*!< ray-tracing/chemistry iterations per step */
   enum backend_kind backend;
   int64_t source_batch_size;    /*!< GPU: sources in flight; 0 = chosen from SMs and memory */
+  enum rt_method method;        /*!< ASORA short characteristics or Monte Carlo packets */
+  struct mc_config montecarlo;  /*!< method montecarlo only */
 
   /* output */
   char output_dir[IONF_PATH_MAX];

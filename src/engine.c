@@ -61,6 +61,8 @@ ionf_err engine_share_sources(struct engine *e) {
   return rc;
 }
 
+static struct chem_params backend_chem(const struct engine *e);
+
 static ionf_err load_sources(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
   const char *origin = cfg->config_name;
@@ -114,6 +116,12 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
+  if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
+    rc = mc_state_init(cfg, e->grid.n, &e->mc);
+    e->mc_on = rc == IONF_OK;
+    e->mc.rank = comm_rank();
+    e->mc.ranks = comm_size();
+  }
   if (rc == IONF_OK) {
     int64_t cells = grid_cells(e->grid.n);
     /* hydrogen starts at material.x_HII_initial (other species would start neutral) */
@@ -152,7 +160,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     setup.first_source = e->first_source;
     setup.source_count = e->source_count;
     setup.tables = &e->tables;
-    setup.chem = e->chem;
+    setup.chem = backend_chem(e);
     setup.r_max_cells = cfg->r_max_cells;
     setup.source_batch_size = cfg->source_batch_size;
     /* one rank traces the plane sources, so the sum over ranks counts them once */
@@ -161,6 +169,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
     int on_gpu = strcmp(e->backend->type_name, "cuda") == 0;
     setup.want_device_sum =
         on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
+    setup.mc = e->mc_on ? &e->mc : NULL;
     rc = e->backend->ops.setup(e->backend, &setup);
     /* the way ranks sum Gamma, as measured best (benchmarks/RESULTS.md) where asked for 'auto' */
     e->reduction = cfg->reduction;
@@ -189,10 +198,22 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
 void engine_destroy(struct engine *e) {
   if (!e) return;
   rt_backend_destroy(e->backend);
+  if (e->mc_on) mc_state_free(&e->mc);
+  free(e->gamma_rel_err);
   photo_tables_free(&e->tables);
   sources_free(&e->sources);
   grid_fields_free(&e->fields);
   free(e);
+}
+
+static ionf_err mc_adapt_packets(struct engine *e);
+
+/* The rate parameters the chemistry runs with: case A when the Monte Carlo diffuse
+   field carries the ground-state recombinations (the analytic fronts keep case B). */
+static struct chem_params backend_chem(const struct engine *e) {
+  struct chem_params p = e->chem;
+  if (e->mc_on && e->mc.recombination_emission) p.alpha_b_1e4_cm3_s = e->mc.alpha_a_1e4_cm3_s;
+  return p;
 }
 
 /*
@@ -399,7 +420,7 @@ static ionf_err cosmology_step(struct engine *e, double dt_s) {
   double ratio = (1.0 + z_half) / (1.0 + e->z_density);
   p.density_factor = ratio * ratio * ratio;
   p.cell_cm = e->cfg->box_size_cm / (double)e->grid.n / (1.0 + z_half);
-  p.chem = e->chem;
+  p.chem = backend_chem(e);
   if (p.chem.thermal) {
     p.chem.t_cmb_k = cosmology_t_cmb_k(&e->cosmo, z_half);
     p.chem.hubble_per_s = cosmology_hubble_per_s(&e->cosmo, z_half);
@@ -421,6 +442,11 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   }
   if (cfg->cosmological) IONF_CALL(cosmology_step(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
+  e->mc.step = e->step; /* Monte Carlo: new packets each step, the same in its iterations */
+  if (e->mc_on) /* the diffuse field's budget: as many packets as all sources, unless set */
+    e->mc.recombination_packets = cfg->montecarlo.recombination_packets > 0
+                                      ? cfg->montecarlo.recombination_packets
+                                      : e->mc.packets_per_source * e->sources.n;
 
   /* C2-Ray's global criterion: few cells still changing, or sums settled. */
   double tol = cfg->convergence_fraction;
@@ -467,6 +493,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   IONF_CALL(be->ops.step_end(be));
   e->time_s += dt_s;
   e->step++;
+  if (e->mc_on && cfg->montecarlo.target_relative_error > 0.0) IONF_CALL(mc_adapt_packets(e));
   info->x_mean_volume = cr.sum_x_end / (double)cells;
   info->x_mean_mass =
       e->sum_n_h_cm3 > 0.0 ? cr.sum_x_end_mass / e->sum_n_h_cm3 : info->x_mean_volume;
@@ -483,6 +510,26 @@ ionf_err engine_sync_to_host(struct engine *e) {
   if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)
     for (int s = 0; s < IONF_N_SPECIES; ++s)
       IONF_CALL(share_slabs(e, grid_species(e->fields.gamma_per_s, e->grid.n, s)));
+  if (e->mc_on) { /* the error of the whole Gamma: sum w^2 over the ranks, then the ratio */
+    if (!e->gamma_rel_err) {
+      e->gamma_rel_err = ionf_malloc(sizeof(double) * (size_t)cells, "the error of Gamma");
+      if (!e->gamma_rel_err) return IONF_ERR_MEM;
+    }
+    memcpy(e->gamma_rel_err, e->mc.gamma_sq, sizeof(double) * (size_t)cells);
+    if (comm_size() > 1) IONF_CALL(comm_allreduce_sum(e->gamma_rel_err, cells));
+    mc_relative_error(e->fields.gamma_per_s, /* the HI block */ e->gamma_rel_err, cells, e->gamma_rel_err);
+  }
+  return IONF_OK;
+}
+
+/* montecarlo.target_relative_error: the next step's packets per source (src/mc.h). */
+static ionf_err mc_adapt_packets(struct engine *e) {
+  IONF_CALL(engine_sync_to_host(e));
+  double err = mc_front_error(e->gamma_rel_err, e->fields.x_ion, grid_cells(e->grid.n));
+  const struct mc_config *mc = &e->cfg->montecarlo;
+  e->mc.packets_per_source = mc_next_packets(e->mc.packets_per_source, err,
+                                             mc->target_relative_error,
+                                             mc->max_packets_per_source);
   return IONF_OK;
 }
 
@@ -572,6 +619,9 @@ static struct snapshot_meta snapshot_meta_now(const struct engine *e, int index,
   meta.redshift = engine_redshift(e);
   meta.density_redshift = e->z_density;
   meta.sum_n_h_cm3 = e->sum_n_h_cm3;
+  meta.mc_seed = e->mc_on ? (int64_t)e->mc.seed : -1;
+  meta.mc_packets_per_source = e->mc_on ? e->mc.packets_per_source : 0;
+  meta.gamma_rel_err = e->mc_on ? e->gamma_rel_err : NULL;
   if (e->cfg->sequence.n_redshifts > 0 && e->seq_interval >= 0) {
     in->redshift = e->cfg->sequence.redshifts[e->seq_interval];
     in->density_file = e->seq_density_file;
@@ -743,6 +793,13 @@ ionf_err engine_restart(struct engine *e, const char *path) {
   memcpy(e->fields.x_ion_end, e->fields.x_ion, sizeof(double) * (size_t)cells * IONF_N_SPECIES);
   IONF_CALL(e->backend->ops.upload(e->backend, FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_T, 0,
                                    cells));
+  if (e->mc_on) { /* the same packets as the interrupted run: same seed, same count */
+    IONF_CHECK(st.mc_seed == (int64_t)e->mc.seed, IONF_ERR_INPUT,
+               "checkpoint '%s' was written with montecarlo.seed = %lld, this run has %lld: "
+               "a restart must keep the seed (or start afresh)",
+               path, (long long)st.mc_seed, (long long)e->mc.seed);
+    if (st.mc_packets_per_source > 0) e->mc.packets_per_source = st.mc_packets_per_source;
+  }
   e->time_s = st.time_s;
   e->step = st.step;
   e->next_snapshot_index = st.next_index;

@@ -17,6 +17,7 @@
 #include "chem.h"
 #include "config.h"
 #include "grid.h"
+#include "mc.h"
 #include "photo_tables.h"
 #include "cosmology.h"
 #include "sources.h"
@@ -57,6 +58,10 @@ struct engine {
   char seq_halo_file[IONF_PATH_MAX + 64];    /*!< its halo catalogue ("" if not from the sequence) */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank */
+  /* raytracing.method montecarlo (src/mc.h) */
+  int mc_on;
+  struct mc_state mc;            /*!< seed, step, packets; the backend borrows it */
+  double *gamma_rel_err;         /*!< n^3 estimated relative error of Gamma (at outputs) */
 };
 
 /** Per-step outcome. */

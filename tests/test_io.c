@@ -248,7 +248,7 @@ static void test_snapshot(void) {
                 "Ndot: 1e50}\n";
   cfg.effective_yaml = yaml;
   struct grid g = {N, 2.5e22 / N, 0};
-  struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0, -1.0, 0.0, NULL};
+  struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0, -1.0, 0.0, NULL, -1, 0, NULL};
 
   EXPECT(output_dir_prepare(cfg.output_dir) == IONF_OK, "output_dir_prepare: %s",
          ionf_error_message());
