@@ -423,6 +423,59 @@ static const char problems_eor[] =
     "  directory: out/eor\n"
     "  dTb: true              # /Grid/dTb, the 21-cm brightness temperature [mK]\n";
 
+/* Test 1 on particles: the same physics as iliev1, on a generated particle set. */
+static const char problems_iliev1_particles[] =
+    "# ionfront: Iliev et al. (2006) Test 1 on SPH particles (reduced size: 32^3 particles).\n"
+    "#\n"
+    "# The Stroemgren sphere of iliev1, with the density carried by particles of a\n"
+    "# jittered lattice instead of cells: a particle's n_H = X_H rho / m_p from its SPH\n"
+    "# density, rays from the source cross the particles' kernels (src/sph_trace.h), and each\n"
+    "# particle gets C2-Ray's time-averaged chemistry.  Analytic front as for iliev1:\n"
+    "#   r_I(t) = r_S (1 - exp(-t / t_rec))^(1/3), r_S = 5.39 kpc, t_rec = 122.4 Myr.\n"
+    "\n"
+    "particles:\n"
+    "  generate:\n"
+    "    kind: lattice          # lattice (jittered) | glass (relaxed random start)\n"
+    "    count_1d: 32           # particles per side (count_1d^3 in all)\n"
+    "    n_H: 1.0e-3            # hydrogen number density [cm^-3]\n"
+    "    box: 6.6 kpc           # side of the cube (a bare number is in Mpc)\n"
+    "    jitter: 0.1            # random shift of each site, in lattice spacings\n"
+    "    neighbours: 48         # particles inside each kernel sphere\n"
+    "    seed: 1\n"
+    "    periodic: true         # densities as if the medium went on past the faces (Test 1's box\n"
+    "                           # is an octant of an unbounded medium); rays are not wrapped\n"
+    "  # file: snap.h5         # or read a Gadget/SWIFT HDF5 snapshot instead of generate:\n"
+    "  hydrogen_mass_fraction: 1.0  # X_H: pure hydrogen (Test 1)\n"
+    "  rays_per_source: 0       # HEALPix rays, 12 nside^2; 0 = the smallest >= N^(2/3)\n"
+    "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
+    "\n"
+    "material:\n"
+    "  temperature: 1.0e4       # initial (and here fixed) gas temperature [K]\n"
+    "  x_HII_initial: 1.2e-3    # initial ionized hydrogen fraction\n"
+    "  isothermal: true\n"
+    "\n"
+    "sources:\n"
+    "  - position: [0 kpc, 0 kpc, 0 kpc]  # from the box corner, like Test 1's corner cell\n"
+    "    Ndot: 5.0e48           # ionizing photon rate [s^-1]\n"
+    "\n"
+    "spectrum:\n"
+    "  type: grey\n"
+    "\n"
+    "time:\n"
+    "  dt: 10 Myr\n"
+    "  t_end: 500 Myr\n"
+    "  outputs: [10 Myr, 30 Myr, 100 Myr, 200 Myr, 500 Myr]\n"
+    "\n"
+    "raytracing:\n"
+    "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
+    "  convergence_fraction: 1.0e-4\n"
+    "  max_iterations: 100\n"
+    "  backend: auto            # cpu | cuda | auto\n"
+    "\n"
+    "output:\n"
+    "  directory: out/iliev1_particles\n"
+    "  progress: true\n";
+
 struct problems_entry {
   const char *name;
   const char *description;
@@ -436,6 +489,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 1: Stroemgren sphere in uniform hydrogen, 128^3 cells "
      "(r_S = 5.39 kpc, t_rec = 122.4 Myr)",
      problems_iliev1},
+    {"iliev1_particles",
+     "Iliev et al. 2006 Test 1 on SPH particles: 32^3 generated particles, source at the "
+     "corner (r_S = 5.39 kpc, t_rec = 122.4 Myr)",
+     problems_iliev1_particles},
     {"iliev2",
      "Iliev et al. 2006 Test 2: H II region with temperature evolution (black body 1e5 K, "
      "T0 = 100 K), 128^3 cells",
