@@ -11,3 +11,10 @@ endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)
 set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
+
+# The particle engine (src/sph_engine.h) with injected tracers: analytic chemistry,
+# config errors, snapshots; and the same answer on 1-4 ranks.
+ionf_add_test(NAME test_sph_engine SOURCES test_sph_engine.c LABELS unit)
+add_test(NAME sph_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sph_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
+                                   $<TARGET_FILE:test_sph_engine>)
+set_tests_properties(sph_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
