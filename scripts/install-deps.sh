@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config git
   libopenmpi-dev openmpi-bin
   libhdf5-openmpi-dev hdf5-tools
-  libhwloc-dev libgsl-dev libyaml-dev libpng-dev libfftw3-dev
+  libhwloc-dev libgsl-dev libyaml-dev libpng-dev libfftw3-dev libchealpix-dev
   python3 python3-numpy python3-h5py python3-matplotlib
 )
 missing=()

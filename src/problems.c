@@ -446,7 +446,7 @@ static const char problems_iliev1_particles[] =
     "                           # is an octant of an unbounded medium); rays are not wrapped\n"
     "  # file: snap.h5         # or read a Gadget/SWIFT HDF5 snapshot instead of generate:\n"
     "  hydrogen_mass_fraction: 1.0  # X_H: pure hydrogen (Test 1)\n"
-    "  rays_per_source: 0       # HEALPix rays, 12 nside^2; 0 = the smallest >= N^(2/3)\n"
+    "  rays_per_source: 0       # HEALPix rays, 12 nside^2 (nside a power of 2); 0 = automatic\n"
     "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
     "\n"
     "material:\n"

@@ -22,6 +22,7 @@
 #include "constants.h"
 #include "params.h"
 #include "problems.h"
+#include "sph_rays.h"
 #include "units.h"
 
 #define SPH_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -230,12 +231,13 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
              c->name, n->scalar);
   IONF_CALL(take(u, "rays_per_source", "0", eff, &n));
   IONF_CALL(read_int(c, "particles.rays_per_source", n, 0, (int64_t)1 << 40, &cfg->rays_per_source));
-  if (cfg->rays_per_source > 0) { /* HEALPix: 12 nside^2 */
-    int64_t nside = (int64_t)llround(sqrt((double)cfg->rays_per_source / 12.0));
-    IONF_CHECK(12 * nside * nside == cfg->rays_per_source, IONF_ERR_CONFIG,
-               "%s: particles.rays_per_source = %s: must be 12 nside^2 (HEALPix: 12, 48, 108, "
-               "192, ..., 3072, ...) or 0 (automatic)",
-               c->name, n->scalar);
+  int64_t nside;
+  if (cfg->rays_per_source > 0 && sph_rays_nside(cfg->rays_per_source, &nside) != IONF_OK) {
+    ionf_error_clear(); /* HEALPix NESTED: 12 nside^2, nside a power of two */
+    return ionf_error_set(IONF_ERR_CONFIG,
+                          "%s: particles.rays_per_source = %s: must be 12 nside^2 with nside a "
+                          "power of two (12, 48, 192, 768, 3072, ...) or 0 (automatic)",
+                          c->name, n->scalar);
   }
   IONF_CALL(take(u, "output_grid", "0", eff, &n));
   IONF_CALL(read_int(c, "particles.output_grid", n, 0, 1024, &cfg->output_grid));

@@ -8,12 +8,13 @@
  *                 config file), or generate {kind lattice|glass, count_1d [2..1024],
  *                 n_H [cm^-3 > 0], box [length > 0], jitter [0..1, 0.1],
  *                 relax_iterations [glass: 30], neighbours [48], seed [1],
- *                 periodic [bool, false]} (exactly one of the two);
+ *                 periodic [bool, false: h and densities wrap across the faces]} (exactly
+ *                 one of the two; rays are never wrapped: the run treats the box as open);
  *               unit_length, unit_mass [only for files that name no units: the
  *                 length in cm and mass in g of one file unit; 0 = refuse such files],
  *               hydrogen_mass_fraction [0 < X_H <= 1, 1],
- *               rays_per_source [0 = 12 nside^2 >= N^(2/3), the smallest such nside;
- *                 else 12 nside^2 for some nside],
+ *               rays_per_source [0 = the tracer's default for N particles
+ *                 (sph_rays_default_nside); else 12 nside^2, nside a power of two],
  *               output_grid [0, or N: also deposit x_HII on an N^3 grid, /Grid/x_HII]
  *   sources:    a list of {position: [x, y, z] (lengths from the box corner; a bare
  *               number is in Mpc, like every length), Ndot [s^-1 > 0]}, inside the box

@@ -26,15 +26,14 @@
 #include "particles_make.h"
 #include "snapshot.h"
 #include "sph_neighbours.h"
+#include "sph_rays.h"
 #include "ionf_config.h"
 #include "sph_snapshot.h"
 
 #define SPH_ENGINE_MAX_LEAF 8 /* particles per BVH leaf */
 
 int64_t sph_engine_default_rays(int64_t n_particles) {
-  double target = pow((double)(n_particles > 1 ? n_particles : 1), 2.0 / 3.0);
-  int64_t nside = (int64_t)ceil(sqrt(target / 12.0));
-  if (nside < 1) nside = 1;
+  int64_t nside = sph_rays_default_nside(n_particles); /* the tracer's own default */
   return 12 * nside * nside;
 }
 
@@ -66,6 +65,12 @@ static ionf_err load_particles(struct sph_engine *e) {
     IONF_CALL(particles_validate(p, cfg->file));
   }
   particles_set_hydrogen(p, cfg->hydrogen_mass_fraction);
+  /* periodicity shaped h and the densities (the generator's and the file's); the
+     tracer does not wrap rays across the box, so the run treats the box as open */
+  if (p->periodic && cfg->generate == SPH_GENERATE_NONE)
+    ionf_warning("%s is periodic: its densities stand, but rays are not wrapped across the box",
+                 cfg->file);
+  p->periodic = 0;
   return IONF_OK;
 }
 

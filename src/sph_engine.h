@@ -63,7 +63,7 @@ struct sph_step_info {
   double x_mean_mass;            /*!< hydrogen-weighted mean x_HII */
 };
 
-/** Rays per source when the config says 0: 12 nside^2 >= N^(2/3), the smallest nside. */
+/** Rays per source when the config says 0: the tracer's default (sph_rays_default_nside). */
 int64_t sph_engine_default_rays(int64_t n_particles);
 
 /**

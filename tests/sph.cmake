@@ -11,6 +11,10 @@ endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)
 set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
+# SPH ray tracing: kernel column table, volume integrals, hits, photon conservation
+ionf_add_test(NAME test_sph_kernel_table SOURCES test_sph_kernel_table.c LABELS unit)
+ionf_add_test(NAME test_sph_trace_volume SOURCES test_sph_trace_volume.c LABELS unit)
+ionf_add_test(NAME test_sph_trace_cpu SOURCES test_sph_trace_cpu.c LABELS unit)
 
 # The particle engine (src/sph_engine.h) with injected tracers: analytic chemistry,
 # config errors, snapshots; and the same answer on 1-4 ranks.

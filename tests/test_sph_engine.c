@@ -173,8 +173,12 @@ static void test_config(void) {
   expect_error("R_max in cells", "raytracing.R_max=3", "raytracing.R_max", "length");
   expect_error("negative rate", "sources=[{position: [0, 0, 0], Ndot: -1}]", "sources[0].Ndot",
                "-1");
-  EXPECT(sph_engine_default_rays(32768) == 1200, "default rays for 32^3: %lld",
-         (long long)sph_engine_default_rays(32768));
+  expect_error("rays: nside not a power of two", "particles.rays_per_source=108",
+               "rays_per_source", "108");
+  const char *rays192[] = {"particles.rays_per_source=192"};
+  rc = load(base_yaml, rays192, 1, &cfg);
+  EXPECT(rc == IONF_OK && cfg.rays_per_source == 192, "rays_per_source 192 (nside 4) accepted");
+  if (rc == IONF_OK) sph_config_free(&cfg);
 }
 
 /* ---- snapshots and deposition -------------------------------------------------------- */
