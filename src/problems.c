@@ -432,13 +432,18 @@ static const char problems_iliev1_particles[] =
     "# density, rays from the source cross the particles' kernels (src/sph_trace.h), and each\n"
     "# particle gets C2-Ray's time-averaged chemistry.  Analytic front as for iliev1:\n"
     "#   r_I(t) = r_S (1 - exp(-t / t_rec))^(1/3), r_S = 5.39 kpc, t_rec = 122.4 Myr.\n"
+    "#\n"
+    "# One difference from the grid set-up: the source sits at the centre of a box twice\n"
+    "# as wide (13.2 kpc), so the box holds the whole sphere rather than one octant.  At a\n"
+    "# corner, particles straddling the octant's faces (kernels reach past them) would catch\n"
+    "# photons of rays that leave the octant, and the front would run ahead (10-20% at 16^3).\n"
     "\n"
-    "particles:\n"
+"particles:\n"
     "  generate:\n"
     "    kind: lattice          # lattice (jittered) | glass (relaxed random start)\n"
     "    count_1d: 32           # particles per side (count_1d^3 in all)\n"
     "    n_H: 1.0e-3            # hydrogen number density [cm^-3]\n"
-    "    box: 6.6 kpc           # side of the cube (a bare number is in Mpc)\n"
+    "    box: 13.2 kpc          # side of the cube (a bare number is in Mpc)\n"
     "    jitter: 0.1            # random shift of each site, in lattice spacings\n"
     "    neighbours: 48         # particles inside each kernel sphere\n"
     "    seed: 1\n"
@@ -455,7 +460,7 @@ static const char problems_iliev1_particles[] =
     "  isothermal: true\n"
     "\n"
     "sources:\n"
-    "  - position: [0 kpc, 0 kpc, 0 kpc]  # from the box corner, like Test 1's corner cell\n"
+    "  - position: [6.6 kpc, 6.6 kpc, 6.6 kpc]  # from the box corner: the centre\n"
     "    Ndot: 5.0e48           # ionizing photon rate [s^-1]\n"
     "\n"
     "spectrum:\n"
@@ -490,8 +495,8 @@ static const struct problems_entry problems_table[] = {
      "(r_S = 5.39 kpc, t_rec = 122.4 Myr)",
      problems_iliev1},
     {"iliev1_particles",
-     "Iliev et al. 2006 Test 1 on SPH particles: 32^3 generated particles, source at the "
-     "corner (r_S = 5.39 kpc, t_rec = 122.4 Myr)",
+     "Iliev et al. 2006 Test 1 on SPH particles: 32^3 generated particles, the source at "
+     "the centre of a 13.2 kpc box (r_S = 5.39 kpc, t_rec = 122.4 Myr)",
      problems_iliev1_particles},
     {"iliev2",
      "Iliev et al. 2006 Test 2: H II region with temperature evolution (black body 1e5 K, "
