@@ -22,3 +22,7 @@ ionf_add_test(NAME test_sph_engine SOURCES test_sph_engine.c LABELS unit)
 add_test(NAME sph_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sph_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
                                    $<TARGET_FILE:test_sph_engine>)
 set_tests_properties(sph_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+# `ionfront run` on particles: bad input, 1 vs 3 ranks with the CPU tracer, snapshot layout
+add_test(NAME cli_particles_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_run.sh
+                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_run PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
