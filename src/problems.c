@@ -481,6 +481,66 @@ static const char problems_iliev1_particles[] =
     "  directory: out/iliev1_particles\n"
     "  progress: true\n";
 
+/* Test 2 on particles: iliev2's thermal physics on the set of iliev1_particles. */
+static const char problems_iliev2_particles[] =
+    "# ionfront: Iliev et al. (2006) Test 2 on SPH particles (reduced size: 32^3 particles).\n"
+    "#\n"
+    "# The H II region of iliev2 (gas from 100 K, heated by a 1e5 K black body), with the\n"
+    "# density carried by particles of a\n"
+    "# jittered lattice instead of cells: a particle's n_H = X_H rho / m_p from its SPH\n"
+    "# density, rays from the source cross the particles' kernels (src/sph_trace.h), and each\n"
+    "# particle gets C2-Ray's time-averaged chemistry and thermal update.  No analytic\n"
+    "# solution: compare with iliev2 on a grid and the comparison project's codes.\n"
+    "#\n"
+    "# One difference from the grid set-up: the source sits at the centre of a box twice\n"
+    "# as wide (13.2 kpc), so the box holds the whole sphere rather than one octant.  At a\n"
+    "# corner, particles straddling the octant's faces (kernels reach past them) would catch\n"
+    "# photons of rays that leave the octant, and the front would run ahead (10-20% at 16^3).\n"
+    "\n"
+"particles:\n"
+    "  generate:\n"
+    "    kind: lattice          # lattice (jittered) | glass (relaxed random start)\n"
+    "    count_1d: 32           # particles per side (count_1d^3 in all)\n"
+    "    n_H: 1.0e-3            # hydrogen number density [cm^-3]\n"
+    "    box: 13.2 kpc          # side of the cube (a bare number is in Mpc)\n"
+    "    jitter: 0.1            # random shift of each site, in lattice spacings\n"
+    "    neighbours: 48         # particles inside each kernel sphere\n"
+    "    seed: 1\n"
+    "    periodic: true         # densities as if the medium went on past the faces (Test 1's box\n"
+    "                           # is an octant of an unbounded medium); rays are not wrapped\n"
+    "  # file: snap.h5         # or read a Gadget/SWIFT HDF5 snapshot instead of generate:\n"
+    "  hydrogen_mass_fraction: 1.0  # X_H: pure hydrogen (Test 1)\n"
+    "  rays_per_source: 0       # HEALPix rays, 12 nside^2 (nside a power of 2); 0 = automatic\n"
+    "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
+    "\n"
+    "material:\n"
+    "  temperature: 100         # initial gas temperature [K]\n"
+    "  x_HII_initial: 1.2e-3    # initial ionized hydrogen fraction\n"
+    "  isothermal: false        # photo-heating and cooling\n"
+    "\n"
+    "sources:\n"
+    "  - position: [6.6 kpc, 6.6 kpc, 6.6 kpc]  # from the box corner: the centre\n"
+    "    Ndot: 5.0e48           # ionizing photon rate [s^-1]\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 1.0e5\n"
+    "\n"
+    "time:\n"
+    "  dt: 5 Myr\n"
+    "  t_end: 500 Myr\n"
+    "  outputs: [10 Myr, 30 Myr, 100 Myr, 200 Myr, 500 Myr]\n"
+    "\n"
+    "raytracing:\n"
+    "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
+    "  convergence_fraction: 1.0e-4\n"
+    "  max_iterations: 100\n"
+    "  backend: auto            # cpu | cuda | auto\n"
+    "\n"
+    "output:\n"
+    "  directory: out/iliev2_particles\n"
+    "  progress: true\n";
+
 struct problems_entry {
   const char *name;
   const char *description;
@@ -498,6 +558,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 1 on SPH particles: 32^3 generated particles, the source at "
      "the centre of a 13.2 kpc box (r_S = 5.39 kpc, t_rec = 122.4 Myr)",
      problems_iliev1_particles},
+    {"iliev2_particles",
+     "Iliev et al. 2006 Test 2 on SPH particles: 32^3 generated particles, black body 1e5 K, "
+     "T0 = 100 K, the source at the centre of a 13.2 kpc box",
+     problems_iliev2_particles},
     {"iliev2",
      "Iliev et al. 2006 Test 2: H II region with temperature evolution (black body 1e5 K, "
      "T0 = 100 K), 128^3 cells",
