@@ -201,10 +201,10 @@ static int command_run_particles(const char *config_path, char *const *overrides
     return code;
   }
   ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
-                "each; tracer %s; chemistry on the host (OpenMP)",
+                "each; tracer %s; chemistry %s",
                 (long long)e->particles.count, cfg.file[0] ? cfg.file : "generated",
                 (int)e->tree.n_leaves, (long long)cfg.n_sources, (long long)e->n_rays,
-                e->tracer_name);
+                e->tracer_name, e->chem_on_gpu ? "on the GPU" : "on the host (OpenMP)");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg.base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg.base.dt_s / IONF_MYR_S, cfg.base.t_end_s / IONF_MYR_S, cfg.base.output_dir);

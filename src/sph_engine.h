@@ -5,7 +5,8 @@
  *
  * One step (docs/design.md, "Particle engine"): x_av := x; repeat { Gamma :=
  * trace(this rank's sources, columns from x_av) (src/sph_trace.h); Allreduce
- * (Gamma, heating); every particle: chem_cell_update(_thermal) (src/chem_k.h,
+ * (Gamma, heating); every particle: chem_cell_update(_thermal) (src/chem_k.h, on
+ * the host or, with the CUDA tracer, on the GPU: src/sph_chem.h;
  * C2-Ray's time-averaged implicit update with the particle's n_H and n_e) ->
  * x_av, x_end (T_av, T_end) } until sum(x_end), sum(1 - x_end) (and sum(T_end))
  * change by less than convergence_fraction; x := x_end.
@@ -47,6 +48,7 @@ struct sph_engine {
   struct chem_params chem;
   sph_trace_fn trace;
   const char *tracer_name;       /*!< "cpu", "cuda" or "injected" */
+  int chem_on_gpu;               /*!< chemistry by sph_chem_cuda_pass (with the CUDA tracer) */
   int64_t n_rays;                /*!< per source */
   double time_s;
   int64_t step;

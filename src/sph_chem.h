@@ -1,0 +1,33 @@
+/**
+ * @file sph_chem.h
+ * @brief The particle engine's chemistry pass on the GPU: every particle's
+ *        C2-Ray update (chem_k.h, the same functions as chem_cpu_pass) in a
+ *        CUDA kernel, host arrays in and out (gpu/sph_chem.cu).
+ *
+ * Why on the GPU: an isothermal pass costs ~40 ns per particle on two CPU
+ * threads, but a thermal one (the temperature's sub-steps) ~20 us: 1e6 particles
+ * would spend seconds per iteration on the host next to a GPU trace.  The
+ * rates come back to the host for the MPI sum anyway, so the pass takes host
+ * arrays; the convergence sums are formed on the host from the results.
+ */
+#ifndef IONF_SPH_CHEM_H
+#define IONF_SPH_CHEM_H
+
+#include "chem.h"
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** As chem_cpu_pass, on the GPU.  IONF_ERR_UNSUPPORTED in a CPU-only build. */
+IONF_NODISCARD ionf_err sph_chem_cuda_pass(const struct chem_input *in, struct chem_state *state,
+                                           struct chem_pass_result *result);
+/** Free the device buffers the pass keeps between calls. */
+void sph_chem_cuda_release(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IONF_SPH_CHEM_H */
