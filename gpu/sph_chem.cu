@@ -8,8 +8,10 @@
 
 #include <string.h>
 
+extern "C" {
 #include "chem_k.h"
 #include "sph_chem.h"
+}
 
 #define SPH_CHEM_THREADS 128
 
