@@ -10,7 +10,9 @@
  *    sources, sum_p Gamma_p N_HI,p = sum Ndot to 1e-10; at moderate depth
  *    (tau per ray ~ 0.1 - 3) the absorbed photons equal
  *    sum_rays Ndot/n_rays (1 - exp(-tau_ray)) with tau_ray from the brute
- *    force, to 1e-10;
+ *    force, to 1e-10; with a black body and heating, photons and energy
+ *    absorbed equal sum_rays Ndot/n_rays [T(0) - T(tau_ray)] of the thick
+ *    tables T (to 1e-9);
  *  - Gamma(r) in a uniform lattice falls like e^-tau(r) / (4 pi r^2) (tau 0.8
  *    to 2), times the kernel's smoothing of that field, 1 + <d^2>/6 lap/f
  *    (<d^2> = 0.225 h^2; +2% to +6% here): shell averages from 1.5 h to
@@ -24,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "photo_tables.h"
 #include "sph_kernel_table.h"
 #include "sph_rays.h"
 #include "sph_trace.h"
@@ -134,6 +138,46 @@ static void check_hits_and_conservation(double r_max) {
   printf("  moderate depth (tau per ray %.3g .. %.3g): absorbed %.15g, 1 - exp(-tau) %.15g\n",
          tau_min, tau_max, absorbed, expected);
   EXPECT_REL(absorbed, expected, 1e-10, "absorbed photons vs 1 - exp(-tau) per ray");
+
+  /* black body with heating, same depth: photons and energy telescope per ray too,
+     absorbed = sum_rays ndot_ray [thick(0) - thick(tau_ray)], the same for heat_thick */
+  if (r_max <= 0.0) {
+    struct ionf_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.spectrum = SPECTRUM_BLACKBODY;
+    cfg.t_eff_k = 1e5;
+    cfg.sigma0_cm2 = sigma_mid;
+    cfg.sigma_power_law_index = 2.8;
+    cfg.num_tau = 2000;
+    cfg.min_log_tau = -20.0;
+    cfg.max_log_tau = 4.0;
+    struct photo_tables pt;
+    EXPECT(photo_tables_build(&cfg, &pt) == IONF_OK, "tables: %s", ionf_error_message());
+    struct photo_table_view v = photo_tables_view(&pt);
+    in = trace_input(&c, v, 3, src, ndot, n_rays, r_max);
+    in.heating = 1;
+    out.heating_erg_per_s = c.heat;
+    EXPECT(sph_trace_cpu(&in, &out, &st) == IONF_OK, "black-body pass: %s", ionf_error_message());
+    double photons = 0.0, energy = 0.0, want_photons = 0.0, want_energy = 0.0;
+    for (int64_t i = 0; i < c.p.count; ++i) {
+      double nhi = c.p.n_h_atoms[i] * (1.0 - c.x_hii[i]);
+      photons += c.gamma[i] * nhi;
+      energy += c.heat[i] * nhi;
+    }
+    for (int s = 0; s < 3; ++s)
+      for (int64_t k = 0; k < n_rays; ++k) {
+        double tau = sigma_mid * b.ray_col[s * n_rays + k];
+        double nd = ndot[s] / (double)n_rays;
+        want_photons += nd * (v.thick[0] - photo_table_lookup(v.thick, v.num_tau, v.min_log_tau, v.dlog_tau, tau));
+        want_energy += nd * (v.heat_thick[0] - photo_table_lookup(v.heat_thick, v.num_tau, v.min_log_tau, v.dlog_tau, tau));
+      }
+    printf("  black body: photons absorbed / expected - 1 = %.3g, energy %.3g\n",
+           photons / want_photons - 1.0, energy / want_energy - 1.0);
+    EXPECT_REL(photons, want_photons, 1e-9, "black body: absorbed photons");
+    EXPECT_REL(energy, want_energy, 1e-9, "black body: absorbed energy");
+    out.heating_erg_per_s = NULL;
+    photo_tables_free(&pt);
+  }
 
   /* thick: every ray ends inside (r_max = 0 only: all rays cross the set) */
   if (r_max <= 0.0) {
