@@ -454,9 +454,13 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   IONF_CALL(size_hit_buffers());
   int stack_stride = 0;
   int32_t *gstack = NULL;
+  int64_t batch_rays = TRACE_BATCH_RAYS;
   if (tree->height + 2 > TRACE_LOCAL_STACK) {
+    /* a deep tree (chains): global stacks, fewer rays per batch to keep them under 1 GiB */
     stack_stride = tree->height + 2;
-    IONF_CALL(dbuf_ensure(&g->gstack, (size_t)TRACE_BATCH_RAYS * (size_t)stack_stride * sizeof(int32_t),
+    int64_t fit = ((int64_t)1 << 28) / stack_stride;
+    batch_rays = fit < 1024 ? 1024 : (fit < batch_rays ? fit : batch_rays);
+    IONF_CALL(dbuf_ensure(&g->gstack, (size_t)batch_rays * (size_t)stack_stride * sizeof(int32_t),
                           "traversal stacks"));
     gstack = (int32_t *)g->gstack.p;
   }
@@ -478,8 +482,8 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   int64_t total_rays = ns * prep->n_rays, hits = 0;
   std::vector<int64_t> offsets_h((size_t)TRACE_BATCH_RAYS + 1);
   int64_t *counts = (int64_t *)g->counts.p, *offsets = (int64_t *)g->offsets.p;
-  for (int64_t r0 = 0; r0 < total_rays && n > 0; r0 += TRACE_BATCH_RAYS) {
-    int64_t nb = total_rays - r0 < TRACE_BATCH_RAYS ? total_rays - r0 : TRACE_BATCH_RAYS;
+  for (int64_t r0 = 0; r0 < total_rays && n > 0; r0 += batch_rays) {
+    int64_t nb = total_rays - r0 < batch_rays ? total_rays - r0 : batch_rays;
     trace_kernel<false><<<blocks_for(nb), TRACE_THREADS, 0, st>>>(s, r0, nb, counts, NULL, 0, NULL,
                                                                   NULL, gstack, stack_stride);
     TRACE_CUDA(cudaGetLastError(), "count kernel launch");

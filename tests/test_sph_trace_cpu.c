@@ -18,6 +18,7 @@
  *    (<d^2> = 0.225 h^2; +2% to +6% here): shell averages from 1.5 h to
  *    0.35 kpc within 2% (measured: within 0.8%; without the smoothing term
  *    they are 2-6% high);
+ *  - a chain-like tree (a line of particles, height > 64): hits as brute force;
  *  - bad input: n_rays not 12 nside^2 (power-of-two nside), periodic sets.
  */
 #include <math.h>
@@ -289,7 +290,33 @@ static void check_bad_input(void) {
   }
 }
 
+/* A chain-like tree (collinear particles of growing spacing, one per leaf): the
+   traversal stack sized from the height still finds every brute-force hit. */
+static void check_deep_tree(void) {
+  struct trace_case c;
+  if (!trace_case_bvh_input(INPUT_LINE, 3000, 1, &c)) {
+    EXPECT(0, "set-up: %s", ionf_error_message());
+    return;
+  }
+  double src[6] = {0.5e22, 0.5e22, 0.5e22, 0.3e22, 0.6e22, 0.5e22}, ndot[2] = {1e50, 1e50};
+  struct brute b;
+  brute_force(&c, 2, src, 8, 0.0, &b);
+  struct sph_trace_input in = trace_input(&c, grey_tables(1e-30), 2, src, ndot, 768, 0.0);
+  struct sph_trace_output out = {c.gamma, NULL};
+  struct sph_trace_stats st;
+  EXPECT(sph_trace_cpu(&in, &out, &st) == IONF_OK, "line: %s", ionf_error_message());
+  printf("line of 3000 (tree height %d): %lld hits, brute force %lld\n", c.tree.height,
+         (long long)st.hits, (long long)b.hits);
+  EXPECT(c.tree.height > 64, "the line's tree is not deep: height %d", c.tree.height);
+  EXPECT(st.hits == b.hits && b.hits > 0, "line: hits %lld, brute force %lld", (long long)st.hits,
+         (long long)b.hits);
+  free(b.col_sum);
+  free(b.ray_col);
+  trace_case_free(&c);
+}
+
 int main(void) {
+  check_deep_tree();
   check_hits_and_conservation(0.0);
   check_hits_and_conservation(0.3 * IONF_KPC_CM);
   check_profile();

@@ -120,6 +120,15 @@ int main(void) {
   compare("lattice, grey, after release", &c, trace_input(&c, grey_tables(sigma_mid), 1, src, ndot, 192, 0.0));
   trace_case_free(&c);
 
+  /* a chain-like tree (height 2999): the GPU's global-memory traversal stacks */
+  {
+    struct trace_case l;
+    EXPECT(trace_case_bvh_input(INPUT_LINE, 3000, 1, &l), "line: %s", ionf_error_message());
+    double lsrc[6] = {0.5e22, 0.5e22, 0.5e22, 0.3e22, 0.6e22, 0.5e22}, lndot[2] = {1e50, 2e50};
+    compare("line of 3000, deep tree", &l, trace_input(&l, grey_tables(1e-24), 2, lsrc, lndot, 768, 0.0));
+    trace_case_free(&l);
+  }
+
   /* a clustered random set, many sources: the resident copies must be replaced */
   {
     struct trace_case r;
