@@ -149,3 +149,17 @@ extern "C" ionf_err sph_chem_cuda_pass(const struct chem_input *in, struct chem_
   result->sum_t_end = st;
   return IONF_OK;
 }
+
+extern "C" int sph_cuda_select_device(int local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+    cudaGetLastError(); /* clear the "no device" error */
+    return -1;
+  }
+  int device = local_rank % count;
+  if (cudaSetDevice(device) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return device;
+}

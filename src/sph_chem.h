@@ -26,6 +26,13 @@ IONF_NODISCARD ionf_err sph_chem_cuda_pass(const struct chem_input *in, struct c
 /** Free the device buffers the pass keeps between calls. */
 void sph_chem_cuda_release(void);
 
+/**
+ * Make GPU (local_rank mod the device count) current for this rank, as the grid
+ * backend does, before the particle tree, tracer and chemistry touch a device.
+ * Returns the device, or -1 (no device, or a CPU-only build).
+ */
+int sph_cuda_select_device(int local_rank);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,11 @@ ionf_err sph_chem_cuda_pass(const struct chem_input *in, struct chem_state *stat
 }
 
 void sph_chem_cuda_release(void) {}
+
+int sph_cuda_select_device(int local_rank) {
+  (void)local_rank;
+  return -1;
+}
 #endif
 
 /* ISO C: a translation unit is not empty */

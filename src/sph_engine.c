@@ -104,6 +104,9 @@ static ionf_err choose_tracer(struct sph_engine *e) {
     IONF_CHECK(gpus > 0, IONF_ERR_UNSUPPORTED,
                "%s: raytracing.backend = cuda, but no CUDA device is visible",
                e->cfg->base.config_name);
+    IONF_CHECK(sph_cuda_select_device(comm_local_rank()) >= 0, IONF_ERR_GPU,
+               "rank %d: cannot use a CUDA device (local rank %d of %d devices)", comm_rank(),
+               comm_local_rank(), gpus);
     e->trace = sph_trace_cuda;
     e->tracer_name = "cuda";
     e->chem_on_gpu = 1;

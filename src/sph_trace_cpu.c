@@ -7,7 +7,7 @@
  * source), walks the tree depth-first (stack of tree->height + 1 entries:
  * popping one node and pushing its two children keeps at most one pending
  * sibling per level), collects the ray's hits in a private buffer that grows
- * as needed, sorts them by (t, traversal order), and walks them accumulating
+ * as needed, sorts them stably by t (ties in traversal order), and walks them accumulating
  * tau; the rates go to the particles with atomic adds (rays cross the same
  * particles rarely at once, so contention is low and no per-thread copies of
  * the N-particle arrays are needed).
@@ -26,18 +26,51 @@ struct hit {
   double t;      /* signed distance of closest approach (the sort key) */
   double col;    /* column per atom [cm^-2] */
   int32_t slot;  /* sorted particle slot */
-  int32_t seq;   /* traversal order (breaks ties in t, as the GPU's stable sort does) */
 };
 
-static int hit_cmp(const void *a, const void *b) {
-  const struct hit *x = a, *y = b;
-  if (x->t < y->t) return -1;
-  if (x->t > y->t) return 1;
-  return (x->seq > y->seq) - (x->seq < y->seq);
+/*
+ * Stable sort of a ray's hits by t (ties keep the traversal order, as the
+ * GPU's stable segmented sort does): insertion sort of runs of HIT_RUN, then
+ * bottom-up merges through `tmp`.  Inline comparisons: 3-4x faster than
+ * qsort with a comparator, which took 40% of a pass.
+ */
+#define HIT_RUN 16
+
+static void hits_sort(struct hit *h, struct hit *tmp, int64_t n) {
+  for (int64_t lo = 0; lo < n; lo += HIT_RUN) {
+    int64_t hi = lo + HIT_RUN < n ? lo + HIT_RUN : n;
+    for (int64_t i = lo + 1; i < hi; ++i) {
+      struct hit x = h[i];
+      int64_t j = i;
+      while (j > lo && h[j - 1].t > x.t) {
+        h[j] = h[j - 1];
+        --j;
+      }
+      h[j] = x;
+    }
+  }
+  struct hit *src = h, *dst = tmp;
+  for (int64_t width = HIT_RUN; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      int64_t i = lo, j = mid, k = lo;
+      if (mid == hi || src[mid - 1].t <= src[mid].t) { /* already in order */
+        memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof *src);
+        continue;
+      }
+      while (i < mid && j < hi) dst[k++] = src[j].t < src[i].t ? src[j++] : src[i++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < hi) dst[k++] = src[j++];
+    }
+    struct hit *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != h) memcpy(h, src, (size_t)n * sizeof *h);
 }
 
 struct hit_buf {
-  struct hit *h;
+  struct hit *h, *tmp; /* hits; the sort's scratch */
   int64_t n, cap;
 };
 
@@ -47,13 +80,15 @@ static int hit_push(struct hit_buf *b, double t, double col, int32_t slot) {
     struct hit *h = realloc(b->h, (size_t)cap * sizeof *h);
     if (!h) return 0;
     b->h = h;
+    struct hit *tmp = realloc(b->tmp, (size_t)cap * sizeof *tmp);
+    if (!tmp) return 0;
+    b->tmp = tmp;
     b->cap = cap;
   }
   struct hit *e = &b->h[b->n];
   e->t = t;
   e->col = col;
   e->slot = slot;
-  e->seq = (int32_t)b->n;
   ++b->n;
   return 1;
 }
@@ -122,7 +157,7 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
   int failed = 0;
 #pragma omp parallel reduction(+ : total_hits) reduction(| : failed)
   {
-    struct hit_buf b = {NULL, 0, 0};
+    struct hit_buf b = {NULL, NULL, 0, 0};
     int32_t *stack = malloc(((size_t)tree->height + 2) * sizeof(int32_t));
     if (!stack) failed = 1;
 #pragma omp for schedule(dynamic, 16)
@@ -136,7 +171,7 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
         continue;
       }
       total_hits += b.n;
-      if (b.n > 1) qsort(b.h, (size_t)b.n, sizeof *b.h, hit_cmp);
+      hits_sort(b.h, b.tmp, b.n);
       double ndot_ray = in->sources.ndot_per_s[src] / (double)prep.n_rays;
       double tau = 0.0;
       for (int64_t j = 0; j < b.n; ++j) {
@@ -155,6 +190,7 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
     }
     free(stack);
     free(b.h);
+    free(b.tmp);
   }
   if (failed) {
     free(gamma);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bvh.h"
+#include "bvh_test_inputs.h"
 #include "constants.h"
 #include "error.h"
 #include "particles.h"
@@ -51,6 +52,27 @@ static int trace_case_lattice(int64_t n_side, double jitter, int with_clump, uin
   c->x_hii = calloc(n, sizeof(double));
   c->gamma = calloc(n, sizeof(double));
   c->heat = calloc(n, sizeof(double));
+  return c->x_hii && c->gamma && c->heat;
+}
+
+/** A degenerate set from tests/bvh_test_inputs.h (a line: a chain-like deep tree). */
+static int trace_case_bvh_input(enum bvh_input_kind kind, int64_t n, int max_leaf,
+                                struct trace_case *c) {
+  memset(c, 0, sizeof *c);
+  struct bvh_input bi;
+  if (!bvh_input_make(kind, n, 99u, &bi)) return 0;
+  if (particles_alloc(n, 0, &c->p) != IONF_OK) return 0;
+  memcpy(c->p.pos_cm, bi.pos, (size_t)(3 * n) * sizeof(double));
+  memcpy(c->p.h_cm, bi.h, (size_t)n * sizeof(double));
+  bvh_input_free(&bi);
+  for (int64_t i = 0; i < n; ++i) {
+    c->p.mass_g[i] = 1.6726e-24 * 1e62;
+    c->p.n_h_atoms[i] = 1e62;
+  }
+  if (bvh_build_cpu(c->p.pos_cm, c->p.h_cm, n, NULL, max_leaf, &c->tree, NULL) != IONF_OK) return 0;
+  c->x_hii = calloc((size_t)n, sizeof(double));
+  c->gamma = calloc((size_t)n, sizeof(double));
+  c->heat = calloc((size_t)n, sizeof(double));
   return c->x_hii && c->gamma && c->heat;
 }
 

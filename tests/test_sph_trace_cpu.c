@@ -10,12 +10,15 @@
  *    sources, sum_p Gamma_p N_HI,p = sum Ndot to 1e-10; at moderate depth
  *    (tau per ray ~ 0.1 - 3) the absorbed photons equal
  *    sum_rays Ndot/n_rays (1 - exp(-tau_ray)) with tau_ray from the brute
- *    force, to 1e-10;
+ *    force, to 1e-10; with a black body and heating, photons and energy
+ *    absorbed equal sum_rays Ndot/n_rays [T(0) - T(tau_ray)] of the thick
+ *    tables T (to 1e-9);
  *  - Gamma(r) in a uniform lattice falls like e^-tau(r) / (4 pi r^2) (tau 0.8
  *    to 2), times the kernel's smoothing of that field, 1 + <d^2>/6 lap/f
  *    (<d^2> = 0.225 h^2; +2% to +6% here): shell averages from 1.5 h to
  *    0.35 kpc within 2% (measured: within 0.8%; without the smoothing term
  *    they are 2-6% high);
+ *  - a chain-like tree (a line of particles, height > 64): hits as brute force;
  *  - bad input: n_rays not 12 nside^2 (power-of-two nside), periodic sets.
  */
 #include <math.h>
@@ -24,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "photo_tables.h"
 #include "sph_kernel_table.h"
 #include "sph_rays.h"
 #include "sph_trace.h"
@@ -135,6 +140,46 @@ static void check_hits_and_conservation(double r_max) {
          tau_min, tau_max, absorbed, expected);
   EXPECT_REL(absorbed, expected, 1e-10, "absorbed photons vs 1 - exp(-tau) per ray");
 
+  /* black body with heating, same depth: photons and energy telescope per ray too,
+     absorbed = sum_rays ndot_ray [thick(0) - thick(tau_ray)], the same for heat_thick */
+  if (r_max <= 0.0) {
+    struct ionf_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.spectrum = SPECTRUM_BLACKBODY;
+    cfg.t_eff_k = 1e5;
+    cfg.sigma0_cm2 = sigma_mid;
+    cfg.sigma_power_law_index = 2.8;
+    cfg.num_tau = 2000;
+    cfg.min_log_tau = -20.0;
+    cfg.max_log_tau = 4.0;
+    struct photo_tables pt;
+    EXPECT(photo_tables_build(&cfg, &pt) == IONF_OK, "tables: %s", ionf_error_message());
+    struct photo_table_view v = photo_tables_view(&pt);
+    in = trace_input(&c, v, 3, src, ndot, n_rays, r_max);
+    in.heating = 1;
+    out.heating_erg_per_s = c.heat;
+    EXPECT(sph_trace_cpu(&in, &out, &st) == IONF_OK, "black-body pass: %s", ionf_error_message());
+    double photons = 0.0, energy = 0.0, want_photons = 0.0, want_energy = 0.0;
+    for (int64_t i = 0; i < c.p.count; ++i) {
+      double nhi = c.p.n_h_atoms[i] * (1.0 - c.x_hii[i]);
+      photons += c.gamma[i] * nhi;
+      energy += c.heat[i] * nhi;
+    }
+    for (int s = 0; s < 3; ++s)
+      for (int64_t k = 0; k < n_rays; ++k) {
+        double tau = sigma_mid * b.ray_col[s * n_rays + k];
+        double nd = ndot[s] / (double)n_rays;
+        want_photons += nd * (v.thick[0] - photo_table_lookup(v.thick, v.num_tau, v.min_log_tau, v.dlog_tau, tau));
+        want_energy += nd * (v.heat_thick[0] - photo_table_lookup(v.heat_thick, v.num_tau, v.min_log_tau, v.dlog_tau, tau));
+      }
+    printf("  black body: photons absorbed / expected - 1 = %.3g, energy %.3g\n",
+           photons / want_photons - 1.0, energy / want_energy - 1.0);
+    EXPECT_REL(photons, want_photons, 1e-9, "black body: absorbed photons");
+    EXPECT_REL(energy, want_energy, 1e-9, "black body: absorbed energy");
+    out.heating_erg_per_s = NULL;
+    photo_tables_free(&pt);
+  }
+
   /* thick: every ray ends inside (r_max = 0 only: all rays cross the set) */
   if (r_max <= 0.0) {
     double src_in[6] = {0.5 * kpc, 0.52 * kpc, 0.47 * kpc, 0.3 * kpc, 0.6 * kpc, 0.7 * kpc};
@@ -245,7 +290,33 @@ static void check_bad_input(void) {
   }
 }
 
+/* A chain-like tree (collinear particles of growing spacing, one per leaf): the
+   traversal stack sized from the height still finds every brute-force hit. */
+static void check_deep_tree(void) {
+  struct trace_case c;
+  if (!trace_case_bvh_input(INPUT_LINE, 3000, 1, &c)) {
+    EXPECT(0, "set-up: %s", ionf_error_message());
+    return;
+  }
+  double src[6] = {0.5e22, 0.5e22, 0.5e22, 0.3e22, 0.6e22, 0.5e22}, ndot[2] = {1e50, 1e50};
+  struct brute b;
+  brute_force(&c, 2, src, 8, 0.0, &b);
+  struct sph_trace_input in = trace_input(&c, grey_tables(1e-30), 2, src, ndot, 768, 0.0);
+  struct sph_trace_output out = {c.gamma, NULL};
+  struct sph_trace_stats st;
+  EXPECT(sph_trace_cpu(&in, &out, &st) == IONF_OK, "line: %s", ionf_error_message());
+  printf("line of 3000 (tree height %d): %lld hits, brute force %lld\n", c.tree.height,
+         (long long)st.hits, (long long)b.hits);
+  EXPECT(c.tree.height > 64, "the line's tree is not deep: height %d", c.tree.height);
+  EXPECT(st.hits == b.hits && b.hits > 0, "line: hits %lld, brute force %lld", (long long)st.hits,
+         (long long)b.hits);
+  free(b.col_sum);
+  free(b.ray_col);
+  trace_case_free(&c);
+}
+
 int main(void) {
+  check_deep_tree();
   check_hits_and_conservation(0.0);
   check_hits_and_conservation(0.3 * IONF_KPC_CM);
   check_profile();
