@@ -20,9 +20,11 @@
  *               number is in Mpc, like every length), Ndot [s^-1 > 0]}, inside the box
  *   material:   temperature, x_HII_initial, isothermal as for grids (no n_H: the
  *               particles' SPH densities give it, n_H = X_H rho / m_p)
- *   chemistry, spectrum, time, output: as for grids; raytracing: as for grids, R_max a
- *   length ('3 kpc') or 0; mpi.reduction must be auto or allreduce (every rank
- *   holds every particle).  grid:, cosmology:, sequence:, synthetic: do not apply.
+ *   chemistry, spectrum, time: as for grids; output: as for grids, but no
+ *   checkpoint_every or c2ray_binary (xdmf is ignored); raytracing: as for grids, R_max
+ *   a length ('3 kpc') or 0 (source_batch_size is ignored); mpi.reduction must be auto
+ *   or allreduce (every rank holds every particle).  grid:, cosmology:, sequence:,
+ *   synthetic: do not apply.
  *
  * `ionfront run` takes this path when the config has a particles: section.
  */

@@ -171,6 +171,7 @@ static void test_config(void) {
   expect_error("rays not HEALPix", "particles.rays_per_source=100", "rays_per_source", "100");
   expect_error("bad shared key", "time.dt=-1", "time.dt", NULL);
   expect_error("R_max in cells", "raytracing.R_max=3", "raytracing.R_max", "length");
+  expect_error("checkpoints", "output.checkpoint_every=5", "output.checkpoint_every", "5");
   expect_error("negative rate", "sources=[{position: [0, 0, 0], Ndot: -1}]", "sources[0].Ndot",
                "-1");
   expect_error("rays: nside not a power of two", "particles.rays_per_source=108",
