@@ -2,8 +2,8 @@
  * @file test_sph_trace_gpu.c
  * @brief The particle tracer's CUDA path gives the CPU path's result: the
  *        same hit counts and per-particle rates to 1e-12 relative (atomic
- *        order and device exp() differ), for grey and black-body spectra
- *        (with heating), with and without r_max, on a lattice with a clump
+ *        order and device exp() differ) for grey spectra, 1e-10 for
+ *        black-body tables (with heating; see compare()), with and without r_max, on a lattice with a clump
  *        and on a clustered random set; with hit buffers forced small, so
  *        that each batch splits into many pieces; and after
  *        sph_trace_cuda_release and with a different particle set (the
@@ -37,7 +37,15 @@ static double max_rel_diff(const double *a, const double *b, int64_t n) {
   return m;
 }
 
+/*
+ * tol: 1e-12 for grey spectra (atomic order, device exp); 1e-10 for the
+ * black-body tables, as tests/test_backend_agreement.c: their lookups go
+ * through log10, whose last bit may differ between glibc and CUDA, and a
+ * hit's credit is the difference of two interpolated values, which magnifies
+ * that by tau/dtau.
+ */
 static void compare(const char *what, struct trace_case *c, struct sph_trace_input in) {
+  double tol = in.tables.grey ? 1e-12 : 1e-10;
   int64_t n = c->p.count;
   double *g_cpu = calloc((size_t)n, sizeof(double)), *h_cpu = calloc((size_t)n, sizeof(double));
   double *g_gpu = calloc((size_t)n, sizeof(double)), *h_gpu = calloc((size_t)n, sizeof(double));
@@ -57,8 +65,8 @@ static void compare(const char *what, struct trace_case *c, struct sph_trace_inp
            sg.seconds);
     EXPECT(sc.hits == sg.hits, "%s: hits CPU %lld GPU %lld", what, (long long)sc.hits,
            (long long)sg.hits);
-    EXPECT(dg < 1e-12, "%s: gamma differs by %g", what, dg);
-    EXPECT(dh < 1e-12, "%s: heating differs by %g", what, dh);
+    EXPECT(dg < tol, "%s: gamma differs by %g", what, dg);
+    EXPECT(dh < tol, "%s: heating differs by %g", what, dh);
     EXPECT(lit > 0, "%s: nothing lit", what);
   }
   ionf_error_clear();
