@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphrun|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -37,7 +37,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     done
   done
   # the newer GPU paths: plane sources, changing sources, the BVH build
-  for t in test_backend_agreement test_sequence_gpu test_bvh_gpu; do
+  for t in test_backend_agreement test_sequence_gpu test_bvh_gpu test_sph_trace_gpu; do
     compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 tests/$t \
       > "$out/sanitizer_$t.log" 2>&1
     echo "compute-sanitizer memcheck $t: exit $? ($(tail -1 "$out/sanitizer_$t.log"))"
@@ -49,6 +49,36 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
 fi
 if [ "$what" = bvh ]; then
   benchmarks/gpu_bvh.sh .devbuild 2>&1 | tee "$out/bvh.txt"
+fi
+if [ "$what" = sphtrace ]; then # the particle tracer: CPU == GPU, sanitizer, benchmark
+  .devbuild/tests/test_sph_trace_gpu 2>&1 | tee "$out/test_sph_trace_gpu.log"
+  compute-sanitizer --tool memcheck --error-exitcode 1 .devbuild/tests/test_sph_trace_gpu \
+    > "$out/sanitizer_sph_trace.log" 2>&1
+  echo "compute-sanitizer memcheck test_sph_trace_gpu: exit $? ($(tail -1 "$out/sanitizer_sph_trace.log"))"
+  benchmarks/gpu_sph_trace.sh .devbuild 2>&1 | tee "$out/sph_trace.txt"
+fi
+if [ "$what" = sphrun ]; then # the particle engine on the GPU: chemistry kernel, CPU vs CUDA runs
+  .devbuild/tests/test_sph_chem_gpu 2>&1 | tee "$out/test_sph_chem_gpu.log"
+  compute-sanitizer --tool memcheck --error-exitcode 1 .devbuild/tests/test_sph_chem_gpu \
+    > "$out/sanitizer_sph_chem.log" 2>&1
+  echo "compute-sanitizer memcheck test_sph_chem_gpu: exit $? ($(tail -1 "$out/sanitizer_sph_chem.log"))"
+  b="$root/.devbuild/ionfront"
+  mkdir -p /tmp/sr && cd /tmp/sr
+  for prob in iliev1_particles iliev2_particles; do
+    "$b" example $prob > $prob.yaml
+    for be in cpu cuda; do
+      "$b" run $prob.yaml --backend $be --quiet --set particles.generate.count_1d=24 \
+        --set time.t_end=30Myr --set 'time.outputs=[30Myr]' --output /tmp/sr/$prob-$be \
+        > /tmp/sr/$prob-$be.log 2>&1
+      echo "$prob 24^3 to 30 Myr ($be): exit $?; $(grep -E 'tracer|done:' /tmp/sr/$prob-$be.log | tr '\n' ' ')"
+    done
+    for d in /PartType0/IonizedFraction /PartType0/Temperature; do
+      h5diff -p 1e-6 /tmp/sr/$prob-cpu/snapshot_0001.h5 /tmp/sr/$prob-cuda/snapshot_0001.h5 $d $d \
+        > /tmp/sr/diff.txt 2>&1
+      echo "  $d CPU vs CUDA within 1e-6: exit $? ($(tail -1 /tmp/sr/diff.txt))"
+    done
+  done
+  cd "$root"
 fi
 if [ "$what" = validate ]; then # full-size validation runs with the CUDA backend
   shift

@@ -7,6 +7,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libhdf5-openmpi-dev hdf5-tools
   libhwloc-dev libgsl-dev libyaml-dev libpng-dev libcairo2-dev libfftw3-dev librandom123-dev
+  libchealpix-dev
   python3 python3-numpy python3-h5py python3-matplotlib
 )
 missing=()

@@ -20,6 +20,7 @@
 #include "ionf_config.h"
 #include "planar.h"
 #include "particles_cli.h"
+#include "sph_engine.h"
 #include "problems.h"
 #include "render_cli.h"
 #include "synth.h"
@@ -179,6 +180,56 @@ static void print_rank_table(const struct engine *e) {
   free(all);
 }
 
+/* `ionfront run` of a config with a particles: section (src/sph_engine.h). */
+static int command_run_particles(const char *config_path, char *const *overrides,
+                                 int n_overrides, const char *restart_path) {
+  if (restart_path) {
+    if (comm_rank() == 0)
+      fprintf(stderr, "ionfront run: error: --restart is not supported for particle runs yet\n");
+    return (int)IONF_ERR_USAGE;
+  }
+  struct sph_config cfg;
+  ionf_err rc = sph_config_load(config_path, PROBLEMS_DEFAULT, overrides, n_overrides, &cfg);
+  int code;
+  if ((code = finish_phase(rc)) != 0) return code;
+  ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
+                cfg.base.config_name);
+  ionf_message0("%d MPI rank(s)", comm_size());
+  struct sph_engine *e = NULL;
+  rc = sph_engine_create(&cfg, NULL, &e);
+  if ((code = finish_phase(rc)) != 0) {
+    sph_config_free(&cfg);
+    return code;
+  }
+  ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
+                "each; tracer %s; chemistry %s",
+                (long long)e->particles.count, cfg.file[0] ? cfg.file : "generated",
+                (int)e->tree.n_leaves, (long long)cfg.n_sources, (long long)e->n_rays,
+                e->tracer_name, e->chem_on_gpu ? "on the GPU" : "on the host (OpenMP)");
+  ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
+                cfg.base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
+                cfg.base.dt_s / IONF_MYR_S, cfg.base.t_end_s / IONF_MYR_S, cfg.base.output_dir);
+  struct engine_report rep;
+  rc = sph_engine_run(e, &rep);
+  if (rc != IONF_OK && comm_size() > 1 && rc != IONF_ERR_PEER) {
+    /* as for grids: the failing rank says why and ends the job, never a hang */
+    fprintf(stderr, "ionfront: error on rank %d (%s): %s\n", comm_rank(), comm_host_name(),
+            ionf_error_message());
+    fflush(stderr);
+    comm_abort((int)rc);
+  }
+  if ((code = finish_phase(rc)) == 0 && comm_rank() == 0) {
+    printf("\ndone: %lld steps in %.1f s (trace %.1f s, reduce %.1f s, chemistry %.1f s, I/O %.1f s)\n",
+           (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
+           e->timers.chemistry_s, e->timers.io_s);
+    printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
+           cfg.base.output_dir, rep.last_snapshot, cfg.base.output_dir);
+  }
+  sph_engine_destroy(e);
+  sph_config_free(&cfg);
+  return code;
+}
+
 static int command_run(int argc, char **argv) {
   const char *config_path = NULL, *restart_path = NULL;
   char **overrides = calloc((size_t)argc + 1, sizeof(char *));
@@ -229,6 +280,12 @@ static int command_run(int argc, char **argv) {
     return code < 0 ? 0 : code;
   }
 
+  if (sph_config_is_particle_run(config_path, PROBLEMS_DEFAULT)) {
+    code = command_run_particles(config_path, overrides, n_overrides, restart_path);
+    for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
+    free(overrides);
+    return code;
+  }
   struct ionf_config cfg;
   ionf_err rc = config_load(config_path, PROBLEMS_DEFAULT, overrides, n_overrides, &cfg);
   for (int i = 0; i < n_overrides; ++i) free(overrides[i]);

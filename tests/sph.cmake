@@ -7,7 +7,27 @@ ionf_add_test(NAME test_particles_io SOURCES test_particles_io.c LABELS unit)
 if(IONFRONT_CUDA)
   # GPU tree == CPU tree, bit for bit; skips (77) without a GPU
   ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
+  # the particle chemistry kernel against the CPU pass; skips (77) without a GPU
+  ionf_add_test(NAME test_sph_chem_gpu SOURCES test_sph_chem_gpu.c LABELS gpu)
 endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)
 set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
+# SPH ray tracing: kernel column table, volume integrals, hits, photon conservation
+ionf_add_test(NAME test_sph_kernel_table SOURCES test_sph_kernel_table.c LABELS unit)
+ionf_add_test(NAME test_sph_trace_volume SOURCES test_sph_trace_volume.c LABELS unit)
+ionf_add_test(NAME test_sph_trace_cpu SOURCES test_sph_trace_cpu.c LABELS unit)
+# GPU tracer == CPU tracer; skips (77) without a GPU (in a CPU-only build after
+# checking that sph_trace_cuda says unsupported)
+ionf_add_test(NAME test_sph_trace_gpu SOURCES test_sph_trace_gpu.c LABELS gpu TIMEOUT 600)
+
+# The particle engine (src/sph_engine.h) with injected tracers: analytic chemistry,
+# config errors, snapshots; and the same answer on 1-4 ranks.
+ionf_add_test(NAME test_sph_engine SOURCES test_sph_engine.c LABELS unit)
+add_test(NAME sph_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sph_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
+                                   $<TARGET_FILE:test_sph_engine>)
+set_tests_properties(sph_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+# `ionfront run` on particles: bad input, 1 vs 3 ranks with the CPU tracer, snapshot layout
+add_test(NAME cli_particles_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_run.sh
+                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_run PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)

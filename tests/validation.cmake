@@ -24,3 +24,5 @@ ionf_validation_test(validation_iliev3_quick iliev3 --quick)       # 48^3, dt = 
 ionf_validation_test(validation_iliev4_quick iliev4 --quick)       # 32^3 stand-in field, ~15 s
 ionf_validation_test(validation_eor_quick eor --quick)             # 24^3, dt = 25 Myr, ~15 s
 ionf_validation_test(validation_mc_iliev1_quick mc_iliev1 --quick) # 32^3, ASORA + 3 Monte Carlo runs, ~20 s idle
+ionf_validation_test(validation_sph_iliev1_quick sph_iliev1 --quick) # 16^3 particles, ~15 s
+ionf_validation_test(validation_sph_iliev2_quick sph_iliev2 --quick) # 16^3 particles + 48^3 grid, ~40 s

@@ -1,0 +1,168 @@
+/**
+ * @file bench_sph_trace.c
+ * @brief Particle tracer benchmark: N random particles (uniform or clustered,
+ *        48 neighbours) in an open 1 kpc box, S sources at particle
+ *        positions, 12 nside^2 rays per source; grey, optical depth ~ 1 across
+ *        the box (the cost does not depend on it: every hit is walked).
+ *
+ * usage: bench_sph_trace cpu|cuda|both N uniform|clustered NSIDE:SOURCES[,NSIDE:SOURCES...]
+ *                       [REPEATS]
+ *
+ * One line per backend and configuration:
+ *   backend N kind nside rays_per_source sources rays hits hits_per_ray seconds
+ *   rays_per_s hits_per_s [max_rel_diff_vs_cpu]
+ * seconds: median of REPEATS passes (default 3) of the whole call, host to
+ * host (cuda: after one untimed pass that makes the tree and particles
+ * resident, as in a run where they stay; per pass it still uploads x_HII and
+ * the sources and copies the rates back).  cpu: all OpenMP threads.  both:
+ * the cuda line ends with the largest relative difference of its rates from
+ * the cpu pass's.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bvh.h"
+#include "constants.h"
+#include "error.h"
+#include "particles.h"
+#include "particles_make.h"
+#include "photo_k.h"
+#include "sph_trace.h"
+
+#define MAX_REPEATS 50
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Run `repeats` passes; median seconds; stats of the last. */
+static int timed(int cuda, const struct sph_trace_input *in, struct sph_trace_output *out,
+                 int repeats, struct sph_trace_stats *st, double *seconds) {
+  double t[MAX_REPEATS];
+  if (cuda && sph_trace_cuda(in, out, st) != IONF_OK) return 0; /* warm-up: resident copies */
+  for (int k = 0; k < repeats; ++k) {
+    ionf_err rc = cuda ? sph_trace_cuda(in, out, st) : sph_trace_cpu(in, out, st);
+    if (rc != IONF_OK) return 0;
+    t[k] = st->seconds;
+  }
+  *seconds = median(t, repeats);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5) {
+    fprintf(stderr,
+            "usage: %s cpu|cuda|both N uniform|clustered NSIDE:SOURCES[,NSIDE:SOURCES...] "
+            "[REPEATS]\n", argv[0]);
+    return 2;
+  }
+  const char *backend = argv[1], *kind = argv[3];
+  long long n = atoll(argv[2]);
+  int repeats = argc > 5 ? atoi(argv[5]) : 3;
+  int do_cpu = !strcmp(backend, "cpu") || !strcmp(backend, "both");
+  int do_cuda = !strcmp(backend, "cuda") || !strcmp(backend, "both");
+  if (n < 1 || repeats < 1 || repeats > MAX_REPEATS || (!do_cpu && !do_cuda) ||
+      (strcmp(kind, "uniform") && strcmp(kind, "clustered"))) {
+    fprintf(stderr, "bench_sph_trace: bad arguments\n");
+    return 2;
+  }
+  struct particles_random_params rp = {
+      n, IONF_KPC_CM,
+      strcmp(kind, "uniform") ? PARTICLES_RANDOM_CLUSTERED : PARTICLES_RANDOM_UNIFORM, 48, 1e-24, 1};
+  struct particle_set p;
+  struct bvh tree;
+  if (particles_make_random(&rp, &p) != IONF_OK) {
+    fprintf(stderr, "bench_sph_trace: %s\n", ionf_error_message());
+    return 1;
+  }
+  p.periodic = 0; /* the tracer does not wrap rays */
+  struct bvh_scene scene;
+  particles_scene(&p, &scene);
+  if (bvh_build_cpu(p.pos_cm, p.h_cm, p.count, &scene, BVH_MAX_LEAF_DEFAULT, &tree, NULL) != IONF_OK) {
+    fprintf(stderr, "bench_sph_trace: %s\n", ionf_error_message());
+    return 1;
+  }
+  double *x_hii = calloc((size_t)n, sizeof(double));
+  double *g_cpu = calloc((size_t)n, sizeof(double)), *g_gpu = calloc((size_t)n, sizeof(double));
+  double n_h_cm3 = 0.0;
+  for (long long i = 0; i < n; ++i) n_h_cm3 += p.n_h_atoms[i];
+  n_h_cm3 /= IONF_KPC_CM * IONF_KPC_CM * IONF_KPC_CM;
+  struct photo_table_view tables;
+  memset(&tables, 0, sizeof tables);
+  tables.grey = 1;
+  tables.sp[SPECIES_HI].sigma0_cm2 = 1.0 / (n_h_cm3 * IONF_KPC_CM);
+  enum { MAX_SOURCES = 100000 };
+  static double src_pos[3 * MAX_SOURCES], src_ndot[MAX_SOURCES];
+  printf("# backend N kind nside rays_per_source sources rays hits hits_per_ray seconds "
+         "rays_per_s hits_per_s [max_rel_diff_vs_cpu]\n");
+  int status = 0;
+  char *list = strdup(argv[4]);
+  for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
+    long long nside = 0, ns = 0;
+    if (sscanf(item, "%lld:%lld", &nside, &ns) != 2 || ns < 1 || ns > MAX_SOURCES) {
+      fprintf(stderr, "bench_sph_trace: bad configuration '%s' (NSIDE:SOURCES)\n", item);
+      return 2;
+    }
+    /* sources at particles spread through the set (deterministic) */
+    for (long long k = 0; k < ns; ++k) {
+      long long i = (long long)(((unsigned long long)k * 2654435761ull) % (unsigned long long)n);
+      for (int a = 0; a < 3; ++a) src_pos[3 * k + a] = p.pos_cm[3 * i + a];
+      src_ndot[k] = 1e50;
+    }
+    struct sph_trace_input in;
+    memset(&in, 0, sizeof in);
+    in.particles = &p;
+    in.tree = &tree;
+    in.x_hii = x_hii;
+    in.tables = tables;
+    in.sources.count = ns;
+    in.sources.pos_cm = src_pos;
+    in.sources.ndot_per_s = src_ndot;
+    in.n_rays = 12 * nside * nside;
+    for (int pass = 0; pass < 2; ++pass) {
+      int cuda = pass == 1;
+      if ((cuda && !do_cuda) || (!cuda && !do_cpu)) continue;
+      struct sph_trace_output out = {cuda ? g_gpu : g_cpu, NULL};
+      struct sph_trace_stats st;
+      double sec = 0.0;
+      if (!timed(cuda, &in, &out, repeats, &st, &sec)) {
+        fprintf(stderr, "bench_sph_trace: %s nside %lld sources %lld: %s\n", cuda ? "cuda" : "cpu",
+                nside, ns, ionf_error_message());
+        ionf_error_clear();
+        status = 1;
+        continue;
+      }
+      printf("%s %lld %s %lld %lld %lld %lld %lld %.1f %.4g %.4g %.4g", cuda ? "cuda" : "cpu", n,
+             kind, nside, (long long)in.n_rays, ns, (long long)st.rays, (long long)st.hits,
+             (double)st.hits / (double)st.rays, sec, (double)st.rays / sec,
+             (double)st.hits / sec);
+      if (cuda && do_cpu) {
+        double m = 0.0;
+        for (long long i = 0; i < n; ++i) {
+          double s = fmax(fabs(g_cpu[i]), fabs(g_gpu[i]));
+          if (s > 0.0) m = fmax(m, fabs(g_cpu[i] - g_gpu[i]) / s);
+        }
+        printf(" %.3g", m);
+      }
+      printf("\n");
+      fflush(stdout);
+    }
+  }
+  free(list);
+  if (do_cuda) sph_trace_cuda_release();
+  free(x_hii);
+  free(g_cpu);
+  free(g_gpu);
+  bvh_free(&tree);
+  particles_free(&p);
+  return status;
+}

@@ -1,0 +1,221 @@
+/**
+ * @file sph_snapshot.c
+ * @brief Particle-run snapshots in the Gadget layout (readable again by
+ *        io_particles_read) with the ionization state per particle.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sph_snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "constants.h"
+#include "h5_util.h"
+#include "io_particles.h"
+#include "sph_deposit.h"
+
+#define KIND "particle snapshot"
+
+/* count 0: a scalar. */
+static int put_attr(hid_t obj, const char *name, hid_t ftype, hid_t mtype, hsize_t count,
+                    const void *value) {
+  hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+  hid_t attr = space >= 0 ? H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
+  int ok = attr >= 0 && H5Awrite(attr, mtype, value) >= 0;
+  if (attr >= 0 && H5Aclose(attr) < 0) ok = 0;
+  if (space >= 0) H5Sclose(space);
+  return ok;
+}
+
+static int put_double(hid_t obj, const char *name, double v) {
+  return put_attr(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
+}
+
+static int put_int(hid_t obj, const char *name, int64_t v) {
+  return put_attr(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
+}
+
+static int put_dataset(hid_t group, const char *name, int rank, const hsize_t *dims,
+                       const double *data) {
+  hid_t space = H5Screate_simple(rank, dims, NULL);
+  hid_t dset = space >= 0 ? H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT)
+                          : -1;
+  int ok = dset >= 0 && H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
+  if (dset >= 0 && H5Dclose(dset) < 0) ok = 0;
+  if (space >= 0) H5Sclose(space);
+  return ok;
+}
+
+static int write_header(hid_t file, const struct sph_snapshot_view *v) {
+  const struct particle_set *p = v->particles;
+  uint64_t n = (uint64_t)p->count;
+  uint32_t this_file[6] = {(uint32_t)(n & 0xffffffffu), 0, 0, 0, 0, 0};
+  uint32_t high[6] = {(uint32_t)(n >> 32), 0, 0, 0, 0, 0};
+  double mass_table[6] = {0, 0, 0, 0, 0, 0};
+  int cube = p->box_size_cm[0] == p->box_size_cm[1] && p->box_size_cm[1] == p->box_size_cm[2];
+  double box[3];
+  for (int a = 0; a < 3; ++a) box[a] = p->has_box ? p->box_size_cm[a] : 0.0;
+  hid_t header = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (header < 0) return 0;
+  /* Gadget's Time of a non-comoving run is the time in its units: seconds here */
+  int ok = put_attr(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
+           put_attr(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
+           put_attr(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
+           put_attr(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
+           put_attr(header, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
+                    &(int32_t){1}) &&
+           put_attr(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
+           put_double(header, "Redshift", 0.0) && put_double(header, "Time", v->time_s) &&
+           put_double(header, "Time_Myr", v->time_s / IONF_MYR_S) && put_int(header, "Step", v->step) &&
+           put_double(header, "HubbleParam", 1.0) && put_double(header, "UnitLength_in_cm", 1.0) &&
+           put_double(header, "UnitMass_in_g", 1.0) &&
+           put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
+           put_attr(header, "Periodic", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
+                    &(int32_t){p->periodic ? 1 : 0}) &&
+           h5_util_attr_string(header, "length_unit", "cm") == 0 &&
+           h5_util_attr_string(header, "time_unit", "s") == 0 &&
+           h5_util_attr_string(header, "config", v->effective_yaml ? v->effective_yaml : "") == 0;
+  if (H5Gclose(header) < 0) ok = 0;
+  if (!ok) return 0;
+  hid_t params = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (params < 0) return 0;
+  ok = put_attr(params, "ComovingIntegrationOn", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &(int32_t){0});
+  if (H5Gclose(params) < 0) ok = 0;
+  return ok;
+}
+
+static int write_particles(hid_t file, const struct sph_snapshot_view *v) {
+  const struct particle_set *p = v->particles;
+  hid_t gas = H5Gcreate2(file, "PartType0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (gas < 0) return 0;
+  hsize_t dims[2] = {(hsize_t)p->count, 3};
+  int ok = put_dataset(gas, "Coordinates", 2, dims, p->pos_cm) &&
+           put_dataset(gas, "SmoothingLength", 1, dims, p->h_cm) &&
+           put_dataset(gas, "Masses", 1, dims, p->mass_g) &&
+           (!p->density_g_cm3 || put_dataset(gas, "Density", 1, dims, p->density_g_cm3)) &&
+           put_dataset(gas, "HydrogenNumberDensity", 1, dims, v->n_h_cm3) &&
+           put_dataset(gas, "IonizedFraction", 1, dims, v->x_hii) &&
+           put_dataset(gas, "PhotoionizationRate", 1, dims, v->gamma_hi_per_s) &&
+           put_dataset(gas, "Temperature", 1, dims, v->temperature_k);
+  if (H5Gclose(gas) < 0) ok = 0;
+  return ok;
+}
+
+/* /Grid/x_HII and /Grid/T deposited on deposit_n^3 cells. */
+static ionf_err write_grid(hid_t file, const struct sph_snapshot_view *v, int *ok) {
+  int64_t n = v->deposit_n, cells = n * n * n;
+  double *buf = malloc(sizeof(double) * (size_t)cells);
+  IONF_CHECK(buf, IONF_ERR_MEM, "out of memory for the deposition grid (%lld^3)", (long long)n);
+  double box[3];
+  hsize_t dims[3] = {(hsize_t)n, (hsize_t)n, (hsize_t)n};
+  hid_t grid = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  *ok = grid >= 0;
+  ionf_err rc = sph_deposit(v->particles, v->x_hii, n, buf, box);
+  if (rc == IONF_OK && *ok) *ok = put_dataset(grid, "x_HII", 3, dims, buf) &&
+                                  put_attr(grid, "box_size_cm", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                           3, box);
+  if (rc == IONF_OK && *ok) rc = sph_deposit(v->particles, v->temperature_k, n, buf, NULL);
+  if (rc == IONF_OK && *ok) *ok = put_dataset(grid, "T", 3, dims, buf);
+  if (grid >= 0 && H5Gclose(grid) < 0) *ok = 0;
+  free(buf);
+  return rc;
+}
+
+ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v) {
+  char tmp[2048];
+  int len = snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  IONF_CHECK(len > 0 && (size_t)len < sizeof tmp, IONF_ERR_IO, "%s path '%s' is too long", KIND,
+             path);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file < 0) {
+    char detail[512];
+    h5_util_error_text(detail, sizeof detail);
+    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", KIND, path, tmp,
+                          detail);
+  }
+  int ok = write_header(file, v) && write_particles(file, v);
+  ionf_err rc = IONF_OK;
+  if (ok && v->deposit_n > 0) rc = write_grid(file, v, &ok);
+  char detail[4096] = "";
+  if (!ok) h5_util_error_text(detail, sizeof detail);
+  if (H5Fclose(file) < 0 && ok) {
+    ok = 0;
+    h5_util_error_text(detail, sizeof detail);
+  }
+  if (ok && rc == IONF_OK && rename(tmp, path) != 0) {
+    ok = 0;
+    snprintf(detail, sizeof detail, "renaming '%s' to it: %s", tmp, strerror(errno));
+  }
+  if (!ok || rc != IONF_OK) {
+    unlink(tmp);
+    if (rc != IONF_OK) return rc;
+    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", KIND, path, detail);
+  }
+  return IONF_OK;
+}
+
+static ionf_err read_column(hid_t file, const char *path, const char *name, int64_t n,
+                            double **out) {
+  hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
+  IONF_CHECK(dset >= 0, IONF_ERR_INPUT, "%s '%s': no dataset %s", KIND, path, name);
+  hid_t space = H5Dget_space(dset);
+  hssize_t count = H5Sget_simple_extent_npoints(space);
+  H5Sclose(space);
+  *out = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  int ok = count == n && *out &&
+           H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) >= 0;
+  H5Dclose(dset);
+  IONF_CHECK(ok, IONF_ERR_INPUT, "%s '%s': cannot read %s (%lld values, expected %lld)", KIND,
+             path, name, (long long)count, (long long)n);
+  return IONF_OK;
+}
+
+void sph_snapshot_free(struct sph_snapshot_data *d) {
+  particles_free(&d->particles);
+  free(d->x_hii);
+  free(d->gamma_hi_per_s);
+  free(d->temperature_k);
+  free(d->n_h_cm3);
+  memset(d, 0, sizeof *d);
+}
+
+ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
+  memset(out, 0, sizeof *out);
+  struct io_particles_options o;
+  io_particles_default_options(&o);
+  o.comoving = 0;
+  IONF_CALL(io_particles_read(path, &o, &out->particles));
+  int64_t n = out->particles.count;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ionf_err rc = file >= 0 ? IONF_OK
+                          : ionf_error_set(IONF_ERR_INPUT, "cannot open %s '%s'", KIND, path);
+  if (rc == IONF_OK) rc = read_column(file, path, "/PartType0/IonizedFraction", n, &out->x_hii);
+  if (rc == IONF_OK)
+    rc = read_column(file, path, "/PartType0/PhotoionizationRate", n, &out->gamma_hi_per_s);
+  if (rc == IONF_OK) rc = read_column(file, path, "/PartType0/Temperature", n, &out->temperature_k);
+  if (rc == IONF_OK)
+    rc = read_column(file, path, "/PartType0/HydrogenNumberDensity", n, &out->n_h_cm3);
+  if (rc == IONF_OK) {
+    hid_t header = H5Gopen2(file, "Header", H5P_DEFAULT);
+    hid_t a = header >= 0 ? H5Aopen(header, "Time", H5P_DEFAULT) : -1;
+    hid_t b = header >= 0 ? H5Aopen(header, "Step", H5P_DEFAULT) : -1;
+    int ok = a >= 0 && b >= 0 && H5Aread(a, H5T_NATIVE_DOUBLE, &out->time_s) >= 0 &&
+             H5Aread(b, H5T_NATIVE_INT64, &out->step) >= 0;
+    if (a >= 0) H5Aclose(a);
+    if (b >= 0) H5Aclose(b);
+    if (header >= 0) H5Gclose(header);
+    if (!ok) rc = ionf_error_set(IONF_ERR_INPUT, "%s '%s': no Header/Time or Header/Step", KIND, path);
+  }
+  if (file >= 0) H5Fclose(file);
+  if (rc != IONF_OK) sph_snapshot_free(out);
+  return rc;
+}

@@ -1,0 +1,97 @@
+/**
+ * @file sph_trace_prep.c
+ * @brief Input checks and host-side preparation of a tracer pass.
+ */
+#include "sph_trace_prep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sph_kernel_table.h"
+#include "sph_rays.h"
+
+static ionf_err check_input(const struct sph_trace_input *in, const struct sph_trace_output *out) {
+  IONF_CHECK(in && out, IONF_ERR_INTERNAL, "sph_trace: no input or output");
+  const struct particle_set *p = in->particles;
+  IONF_CHECK(p && in->tree, IONF_ERR_INTERNAL, "sph_trace: no particles or tree");
+  /* Rays are straight segments from the source; a periodic box would need them
+     wrapped (and the tree's images), which this tracer does not do. */
+  IONF_CHECK(!p->periodic, IONF_ERR_UNSUPPORTED,
+             "sph_trace: periodic particle sets are not supported (rays are not wrapped "
+             "across the box); use an open (non-periodic) set");
+  IONF_CHECK(in->tree->n_particles == p->count, IONF_ERR_INTERNAL,
+             "sph_trace: the tree holds %lld particles, the set %lld",
+             (long long)in->tree->n_particles, (long long)p->count);
+  IONF_CHECK(in->x_hii || p->count == 0, IONF_ERR_INTERNAL, "sph_trace: no ionized fractions");
+  IONF_CHECK(out->gamma_hi_per_s || p->count == 0, IONF_ERR_INTERNAL,
+             "sph_trace: no gamma output array");
+  IONF_CHECK(!in->heating || out->heating_erg_per_s || p->count == 0, IONF_ERR_INTERNAL,
+             "sph_trace: heating asked for without a heating output array");
+  IONF_CHECK(in->tables.sp[SPECIES_HI].sigma0_cm2 > 0.0 && isfinite(in->tables.sp[SPECIES_HI].sigma0_cm2), IONF_ERR_INPUT,
+             "sph_trace: cross-section sigma0 = %g cm^2 must be finite and > 0",
+             in->tables.sp[SPECIES_HI].sigma0_cm2);
+  IONF_CHECK(in->tables.grey || (in->tables.sp[SPECIES_HI].thick && in->tables.sp[SPECIES_HI].thin && in->tables.num_tau > 0),
+             IONF_ERR_INTERNAL, "sph_trace: black-body spectrum without rate tables");
+  IONF_CHECK(isfinite(in->r_max_cm), IONF_ERR_INPUT, "sph_trace: r_max = %g cm is not finite",
+             in->r_max_cm);
+  IONF_CHECK(in->sources.count >= 0, IONF_ERR_INPUT, "sph_trace: source count %lld < 0",
+             (long long)in->sources.count);
+  for (int64_t s = 0; s < in->sources.count; ++s) {
+    const double *x = in->sources.pos_cm + 3 * s;
+    double nd = in->sources.ndot_per_s[s];
+    IONF_CHECK(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]), IONF_ERR_INPUT,
+               "sph_trace: source %lld position (%g, %g, %g) cm is not finite", (long long)s,
+               x[0], x[1], x[2]);
+    IONF_CHECK(isfinite(nd) && nd >= 0.0, IONF_ERR_INPUT,
+               "sph_trace: source %lld photon rate %g /s must be finite and >= 0", (long long)s,
+               nd);
+  }
+  for (int64_t i = 0; i < p->count; ++i) {
+    double x = in->x_hii[i];
+    IONF_CHECK(x >= 0.0 && x <= 1.0, IONF_ERR_INPUT,
+               "sph_trace: particle %lld ionized fraction x_HII = %g outside [0, 1]",
+               (long long)i, x);
+  }
+  return IONF_OK;
+}
+
+ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_trace_output *out,
+                           int with_particles, struct sph_trace_prep *prep) {
+  memset(prep, 0, sizeof *prep);
+  IONF_CALL(check_input(in, out));
+  IONF_CALL(sph_rays_nside(in->n_rays, &prep->nside));
+  prep->n_rays = in->n_rays;
+  prep->n_particles = in->particles->count;
+  IONF_CALL(sph_kernel_table_fill(prep->column_table));
+  IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
+  const struct particle_set *p = in->particles;
+  double h_max = 0.0;
+#pragma omp parallel for reduction(max : h_max) schedule(static)
+  for (int64_t i = 0; i < p->count; ++i) h_max = fmax(h_max, p->h_cm[i]);
+  prep->h_max_cm = h_max;
+  if (!with_particles || p->count == 0) return IONF_OK;
+  int64_t n = p->count;
+  prep->xyzh = ionf_malloc((size_t)n * 4 * sizeof(double), "the tracer's sorted particles");
+  prep->n_hi = ionf_malloc((size_t)n * sizeof(double), "the tracer's neutral atoms");
+  if (!prep->xyzh || !prep->n_hi) {
+    sph_trace_prep_free(prep);
+    return IONF_ERR_MEM;
+  }
+  const int32_t *order = in->tree->order;
+#pragma omp parallel for schedule(static)
+  for (int64_t s = 0; s < n; ++s) {
+    int64_t i = order[s];
+    for (int a = 0; a < 3; ++a) prep->xyzh[4 * s + a] = p->pos_cm[3 * i + a];
+    prep->xyzh[4 * s + 3] = p->h_cm[i];
+    prep->n_hi[s] = p->n_h_atoms[i] * (1.0 - in->x_hii[i]);
+  }
+  return IONF_OK;
+}
+
+void sph_trace_prep_free(struct sph_trace_prep *prep) {
+  free(prep->dirs);
+  free(prep->xyzh);
+  free(prep->n_hi);
+  prep->dirs = prep->xyzh = prep->n_hi = NULL;
+}

@@ -1,0 +1,46 @@
+/**
+ * @file sph_trace_prep.h
+ * @brief What both tracer paths (CPU, CUDA) prepare on the host before a
+ *        pass: the checked input, the ray directions, the kernel column table,
+ *        and the particles gathered into the tree's sorted order.
+ */
+#ifndef IONF_SPH_TRACE_PREP_H
+#define IONF_SPH_TRACE_PREP_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "sph_k.h"
+#include "sph_trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sph_trace_prep {
+  int64_t nside;
+  int64_t n_rays;            /*!< per source */
+  int64_t n_particles;
+  double *dirs;              /*!< n_rays x 3 unit vectors (HEALPix NESTED) */
+  double column_table[SPH_COLUMN_INTERVALS + 1];
+  double *xyzh;              /*!< per sorted slot: x, y, z, h [cm] */
+  double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x) */
+  double h_max_cm;           /*!< largest h (the slab tests' reach past r_max) */
+};
+
+/**
+ * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; IONF_ERR_UNSUPPORTED
+ * for periodic particles: rays are not wrapped across the box) and fill `prep`
+ * (free with sph_trace_prep_free).  with_particles = 0 skips the gathered
+ * particle arrays (the CUDA path gathers on the device).
+ */
+IONF_NODISCARD ionf_err sph_trace_prepare(const struct sph_trace_input *in,
+                                          const struct sph_trace_output *out, int with_particles,
+                                          struct sph_trace_prep *prep);
+void sph_trace_prep_free(struct sph_trace_prep *prep);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IONF_SPH_TRACE_PREP_H */
