@@ -26,7 +26,8 @@ if [ "$n_gpu" -ge 2 ]; then
   mpirun --allow-run-as-root -np 2 "$bench" cuda 256 100 1000000 0.999 3
 fi
 # whole time steps of Test 1 with 10^6 packets (trace + chemistry + convergence)
-"$build/ionfront" run <("$build/ionfront" example iliev1) --set grid.N=128 --set 'time.dt=5 Myr' \
+"$build/ionfront" example iliev1 > /tmp/mc_iliev1.yaml
+"$build/ionfront" run /tmp/mc_iliev1.yaml --set grid.N=128 --set 'time.dt=5 Myr' \
   --set raytracing.method=montecarlo --set montecarlo.packets_per_source=1000000 \
   --backend cuda --quiet --output /tmp/mc_iliev1_128 2>&1 | grep -E "500.00"
 awk -F, 'NR > 1 { s += $7; n++ } END { printf "MC iliev1 N=128, 1e6 packets: %d steps, mean wall per step %.2f ms\n", n, 1e3 * s / n }' /tmp/mc_iliev1_128/log.csv

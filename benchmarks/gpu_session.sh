@@ -10,7 +10,7 @@ what="${1:-all}"
 out="${OUT:-/tmp/out}"
 mkdir -p "$out"
 bash .devlibs/prune-libs .devlibs > /dev/null 2>&1
-export LD_LIBRARY_PATH="$PWD/.devlibs" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export LD_LIBRARY_PATH="$PWD/.devlibs" PATH="$PATH:$PWD/.devlibs/bin" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0
 # NCCL is loaded at run time if found: the machine's copy (e.g. PyTorch's) will do
 nccl_dir=$(dirname "$(find / -name 'libnccl.so.2' -not -path '*/proc/*' 2>/dev/null | head -1)" 2>/dev/null)

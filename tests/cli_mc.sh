@@ -15,6 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
+/usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py not found (Debian: python3-h5py)"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 cat > "$work/sources.txt" <<'SRC'
 4
