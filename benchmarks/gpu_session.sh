@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphrun|newgpu|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphrun|newgpu|two|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -64,6 +64,42 @@ if [ "$what" = newgpu ]; then # this session's GPU code under compute-sanitizer 
   done
   compute-sanitizer --tool racecheck --error-exitcode 1 .devbuild/tests/test_mc_gpu > "$out/racecheck_mc.log" 2>&1
   echo "compute-sanitizer racecheck test_mc_gpu: exit $? ($(tail -1 "$out/racecheck_mc.log"))"
+fi
+if [ "$what" = two ]; then # two GPUs: Monte Carlo and particles on 1 vs 2 GPUs, 8 ranks on 2 GPUs
+  nvidia-smi topo -m | tee "$out/topo.txt"
+  .devbuild/tests/test_render_gpu > "$out/render_gpu.txt" 2>&1; echo "test_render_gpu: exit $?"
+  (cd .devbuild && OMP_NUM_THREADS=4 ctest -R "cli_mc_gpu" --output-on-failure > "$out/cli_mc_gpu.log" 2>&1; echo "cli_mc_gpu: exit $?")
+  b="$root/.devbuild/ionfront"
+  mkdir -p /tmp/two && cd /tmp/two
+  "$b" example iliev2_particles > p.yaml
+  for p in 1 2; do
+    mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH "$b" run p.yaml --backend cuda --quiet \
+      --set particles.generate.count_1d=32 --set time.t_end=30Myr --set 'time.outputs=[30Myr]' \
+      --output /tmp/two/p$p > /tmp/two/p$p.log 2>&1
+    echo "iliev2_particles 32^3 on $p GPU(s): exit $?; $(grep -E 'done:' /tmp/two/p$p.log)"
+  done
+  "$b" example dice > d.yaml
+  for p in 1 8; do
+    mpirun --allow-run-as-root --oversubscribe -np $p -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$b" run d.yaml \
+      --backend cuda --set time.t_end=1Myr --set 'time.outputs=[1Myr]' --output /tmp/two/d$p > /tmp/two/d$p.log 2>&1
+    rc=$?
+    echo "dice 128^3 to 1 Myr, $p rank(s) on $(nvidia-smi -L | wc -l) GPUs: exit $rc; $(grep -E 'done:|rank 0' /tmp/two/d$p.log | tail -3)"
+  done
+  python3 - <<'PY'
+import glob
+import h5py
+import numpy as np
+a = sorted(glob.glob("/tmp/two/p1/snapshot_*.h5"))[-1]
+for d in ("IonizedFraction", "PhotoionizationRate", "Temperature"):
+    x, y = h5py.File(a)["PartType0/" + d][...], h5py.File(a.replace("p1", "p2"))["PartType0/" + d][...]
+    print(f"particles 1 vs 2 GPUs, {d}: largest relative difference {np.max(np.abs(x - y) / np.maximum(np.abs(x), 1e-300)):.2e}")
+a = sorted(glob.glob("/tmp/two/d1/snapshot_*.h5"))[-1]
+for d in ("x_HII", "Gamma_HI", "T"):
+    x, y = h5py.File(a)["Grid/" + d][...], h5py.File(a.replace("d1", "d8"))["Grid/" + d][...]
+    print(f"dice 1 rank vs 8 ranks on 2 GPUs, {d}: largest relative difference {np.max(np.abs(x - y) / np.maximum(np.abs(x), 1e-300)):.2e}")
+PY
+  cd "$root"
+  benchmarks/gpu_mc.sh .devbuild 2>&1 | tee "$out/mc_two.txt"
 fi
 if [ "$what" = sphrun ]; then # the particle engine on the GPU: chemistry kernel, CPU vs CUDA runs
   .devbuild/tests/test_sph_chem_gpu 2>&1 | tee "$out/test_sph_chem_gpu.log"
