@@ -32,9 +32,48 @@ static ionf_err mpi_check(int rc, const char *what) {
   return ionf_error_set(IONF_ERR_MPI, "rank %d: %s failed: %s", my_rank, what, text);
 }
 
+static int comm_we_started_mpi = 0;
+
+/* What comm_init does after MPI_Init: ranks, host, node-local rank, prefixes. */
+static void comm_learn_layout(void);
+
 ionf_err comm_init(int *argc, char ***argv) {
   int provided = 0;
   IONF_CALL(mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
+  comm_we_started_mpi = 1;
+  comm_learn_layout();
+  return IONF_OK;
+}
+
+ionf_err comm_attach(int mpi_comm_f) {
+  int initialized = 0, finalized = 0;
+  MPI_Finalized(&finalized);
+  IONF_CHECK(!finalized, IONF_ERR_MPI, "MPI was already finalized; ionfront cannot use it again");
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    IONF_CALL(mpi_check(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
+    comm_we_started_mpi = 1;
+  }
+  if (mpi_comm_f != -1) { /* -1: MPI_COMM_WORLD (IONF_COMM_WORLD) */
+    MPI_Comm given = MPI_Comm_f2c((MPI_Fint)mpi_comm_f);
+    int same = MPI_UNEQUAL;
+    IONF_CHECK(given != MPI_COMM_NULL, IONF_ERR_USAGE,
+               "the MPI communicator handle %d is not a valid communicator", mpi_comm_f);
+    IONF_CALL(mpi_check(MPI_Comm_compare(given, MPI_COMM_WORLD, &same), "MPI_Comm_compare"));
+    /* every collective of the engine uses MPI_COMM_WORLD (mpi/comm.c, io/snapshot.c, NCCL) */
+    IONF_CHECK(same == MPI_IDENT || same == MPI_CONGRUENT, IONF_ERR_UNSUPPORTED,
+               "ionfront runs on MPI_COMM_WORLD (or a communicator of the same ranks in the same "
+               "order) only; the communicator given (handle %d) is another",
+               mpi_comm_f);
+  }
+  comm_learn_layout();
+  return IONF_OK;
+}
+
+int comm_started_mpi(void) { return comm_we_started_mpi; }
+
+static void comm_learn_layout(void) {
   /* Errors come back as codes, so that they can be reported with context. */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -50,7 +89,6 @@ ionf_err comm_init(int *argc, char ***argv) {
     MPI_Comm_free(&node);
   }
   ionf_log_set_rank(my_rank, my_size);
-  return IONF_OK;
 }
 
 void comm_finalize(void) {
