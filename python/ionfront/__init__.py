@@ -33,7 +33,8 @@ import numpy as np
 
 from . import _lib
 
-__all__ = ["Engine", "IonfrontError", "version", "library_path", "POSITION_CELLS", "POSITION_CM"]
+__all__ = ["Engine", "IonfrontError", "version", "library_path", "POSITION_CELLS", "POSITION_CM",
+           "MYR_S", "KPC_CM"]
 
 _LIB, _LIB_PATH = _lib.load()
 API_VERSION = 1
@@ -41,6 +42,8 @@ if _LIB.ionf_api_version() != API_VERSION:
     raise ImportError(f"ionfront: {_LIB_PATH} has C API version {_LIB.ionf_api_version()}, "
                       f"this package needs {API_VERSION}")
 
+MYR_S = 3.15576e13              # megayear [s] (src/constants.h)
+KPC_CM = 3.0856775814913673e21  # kiloparsec [cm]
 POSITION_CELLS = _lib.POSITION_CELLS
 POSITION_CM = _lib.POSITION_CM
 

@@ -124,3 +124,15 @@ def test_mpi4py_two_ranks_match_one(tmp_path):
     assert 0.0 < results[1].mean() < 1.0
     # the rates are summed over the ranks in another order: equal to 1e-12, as cli_mpi_ranks
     np.testing.assert_allclose(results[2], results[1], rtol=1e-12, atol=0)
+
+
+def test_custom_sources_example_runs(tmp_path):
+    """python/examples/custom_sources.py: sources switch on as haloes grow; x rises."""
+    script = os.path.join(HERE, "..", "examples", "custom_sources.py")
+    done = subprocess.run([sys.executable, script, "--N", "12", "--steps", "3", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    means = [float(line.split("<x_HII> = ")[1].split(",")[0])
+             for line in done.stdout.splitlines() if "<x_HII>" in line]
+    assert len(means) == 3 and 0.0 < means[0] < means[1] < means[2] < 1.0, done.stdout
+    assert (tmp_path / "out" / "snapshot_0001.h5").exists()
