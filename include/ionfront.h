@@ -111,7 +111,9 @@ ionf_status ionf_finalize(void);
  * Iliev et al. 2006 Test 1), then apply `n_overrides` "section.key=VALUE" strings
  * (VALUE is YAML, as `ionfront run --set`), validate, build the grid and fields,
  * read input files and set up the backend.  *out receives the engine (NULL on failure).
- * Relative input paths are relative to the config file.  The engine writes its outputs
+ * Relative input paths are relative to the config file.  (No config struct: the
+ * key-value overrides reach every key and keep the ABI stable as keys are added.)
+ * Particle configs (a particles: section) are refused (IONF_STATUS_UNSUPPORTED) for now.  The engine writes its outputs
  * (snapshots, checkpoints) under output.directory.  Collective over `mpi_comm`;
  * may synchronize the GPU.
  */
@@ -143,8 +145,9 @@ ionf_status ionf_engine_rank(const ionf_engine *engine, int *rank, int *size);
 /**
  * Borrow a field's host array: *data points at n^3 doubles owned by the engine (valid
  * until ionf_engine_destroy), dims = {n, n, n}.  Names: "n_H" [cm^-3], "T" [K], and per
- * species "x_HII", "x_HeII", "x_HeIII" (ion fractions) and "Gamma_HI", "Gamma_HeI",
- * "Gamma_HeII" [1/s].  Every rank holds the whole grid.  The host copy is brought up to
+ * absorbing species of the build the ion fraction "x_<ion>" and photoionization rate
+ * "Gamma_<absorber>" [1/s], as in the snapshots: "x_HII" and "Gamma_HI" for hydrogen
+ * (a wrong name's message lists them all).  Every rank holds the whole grid.  The host copy is brought up to
  * date first.  Writing into it is allowed for n_H, T and x_*: call
  * ionf_engine_field_modified afterwards (before the next step).  Collective;
  * synchronizes the GPU.

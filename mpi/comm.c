@@ -55,10 +55,14 @@ ionf_err comm_attach(int mpi_comm_f) {
     IONF_CALL(mpi_check(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
     comm_we_started_mpi = 1;
   }
+  /* errors as codes before any check: a bad handle must not end the process */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   if (mpi_comm_f != -1) { /* -1: MPI_COMM_WORLD (IONF_COMM_WORLD) */
     MPI_Comm given = MPI_Comm_f2c((MPI_Fint)mpi_comm_f);
+    static const MPI_Comm zero_handle; /* Open MPI's f2c gives NULL for unknown handles */
     int same = MPI_UNEQUAL;
-    IONF_CHECK(given != MPI_COMM_NULL, IONF_ERR_USAGE,
+    IONF_CHECK(given != MPI_COMM_NULL && memcmp(&given, &zero_handle, sizeof given) != 0,
+               IONF_ERR_USAGE,
                "the MPI communicator handle %d is not a valid communicator", mpi_comm_f);
     IONF_CALL(mpi_check(MPI_Comm_compare(given, MPI_COMM_WORLD, &same), "MPI_Comm_compare"));
     /* every collective of the engine uses MPI_COMM_WORLD (mpi/comm.c, io/snapshot.c, NCCL) */

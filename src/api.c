@@ -109,11 +109,15 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
   for (int i = 0; i < n_overrides; ++i)
     IONF_CHECK(overrides[i] != NULL, IONF_ERR_INPUT, "override %d is NULL", i);
   IONF_CALL(comm_attach(mpi_comm));
-  if (origin == FROM_FILE && sph_config_is_particle_run(what, PROBLEMS_DEFAULT))
+  int particles = origin == FROM_FILE      ? sph_config_is_particle_run(what, PROBLEMS_DEFAULT)
+                  : origin == FROM_BUILTIN ? sph_config_is_particle_run(NULL, what ? what : PROBLEMS_DEFAULT)
+                                           : 0;
+  ionf_error_clear(); /* a file the check could not read fails again, with its message, below */
+  if (particles)
     return ionf_error_set(IONF_ERR_UNSUPPORTED,
                           "'%s' is a particle run (particles: section); the library exposes grid "
                           "runs only so far (use 'ionfront run' for particles)",
-                          what);
+                          what ? what : PROBLEMS_DEFAULT);
   ionf_engine *e = ionf_calloc(1, sizeof *e, "the API engine");
   if (!e) return IONF_ERR_MEM;
   /* config_load takes char *const *: the strings are only read */

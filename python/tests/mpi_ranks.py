@@ -13,6 +13,14 @@ import numpy as np  # noqa: E402
 import ionfront  # noqa: E402
 
 comm = MPI.COMM_WORLD
+if comm.Get_size() > 1:  # a communicator of other ranks than COMM_WORLD's is refused, clearly
+    half = comm.Split(comm.Get_rank() % 2)
+    try:
+        ionfront.Engine(overrides=SMALL_TEST1, comm=half)
+        raise SystemExit("FAIL: a split communicator was accepted")
+    except ionfront.IonfrontError as err:
+        assert err.status == 9 and "MPI_COMM_WORLD" in err.message, err
+    half.Free()
 with ionfront.Engine(overrides={**SMALL_TEST1, "output.directory": sys.argv[2]}, comm=comm) as e:
     assert e.size == comm.Get_size() and e.rank == comm.Get_rank()
     e.set_sources([[2, 3, 4], [12, 5, 9], [8, 8, 8], [3, 13, 11]], [1e49, 3e49, 5e48, 2e49])

@@ -56,6 +56,13 @@ int main(void) {
          ionf_engine_create_builtin("iliev99", NULL, 0, IONF_COMM_WORLD, &e), IONF_STATUS_USAGE,
          NULL, "iliev99");
 
+  expect("create a particle run (not exposed yet)",
+         ionf_engine_create_builtin("iliev1_particles", NULL, 0, IONF_COMM_WORLD, &e),
+         IONF_STATUS_UNSUPPORTED, NULL, "particle");
+  expect("create on a communicator that is not MPI_COMM_WORLD's ranks",
+         ionf_engine_create_builtin(NULL, small, n_small, 123456, &e), IONF_STATUS_USAGE, NULL,
+         "123456");
+
   /* calls on no engine */
   expect("step on a NULL engine", ionf_engine_step(NULL, 1e13, NULL), IONF_STATUS_USAGE, NULL,
          "NULL");
