@@ -77,6 +77,10 @@ typedef int ionf_status;
 /** Source positions in cm from the box corner (proper, at the current time). */
 #define IONF_POSITION_CM 1
 
+/** ionf_engine_kind: a grid run, or a run on SPH particles (a particles: section). */
+#define IONF_ENGINE_GRID 0
+#define IONF_ENGINE_PARTICLES 1
+
 /** An engine: a grid, its fields, sources and the ray tracing / chemistry backend. */
 typedef struct ionf_engine ionf_engine;
 
@@ -113,7 +117,8 @@ ionf_status ionf_finalize(void);
  * read input files and set up the backend.  *out receives the engine (NULL on failure).
  * Relative input paths are relative to the config file.  (No config struct: the
  * key-value overrides reach every key and keep the ABI stable as keys are added.)
- * Particle configs (a particles: section) are refused (IONF_STATUS_UNSUPPORTED) for now.  The engine writes its outputs
+ * A config with a particles: section makes a particle engine (SPH particles,
+ * src/sph_engine.h): see ionf_engine_kind and the particle notes below.  The engine writes its outputs
  * (snapshots, checkpoints) under output.directory.  Collective over `mpi_comm`;
  * may synchronize the GPU.
  */
@@ -131,8 +136,11 @@ ionf_status ionf_engine_create_builtin(const char *name, const char *const *over
     with it.  Collective. */
 void ionf_engine_destroy(ionf_engine *engine);
 
+/** IONF_ENGINE_GRID or IONF_ENGINE_PARTICLES, and the number of particles (0 for a grid);
+    either pointer may be NULL. */
+ionf_status ionf_engine_kind(const ionf_engine *engine, int *kind, int64_t *particle_count);
 /** Cells per side n, box side and cell size [cm, proper at the current time]; any
-    output pointer may be NULL. */
+    output pointer may be NULL.  A particle engine has no grid: IONF_STATUS_USAGE. */
 ionf_status ionf_engine_grid(const ionf_engine *engine, int64_t *n, double *box_cm,
                              double *cell_cm);
 /** Simulation time [s], steps taken, and the config's time.dt and time.t_end [s];
@@ -151,6 +159,9 @@ ionf_status ionf_engine_rank(const ionf_engine *engine, int *rank, int *size);
  * date first.  Writing into it is allowed for n_H, T and x_*: call
  * ionf_engine_field_modified afterwards (before the next step).  Collective;
  * synchronizes the GPU.
+ * Particle engines: per-particle host arrays, dims = {count, 1, 1} ({count, 3, 1} for
+ * "position_cm"): "x_HII", "T" (writable), "Gamma_HI", "n_H", "h_cm", "mass_g",
+ * "position_cm" (read-only); no GPU copy to synchronize.
  */
 ionf_status ionf_engine_field(ionf_engine *engine, const char *name, double **data,
                               int64_t dims[3]);
@@ -167,7 +178,8 @@ ionf_status ionf_engine_set_field(ionf_engine *engine, const char *name, const d
  * of each, in `position_units`: IONF_POSITION_CELLS or IONF_POSITION_CM), ndot_per_s[count]
  * ionizing photons per second (> 0, finite).  Sources in one cell are merged.  Arrays are
  * copied.  The spectrum stays the config's.  Collective: every rank passes the same list
- * (the ranks share the tracing).  May synchronize the GPU.
+ * (the ranks share the tracing).  May synchronize the GPU.  Particle engines take
+ * positions in cm only (the particles' frame), and keep sources that share a place apart.
  */
 ionf_status ionf_engine_set_sources(ionf_engine *engine, int64_t count, const double *positions,
                                     int position_units, const double *ndot_per_s);
@@ -192,7 +204,8 @@ ionf_status ionf_engine_run(ionf_engine *engine);
  */
 ionf_status ionf_engine_write_snapshot(ionf_engine *engine, int index, char *path,
                                        size_t path_size);
-/** Write output.directory/checkpoint.h5 (a restart file); `path` as above.  Collective. */
+/** Write output.directory/checkpoint.h5 (a restart file); `path` as above.  Collective.
+    Particle engines: IONF_STATUS_UNSUPPORTED (as ionf_engine_restart). */
 ionf_status ionf_engine_write_checkpoint(ionf_engine *engine, char *path, size_t path_size);
 /** Continue from a checkpoint (x, T, time, step).  Right after creation.  Collective. */
 ionf_status ionf_engine_restart(ionf_engine *engine, const char *checkpoint_path);

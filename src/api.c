@@ -24,6 +24,8 @@
 #include "problems.h"
 #include "species.h"
 #include "sph_config.h"
+#include "snapshot.h"
+#include "sph_engine.h"
 
 _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == IONF_ERR_INPUT &&
                    IONF_STATUS_IO == IONF_ERR_IO && IONF_STATUS_MEM == IONF_ERR_MEM &&
@@ -40,7 +42,9 @@ _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == ION
 struct ionf_engine {
   unsigned magic;
   struct ionf_config cfg; /* the engine borrows it: lives as long as the engine */
-  struct engine *core;
+  struct engine *core;    /* a grid run, or */
+  struct sph_config sph_cfg;
+  struct sph_engine *sph; /* a particle run (src/sph_engine.h) */
   char message[API_MESSAGE_SIZE];
 };
 
@@ -61,7 +65,7 @@ static ionf_status api_end(ionf_engine *e, ionf_err rc) {
 
 static ionf_err check_engine(const ionf_engine *e) {
   IONF_CHECK(e != NULL, IONF_ERR_USAGE, "the engine is NULL");
-  IONF_CHECK(e->magic == API_MAGIC && e->core != NULL, IONF_ERR_USAGE,
+  IONF_CHECK(e->magic == API_MAGIC && (e->core != NULL || e->sph != NULL), IONF_ERR_USAGE,
              "not a live ionfront engine (destroyed, or not from ionf_engine_create_*)");
   return IONF_OK;
 }
@@ -113,16 +117,26 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
                   : origin == FROM_BUILTIN ? sph_config_is_particle_run(NULL, what ? what : PROBLEMS_DEFAULT)
                                            : 0;
   ionf_error_clear(); /* a file the check could not read fails again, with its message, below */
-  if (particles)
-    return ionf_error_set(IONF_ERR_UNSUPPORTED,
-                          "'%s' is a particle run (particles: section); the library exposes grid "
-                          "runs only so far (use 'ionfront run' for particles)",
-                          what ? what : PROBLEMS_DEFAULT);
   ionf_engine *e = ionf_calloc(1, sizeof *e, "the API engine");
   if (!e) return IONF_ERR_MEM;
   /* config_load takes char *const *: the strings are only read */
   char *const *ov = (char *const *)overrides;
   ionf_err rc;
+  if (particles) { /* a particles: section: the particle engine */
+    rc = sph_config_load(origin == FROM_FILE ? what : NULL,
+                         origin == FROM_FILE ? PROBLEMS_DEFAULT : (what ? what : PROBLEMS_DEFAULT), ov,
+                         n_overrides, &e->sph_cfg);
+    if (rc == IONF_OK) rc = sph_engine_create(&e->sph_cfg, NULL, &e->sph);
+    if (rc != IONF_OK) {
+      sph_engine_destroy(e->sph);
+      sph_config_free(&e->sph_cfg);
+      free(e);
+      return rc;
+    }
+    e->magic = API_MAGIC;
+    *out = e;
+    return IONF_OK;
+  }
   if (origin == FROM_FILE)
     rc = config_load(what, PROBLEMS_DEFAULT, ov, n_overrides, &e->cfg);
   else if (origin == FROM_BUILTIN)
@@ -170,18 +184,36 @@ ionf_status ionf_engine_create_builtin(const char *name, const char *const *over
 void ionf_engine_destroy(ionf_engine *e) {
   if (!e || e->magic != API_MAGIC) return;
   e->magic = 0;
-  engine_destroy(e->core);
+  if (e->sph) {
+    sph_engine_destroy(e->sph);
+    sph_config_free(&e->sph_cfg);
+  } else {
+    engine_destroy(e->core);
+    config_free(&e->cfg);
+  }
   e->core = NULL;
-  config_free(&e->cfg);
+  e->sph = NULL;
   free(e);
 }
 
 /* ---- queries ---------------------------------------------------------------------- */
 
+ionf_status ionf_engine_kind(const ionf_engine *e, int *kind, int64_t *particle_count) {
+  api_begin();
+  ionf_err rc = check_engine(e);
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
+  if (kind) *kind = e->sph ? IONF_ENGINE_PARTICLES : IONF_ENGINE_GRID;
+  if (particle_count) *particle_count = e->sph ? e->sph->particles.count : 0;
+  return IONF_STATUS_OK;
+}
+
 ionf_status ionf_engine_grid(const ionf_engine *e, int64_t *n, double *box_cm, double *cell_cm) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc != IONF_OK) return api_end(NULL, rc);
+  if (rc == IONF_OK && e->sph)
+    rc = ionf_error_set(IONF_ERR_USAGE, "a particle run has no grid (ionf_engine_kind gives the "
+                        "particle count)");
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
   const struct engine *c = e->core;
   double cell = c->grid.cell_cm;
   if (e->cfg.cosmological) /* proper at the current time, not mid-step */
@@ -196,18 +228,19 @@ ionf_status ionf_engine_time(const ionf_engine *e, double *time_s, int64_t *step
                              double *t_end_s) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc != IONF_OK) return api_end(NULL, rc);
-  if (time_s) *time_s = e->core->time_s;
-  if (step) *step = e->core->step;
-  if (dt_s) *dt_s = e->cfg.dt_s;
-  if (t_end_s) *t_end_s = e->cfg.t_end_s;
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
+  const struct ionf_config *cfg = e->sph ? &e->sph_cfg.base : &e->cfg;
+  if (time_s) *time_s = e->sph ? e->sph->time_s : e->core->time_s;
+  if (step) *step = e->sph ? e->sph->step : e->core->step;
+  if (dt_s) *dt_s = cfg->dt_s;
+  if (t_end_s) *t_end_s = cfg->t_end_s;
   return IONF_STATUS_OK;
 }
 
 ionf_status ionf_engine_rank(const ionf_engine *e, int *rank, int *size) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc != IONF_OK) return api_end(NULL, rc);
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
   if (rank) *rank = comm_rank();
   if (size) *size = comm_size();
   return IONF_STATUS_OK;
@@ -251,10 +284,64 @@ static ionf_err find_field(struct engine *c, const char *name, enum field_kind *
   return ionf_error_set(IONF_ERR_USAGE, "no field '%s'; the fields are %s", name, known);
 }
 
+/* A particle run's per-particle array `name`; *writable for x_HII and T. */
+static ionf_err find_particle_field(struct sph_engine *p, const char *name, double **data,
+                                    int64_t dims[3], int *writable) {
+  IONF_CHECK(name != NULL, IONF_ERR_INPUT, "the field name is NULL");
+  int64_t n = p->particles.count;
+  int64_t d[3] = {n, 1, 1};
+  *writable = 0;
+  if (!strcmp(name, "x_HII")) {
+    *data = p->x_hii;
+    *writable = 1;
+  } else if (!strcmp(name, "T")) {
+    *data = p->temperature_k;
+    *writable = 1;
+  } else if (!strcmp(name, "Gamma_HI")) {
+    *data = p->gamma_hi_per_s;
+  } else if (!strcmp(name, "n_H")) {
+    *data = p->n_h_cm3;
+  } else if (!strcmp(name, "h_cm")) {
+    *data = p->particles.h_cm;
+  } else if (!strcmp(name, "mass_g")) {
+    *data = p->particles.mass_g;
+  } else if (!strcmp(name, "position_cm")) {
+    *data = p->particles.pos_cm;
+    d[1] = 3;
+  } else {
+    return ionf_error_set(IONF_ERR_USAGE, "no particle field '%s'; the fields are x_HII, T, "
+                          "Gamma_HI, n_H, h_cm, mass_g, position_cm", name);
+  }
+  if (dims) memcpy(dims, d, sizeof d);
+  return IONF_OK;
+}
+
+/* Validate a particle run's changed x_HII or T (the next step starts from them). */
+static ionf_err particle_field_modified(struct sph_engine *p, const char *name) {
+  double *data;
+  int writable;
+  IONF_CALL(find_particle_field(p, name, &data, NULL, &writable));
+  IONF_CHECK(writable, IONF_ERR_USAGE, "particle field '%s' is read-only (x_HII and T can be set)",
+             name);
+  int is_x = !strcmp(name, "x_HII");
+  for (int64_t i = 0; i < p->particles.count; ++i)
+    IONF_CHECK(isfinite(data[i]) && (is_x ? data[i] >= 0.0 && data[i] <= 1.0 : data[i] > 0.0),
+               IONF_ERR_INPUT, "%s[%lld] = %g: %s", name, (long long)i, data[i],
+               is_x ? "ion fractions must lie in [0, 1]" : "temperatures must be finite and > 0");
+  return IONF_OK;
+}
+
 ionf_status ionf_engine_field(ionf_engine *e, const char *name, double **data, int64_t dims[3]) {
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !data) rc = ionf_error_set(IONF_ERR_INPUT, "the data pointer is NULL");
+  if (rc == IONF_OK && e->sph) { /* host arrays: nothing to synchronize */
+    int writable;
+    double *found = NULL;
+    rc = find_particle_field(e->sph, name, &found, dims, &writable);
+    if (rc == IONF_OK) *data = found;
+    return api_end(e, rc);
+  }
   enum field_kind kind;
   int species;
   double *found = NULL;
@@ -315,7 +402,7 @@ static ionf_err field_modified(struct engine *c, const char *name) {
 ionf_status ionf_engine_field_modified(ionf_engine *e, const char *name) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK) rc = field_modified(e->core, name);
+  if (rc == IONF_OK) rc = e->sph ? particle_field_modified(e->sph, name) : field_modified(e->core, name);
   return api_end(e, rc);
 }
 
@@ -323,7 +410,31 @@ ionf_status ionf_engine_set_field(ionf_engine *e, const char *name, const double
                                   int64_t count) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc != IONF_OK) return api_end(NULL, rc);
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
+  if (e->sph) {
+    double *target = NULL;
+    int writable = 0;
+    int64_t dims[3];
+    rc = find_particle_field(e->sph, name, &target, dims, &writable);
+    if (rc == IONF_OK && !values) rc = ionf_error_set(IONF_ERR_INPUT, "the values of '%s' are NULL", name);
+    if (rc == IONF_OK && !writable)
+      rc = ionf_error_set(IONF_ERR_USAGE, "particle field '%s' is read-only (x_HII and T can be set)", name);
+    if (rc == IONF_OK && count != dims[0])
+      rc = ionf_error_set(IONF_ERR_INPUT, "%lld values given for '%s'; the run has %lld particles",
+                          (long long)count, name, (long long)dims[0]);
+    if (rc == IONF_OK) { /* validate a copy first: a bad value must not reach the state */
+      double *old = ionf_malloc(sizeof(double) * (size_t)count, "the previous values");
+      if (!old) rc = IONF_ERR_MEM;
+      if (rc == IONF_OK) {
+        memcpy(old, target, sizeof(double) * (size_t)count);
+        memcpy(target, values, sizeof(double) * (size_t)count);
+        rc = particle_field_modified(e->sph, name);
+        if (rc != IONF_OK) memcpy(target, old, sizeof(double) * (size_t)count);
+        free(old);
+      }
+    }
+    return api_end(e, rc);
+  }
   enum field_kind kind;
   int species;
   double *data = NULL;
@@ -386,11 +497,53 @@ static ionf_err set_sources(struct engine *c, int64_t count, const double *posit
   return c->backend->ops.set_sources(c->backend, &c->sources, c->first_source, c->source_count);
 }
 
+/* A particle run's sources: positions in cm in the particles' frame; ranks share them by slabs. */
+static ionf_err set_particle_sources(struct sph_config *cfg, struct sph_engine *p, int64_t count,
+                                     const double *positions, int units, const double *ndot_per_s) {
+  IONF_CHECK(count >= 0, IONF_ERR_INPUT, "source count %lld < 0", (long long)count);
+  IONF_CHECK(count == 0 || (positions && ndot_per_s), IONF_ERR_INPUT,
+             "%lld source(s) but the positions or rates are NULL", (long long)count);
+  IONF_CHECK(units == IONF_POSITION_CM, IONF_ERR_INPUT,
+             "position units %d: a particle run takes source positions in cm (IONF_POSITION_CM)",
+             units);
+  for (int64_t s = 0; s < count; ++s) {
+    for (int d = 0; d < 3; ++d) {
+      double x = positions[3 * s + d];
+      int outside = !isfinite(x) || (p->particles.has_box && (x < 0.0 || x >= p->particles.box_size_cm[d]));
+      IONF_CHECK(!outside, IONF_ERR_INPUT, "source %lld: position[%d] = %g cm lies outside the box",
+                 (long long)s, d, x);
+    }
+    IONF_CHECK(isfinite(ndot_per_s[s]) && ndot_per_s[s] > 0.0, IONF_ERR_INPUT,
+               "source %lld has Ndot = %g; must be finite and > 0", (long long)s, ndot_per_s[s]);
+  }
+  size_t n = (size_t)(count > 0 ? count : 1);
+  double *pos = ionf_malloc(3 * sizeof(double) * n, "source positions");
+  double *ndot = pos ? ionf_malloc(sizeof(double) * n, "source rates") : NULL;
+  if (!pos || !ndot) {
+    free(pos);
+    return IONF_ERR_MEM;
+  }
+  if (count > 0) {
+    memcpy(pos, positions, 3 * sizeof(double) * (size_t)count);
+    memcpy(ndot, ndot_per_s, sizeof(double) * (size_t)count);
+  }
+  free(cfg->source_pos_cm);
+  free(cfg->source_ndot_per_s);
+  cfg->source_pos_cm = pos;
+  cfg->source_ndot_per_s = ndot;
+  cfg->n_sources = count;
+  comm_slab(count, comm_rank(), comm_size(), &p->first_source, &p->source_count);
+  return IONF_OK;
+}
+
 ionf_status ionf_engine_set_sources(ionf_engine *e, int64_t count, const double *positions,
                                     int position_units, const double *ndot_per_s) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK) rc = set_sources(e->core, count, positions, position_units, ndot_per_s);
+  if (rc == IONF_OK && e->sph)
+    rc = set_particle_sources(&e->sph_cfg, e->sph, count, positions, position_units, ndot_per_s);
+  else if (rc == IONF_OK)
+    rc = set_sources(e->core, count, positions, position_units, ndot_per_s);
   return api_end(e, rc);
 }
 
@@ -398,8 +551,8 @@ ionf_status ionf_engine_source_count(const ionf_engine *e, int64_t *count) {
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !count) rc = ionf_error_set(IONF_ERR_INPUT, "the count pointer is NULL");
-  if (rc != IONF_OK) return api_end(NULL, rc);
-  *count = e->core->sources.n;
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
+  *count = e->sph ? e->sph_cfg.n_sources : e->core->sources.n;
   return IONF_STATUS_OK;
 }
 
@@ -410,6 +563,12 @@ ionf_status ionf_engine_step(ionf_engine *e, double dt_s, int *iterations) {
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !(isfinite(dt_s) && dt_s > 0.0))
     rc = ionf_error_set(IONF_ERR_INPUT, "time step dt_s = %g s: must be finite and > 0", dt_s);
+  if (rc == IONF_OK && e->sph) {
+    struct sph_step_info pinfo;
+    rc = sph_engine_step(e->sph, dt_s, &pinfo);
+    if (rc == IONF_OK && iterations) *iterations = pinfo.iterations;
+    return api_end(e, rc);
+  }
   struct engine_step_info info;
   if (rc == IONF_OK) rc = engine_step(e->core, dt_s, &info);
   if (rc == IONF_OK && iterations) *iterations = info.iterations;
@@ -418,7 +577,7 @@ ionf_status ionf_engine_step(ionf_engine *e, double dt_s, int *iterations) {
 
 ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report) {
   IONF_CALL(check_engine(e));
-  return engine_run(e->core, report);
+  return e->sph ? sph_engine_run(e->sph, report) : engine_run(e->core, report);
 }
 
 ionf_status ionf_engine_run(ionf_engine *e) {
@@ -433,6 +592,17 @@ ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, si
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && (index < 0 || index > 9999))
     rc = ionf_error_set(IONF_ERR_INPUT, "snapshot index %d: 0 to 9999", index);
+  if (rc == IONF_OK && e->sph) {
+    ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
+    ionf_err any = IONF_OK;
+    rc = comm_agree(prep, &any);
+    if (rc == IONF_OK) rc = prep;
+    if (rc == IONF_OK && any != IONF_OK)
+      rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+                          e->sph_cfg.base.output_dir);
+    if (rc == IONF_OK) rc = sph_engine_write_snapshot(e->sph, index, path, path_size);
+    return api_end(e, rc);
+  }
   if (rc == IONF_OK) rc = engine_write_snapshot(e->core, index, path, path_size);
   return api_end(e, rc);
 }
@@ -440,6 +610,8 @@ ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, si
 ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path_size) {
   api_begin();
   ionf_err rc = check_engine(e);
+  if (rc == IONF_OK && e->sph)
+    rc = ionf_error_set(IONF_ERR_UNSUPPORTED, "checkpoints of particle runs are not supported yet");
   if (rc == IONF_OK) rc = engine_write_checkpoint(e->core, path, path_size);
   return api_end(e, rc);
 }
@@ -447,6 +619,8 @@ ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path
 ionf_status ionf_engine_restart(ionf_engine *e, const char *checkpoint_path) {
   api_begin();
   ionf_err rc = check_engine(e);
+  if (rc == IONF_OK && e->sph)
+    rc = ionf_error_set(IONF_ERR_UNSUPPORTED, "restarts of particle runs are not supported yet");
   if (rc == IONF_OK && !checkpoint_path)
     rc = ionf_error_set(IONF_ERR_INPUT, "the checkpoint path is NULL");
   if (rc == IONF_OK && (e->core->step != 0 || e->core->restarted))

@@ -20,6 +20,7 @@ endif()
 add_test(NAME python_ionfront
          COMMAND ${CMAKE_COMMAND} -E env IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>
                  IONFRONT_TEST_API_ILIEV1=$<TARGET_FILE:test_api_iliev1>
+                 IONFRONT_CLI=$<TARGET_FILE:ionfront>
                  ${CMAKE_CURRENT_SOURCE_DIR}/api/run_pytest.sh ${IONF_SYSTEM_PYTHON}
                  ${CMAKE_SOURCE_DIR}/python/tests)
 set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi

@@ -152,7 +152,21 @@ class Engine:
             raise IonfrontError(11, "the engine is closed")
         return self._handle
 
-    # -- grid and time
+    # -- kind, grid and time
+    @property
+    def is_particles(self):
+        """True for a run on SPH particles (a particles: section in the config)."""
+        kind = ctypes.c_int()
+        _check(_LIB.ionf_engine_kind(self._h, ctypes.byref(kind), None), self._h)
+        return kind.value == 1
+
+    @property
+    def particle_count(self):
+        """Number of particles (0 for a grid run)."""
+        count = ctypes.c_int64()
+        _check(_LIB.ionf_engine_kind(self._h, None, ctypes.byref(count)), self._h)
+        return count.value
+
     @property
     def n(self):
         """Cells per side."""
@@ -211,12 +225,17 @@ class Engine:
     # -- fields
     def field(self, name):
         """The engine's n^3 float64 array `name` (n_H, T, x_HII, Gamma_HI, ...) as a NumPy
-        view, no copy; valid until close().  After writing into it call
+        view, no copy; valid until close().  Particle runs: (count,) arrays (x_HII, T,
+        Gamma_HI, n_H, h_cm, mass_g) and position_cm (count, 3).  After writing into it call
         field_modified(name).  Collective (synchronizes the GPU)."""
         ptr = _lib._c_double_p()
         dims = (ctypes.c_int64 * 3)()
         _check(_LIB.ionf_engine_field(self._h, name.encode(), ctypes.byref(ptr), dims), self._h)
-        return np.ctypeslib.as_array(ptr, shape=(dims[0], dims[1], dims[2]))
+        if self.is_particles:  # (count,) per particle, (count, 3) for position_cm
+            shape = (dims[0],) if dims[1] == 1 else (dims[0], dims[1])
+        else:
+            shape = (dims[0], dims[1], dims[2])
+        return np.ctypeslib.as_array(ptr, shape=shape)
 
     def field_modified(self, name):
         """Take the caller's writes into field `name` (n_H, T, x_*) in.  Collective."""

@@ -56,9 +56,6 @@ int main(void) {
          ionf_engine_create_builtin("iliev99", NULL, 0, IONF_COMM_WORLD, &e), IONF_STATUS_USAGE,
          NULL, "iliev99");
 
-  expect("create a particle run (not exposed yet)",
-         ionf_engine_create_builtin("iliev1_particles", NULL, 0, IONF_COMM_WORLD, &e),
-         IONF_STATUS_UNSUPPORTED, NULL, "particle");
   expect("create on a communicator that is not MPI_COMM_WORLD's ranks",
          ionf_engine_create_builtin(NULL, small, n_small, 123456, &e), IONF_STATUS_USAGE, NULL,
          "123456");
@@ -128,6 +125,36 @@ int main(void) {
   if (count != 1) { fprintf(stderr, "FAIL: %lld sources, the config's 1 expected\n", (long long)count); failures++; }
   expect("restart after a step", ionf_engine_restart(e, "x.h5"), IONF_STATUS_USAGE, e, "right after");
   ionf_engine_destroy(e);
+
+  /* a particle engine: what has no meaning for particles says so */
+  const char *particles[] = {"particles.generate.count_1d=6", "time.dt=10 Myr",
+                             "time.t_end=10 Myr", "time.outputs=[10 Myr]",
+                             "output.progress=false", "output.directory=test_api_misuse_out"};
+  ionf_engine *p = NULL;
+  if ((rc = ionf_engine_create_builtin("iliev1_particles", particles, 6, IONF_COMM_WORLD, &p)) !=
+      IONF_STATUS_OK) {
+    fprintf(stderr, "FAIL: particle create: %s\n", ionf_last_error_message(NULL));
+    return 1;
+  }
+  int kind = -1;
+  int64_t n_particles = 0;
+  ionf_engine_kind(p, &kind, &n_particles);
+  if (kind != IONF_ENGINE_PARTICLES || n_particles != 216) {
+    fprintf(stderr, "FAIL: kind %d with %lld particles, want particles and 216\n", kind,
+            (long long)n_particles);
+    failures++;
+  }
+  expect("grid of a particle run", ionf_engine_grid(p, &n, NULL, NULL), IONF_STATUS_USAGE, p,
+         "no grid");
+  expect("particle sources in cells", ionf_engine_set_sources(p, 1, pos, IONF_POSITION_CELLS, ndot),
+         IONF_STATUS_INPUT, p, "cm");
+  expect("set a read-only particle field", ionf_engine_set_field(p, "n_H", values, 216),
+         IONF_STATUS_USAGE, p, "read-only");
+  expect("particle checkpoint", ionf_engine_write_checkpoint(p, NULL, 0), IONF_STATUS_UNSUPPORTED,
+         p, "particle");
+  expect("particle field with a wrong count", ionf_engine_set_field(p, "x_HII", values, 512),
+         IONF_STATUS_INPUT, p, "216");
+  ionf_engine_destroy(p);
   ionf_finalize();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   return failures ? 1 : 0;
