@@ -74,6 +74,14 @@ struct engine *ionf_engine_core(ionf_engine *e) {
   return e && e->magic == API_MAGIC ? e->core : NULL;
 }
 
+struct sph_engine *ionf_engine_particles(ionf_engine *e) {
+  return e && e->magic == API_MAGIC ? e->sph : NULL;
+}
+
+const struct sph_config *ionf_engine_sph_config(const ionf_engine *e) {
+  return e && e->magic == API_MAGIC && e->sph ? &e->sph_cfg : NULL;
+}
+
 const struct ionf_config *ionf_engine_config(const ionf_engine *e) {
   return e && e->magic == API_MAGIC ? &e->cfg : NULL;
 }

@@ -189,29 +189,30 @@ static int command_run_particles(const char *config_path, char *const *overrides
       fprintf(stderr, "ionfront run: error: --restart is not supported for particle runs yet\n");
     return (int)IONF_ERR_USAGE;
   }
-  struct sph_config cfg;
-  ionf_err rc = sph_config_load(config_path, PROBLEMS_DEFAULT, overrides, n_overrides, &cfg);
+  /* through the public API, as grid runs (src/api.c holds the particle engine) */
+  ionf_engine *api = NULL;
+  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
+                                                       n_overrides, IONF_COMM_WORLD, &api);
   int code;
-  if ((code = finish_phase(rc)) != 0) return code;
-  ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
-                cfg.base.config_name);
-  ionf_message0("%d MPI rank(s)", comm_size());
-  struct sph_engine *e = NULL;
-  rc = sph_engine_create(&cfg, NULL, &e);
   if ((code = finish_phase(rc)) != 0) {
-    sph_config_free(&cfg);
+    ionf_engine_destroy(api);
     return code;
   }
+  const struct sph_config *cfg = ionf_engine_sph_config(api);
+  struct sph_engine *e = ionf_engine_particles(api);
+  ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
+                cfg->base.config_name);
+  ionf_message0("%d MPI rank(s)", comm_size());
   ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
                 "each; tracer %s; chemistry %s",
-                (long long)e->particles.count, cfg.file[0] ? cfg.file : "generated",
-                (int)e->tree.n_leaves, (long long)cfg.n_sources, (long long)e->n_rays,
+                (long long)e->particles.count, cfg->file[0] ? cfg->file : "generated",
+                (int)e->tree.n_leaves, (long long)cfg->n_sources, (long long)e->n_rays,
                 e->tracer_name, e->chem_on_gpu ? "on the GPU" : "on the host (OpenMP)");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
-                cfg.base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
-                cfg.base.dt_s / IONF_MYR_S, cfg.base.t_end_s / IONF_MYR_S, cfg.base.output_dir);
+                cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
+                cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);
   struct engine_report rep;
-  rc = sph_engine_run(e, &rep);
+  rc = ionf_engine_run_report(api, &rep);
   if (rc != IONF_OK && comm_size() > 1 && rc != IONF_ERR_PEER) {
     /* as for grids: the failing rank says why and ends the job, never a hang */
     fprintf(stderr, "ionfront: error on rank %d (%s): %s\n", comm_rank(), comm_host_name(),
@@ -224,10 +225,9 @@ static int command_run_particles(const char *config_path, char *const *overrides
            (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
            e->timers.chemistry_s, e->timers.io_s);
     printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
-           cfg.base.output_dir, rep.last_snapshot, cfg.base.output_dir);
+           cfg->base.output_dir, rep.last_snapshot, cfg->base.output_dir);
   }
-  sph_engine_destroy(e);
-  sph_config_free(&cfg);
+  ionf_engine_destroy(api);
   return code;
 }
 
