@@ -29,9 +29,11 @@
  * when the first engine is created, and ionf_finalize() finalises only what it started.
  * Communicators are passed as Fortran handles (MPI_Fint, as an int: MPI_Comm_c2f(comm) in
  * C, comm.py2f() in mpi4py), so that this header needs no mpi.h and a Python caller
- * needs no MPI headers; IONF_COMM_WORLD stands for MPI_COMM_WORLD.  This version runs
- * on MPI_COMM_WORLD (or a communicator congruent with it) only; another communicator is
- * refused with IONF_STATUS_UNSUPPORTED.
+ * needs no MPI headers; IONF_COMM_WORLD stands for MPI_COMM_WORLD.  Any intracommunicator
+ * works (e.g. the radiative-transfer ranks of a coupled code); the library uses it as
+ * given (no duplicate), so it must outlive the engine.  Engines alive at the same time
+ * in one process must use the same communicator.  GPUs are chosen by the rank within
+ * the node among the communicator's ranks.
  *
  * GPU: in a CUDA build (raytracing.backend cuda|auto) the working fields live on the
  * GPU.  Calls marked "Synchronizes the GPU" copy between GPU and host memory.

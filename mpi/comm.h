@@ -14,9 +14,8 @@
 IONF_NODISCARD ionf_err comm_init(int *argc, char ***argv);
 /**
  * The library's start: MPI_Init_thread only if MPI is not initialised yet (then
- * comm_started_mpi() is 1), then as comm_init.  `mpi_comm_f` is a Fortran handle of a
- * communicator (-1: MPI_COMM_WORLD); only MPI_COMM_WORLD or one congruent with it is
- * accepted (IONF_ERR_UNSUPPORTED otherwise).
+ * comm_started_mpi() is 1), then as comm_init on the communicator of Fortran handle
+ * `mpi_comm_f` (-1: MPI_COMM_WORLD), which every collective then uses (comm_mpi.h).
  */
 IONF_NODISCARD ionf_err comm_attach(int mpi_comm_f);
 /** 1 when comm_init or comm_attach called MPI_Init. */

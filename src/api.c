@@ -50,6 +50,11 @@ struct ionf_engine {
 
 static _Thread_local char thread_message[API_MESSAGE_SIZE];
 
+/* The ranks' layout (mpi/comm.c) is per process: engines alive together share one
+   communicator. */
+static int live_engines = 0;
+static int live_comm = IONF_COMM_WORLD;
+
 /* Start of every call: forget older failures. */
 static void api_begin(void) { ionf_error_clear(); }
 
@@ -120,6 +125,10 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
              "%d override(s) but the override list is NULL or the count negative", n_overrides);
   for (int i = 0; i < n_overrides; ++i)
     IONF_CHECK(overrides[i] != NULL, IONF_ERR_INPUT, "override %d is NULL", i);
+  IONF_CHECK(live_engines == 0 || mpi_comm == live_comm, IONF_ERR_UNSUPPORTED,
+             "the engines of one process share one communicator: %d engine(s) use handle %d, "
+             "this one asks for %d (destroy them first)",
+             live_engines, live_comm, mpi_comm);
   IONF_CALL(comm_attach(mpi_comm));
   int particles = origin == FROM_FILE      ? sph_config_is_particle_run(what, PROBLEMS_DEFAULT)
                   : origin == FROM_BUILTIN ? sph_config_is_particle_run(NULL, what ? what : PROBLEMS_DEFAULT)
@@ -143,6 +152,8 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
     }
     e->magic = API_MAGIC;
     *out = e;
+    live_engines++;
+    live_comm = mpi_comm;
     return IONF_OK;
   }
   if (origin == FROM_FILE)
@@ -165,6 +176,8 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
   }
   e->magic = API_MAGIC;
   *out = e;
+  live_engines++;
+  live_comm = mpi_comm;
   return IONF_OK;
 }
 
@@ -192,6 +205,7 @@ ionf_status ionf_engine_create_builtin(const char *name, const char *const *over
 void ionf_engine_destroy(ionf_engine *e) {
   if (!e || e->magic != API_MAGIC) return;
   e->magic = 0;
+  live_engines--;
   if (e->sph) {
     sph_engine_destroy(e->sph);
     sph_config_free(&e->sph_cfg);

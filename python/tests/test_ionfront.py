@@ -124,6 +124,10 @@ def test_mpi4py_two_ranks_match_one(tmp_path):
     assert 0.0 < results[1].mean() < 1.0
     # the rates are summed over the ranks in another order: equal to 1e-12, as cli_mpi_ranks
     np.testing.assert_allclose(results[2], results[1], rtol=1e-12, atol=0)
+    # sub-communicators: on 2 ranks split in two, each rank ran alone = the 1-rank run
+    for r in (0, 1):
+        alone = np.load(tmp_path / f"x2_alone{r}.npy")
+        assert np.array_equal(alone, results[1]), f"rank {r} alone differs from 1 rank"
 
 
 def test_custom_sources_example_runs(tmp_path):
