@@ -10,6 +10,11 @@ set_tests_properties(test_api_misuse PROPERTIES WORKING_DIRECTORY ${CMAKE_CURREN
 add_test(NAME api_cli_match COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
                                     $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1>)
 set_tests_properties(api_cli_match PROPERTIES SKIP_RETURN_CODE 77)
+if(IONFRONT_CUDA) # the same on the GPU (skips without one)
+  add_test(NAME api_cli_match_gpu COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
+                                          $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1> cuda)
+  set_tests_properties(api_cli_match_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu)
+endif()
 
 # The Python package (python/ionfront) over the shared library: pytest, including a
 # 2-rank mpi4py run (Debian: python3-numpy python3-pytest python3-mpi4py python3-h5py).

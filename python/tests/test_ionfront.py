@@ -175,3 +175,30 @@ def test_particle_run_equals_the_command_line(tmp_path):
     # the multithreaded particle tracer sums rates in a varying order: two `ionfront run`s
     # with 2 threads already differ in the last bit, so to 1e-12 as cli_particles_run
     np.testing.assert_allclose(x, x_cli, rtol=1e-12, atol=0)
+
+
+def test_gpu_fields_and_sources_match_cpu(tmp_path):
+    """On a GPU (CUDA build): fields set from Python reach the GPU, sources too, and the
+    steps give the CPU's result (x_HII and T to 1e-10, Gamma to 1e-9, as
+    test_backend_agreement and cli_mc_gpu).  Skips without a GPU."""
+    if not shutil.which("nvidia-smi") or subprocess.run(
+            ["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU") < 1:
+        pytest.skip("no GPU")
+    results = {}
+    for backend in ("cpu", "cuda"):
+        with small(tmp_path / backend, **{"raytracing.backend": backend,
+                                          "material.isothermal": False}) as e:
+            n = e.n
+            x0 = np.full((n, n, n), 1.2e-3)
+            x0[:4, :4, :4] = 0.5  # a pre-ionized corner
+            e.set_field("x_HII", x0)
+            t = e.T
+            t[:, :, : n // 2] = 2.0e4  # through the view, then taken in
+            e.field_modified("T")
+            e.set_sources([[2, 3, 4], [12, 5, 9]], [1e49, 3e49])
+            e.step(e.dt_s)
+            e.step(e.dt_s)
+            results[backend] = (e.x_HII.copy(), e.T.copy(), e.Gamma_HI.copy())
+    for name, a, b, rtol in zip(("x_HII", "T", "Gamma_HI"), results["cpu"], results["cuda"],
+                                (1e-10, 1e-10, 1e-9)):
+        np.testing.assert_allclose(b, a, rtol=rtol, atol=0, err_msg=name)
