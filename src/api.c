@@ -109,6 +109,9 @@ ionf_status ionf_init(void) {
 
 ionf_status ionf_finalize(void) {
   api_begin();
+  if (live_engines > 0)
+    return api_end(NULL, ionf_error_set(IONF_ERR_USAGE, "%d engine(s) still alive: destroy them "
+                                        "before ionf_finalize", live_engines));
   if (comm_started_mpi()) comm_finalize();
   return IONF_STATUS_OK;
 }

@@ -154,8 +154,12 @@ int main(void) {
          p, "particle");
   expect("particle field with a wrong count", ionf_engine_set_field(p, "x_HII", values, 512),
          IONF_STATUS_INPUT, p, "216");
+  expect("finalize with an engine alive", ionf_finalize(), IONF_STATUS_USAGE, NULL, "still alive");
   ionf_engine_destroy(p);
-  ionf_finalize();
+  if ((rc = ionf_finalize()) != IONF_STATUS_OK) {
+    fprintf(stderr, "FAIL: finalize: %s\n", ionf_last_error_message(NULL));
+    failures++;
+  }
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   return failures ? 1 : 0;
 }
