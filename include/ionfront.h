@@ -33,7 +33,8 @@
  * works (e.g. the radiative-transfer ranks of a coupled code); the library uses it as
  * given (no duplicate), so it must outlive the engine.  Engines alive at the same time
  * in one process must use the same communicator.  GPUs are chosen by the rank within
- * the node among the communicator's ranks.
+ * the node among the communicator's ranks.  The library sets MPI_ERRORS_RETURN on
+ * MPI_COMM_WORLD and on that communicator, so that MPI failures come back as codes.
  *
  * GPU: in a CUDA build (raytracing.backend cuda|auto) the working fields live on the
  * GPU.  Calls marked "Synchronizes the GPU" copy between GPU and host memory.
