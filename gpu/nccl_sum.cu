@@ -10,6 +10,7 @@ extern "C" {
 #include "comm.h"
 #include "nccl_sum.h"
 }
+#include "comm_mpi.h" /* includes mpi.h: C++ linkage for its C++ parts */
 
 #if __has_include(<nccl.h>) /* the CUDA toolkit's; without it NCCL is simply not used */
 #include <dlfcn.h>
@@ -59,7 +60,7 @@ extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why
   }
   /* every rank must go on to the collective init, or none */
   int all_ok = 0;
-  if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) all_ok = 0;
+  if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_mpi()) != MPI_SUCCESS) all_ok = 0;
   if (!all_ok) {
     if (ok) snprintf(why, why_size, "NCCL could not be loaded on every rank");
     nccl_sum_destroy(ns);
@@ -69,16 +70,16 @@ extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why
   ncclResult_t rc = ncclSuccess;
   if (comm_rank() == 0) rc = get_id(&id);
   int good = rc == ncclSuccess, all_good = 0;
-  MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, comm_mpi());
   if (!all_good) {
     snprintf(why, why_size, "ncclGetUniqueId failed");
     nccl_sum_destroy(ns);
     return IONF_OK;
   }
-  MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, comm_mpi());
   rc = init_rank(&ns->comm, comm_size(), id, comm_rank());
   good = rc == ncclSuccess;
-  MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, comm_mpi());
   if (!all_good) {
     snprintf(why, why_size, "ncclCommInitRank failed: %s",
              rc == ncclSuccess ? "on another rank" : ns->error_string(rc));

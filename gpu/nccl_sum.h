@@ -14,7 +14,7 @@
 struct nccl_sum;
 
 /**
- * Collective over MPI_COMM_WORLD: load NCCL and build a communicator, one GPU
+ * Collective over the engine's communicator (comm_mpi()): load NCCL and build a communicator, one GPU
  * per rank (the current device).  *out is NULL, and the reason in `why`, when
  * any rank cannot (every rank then agrees to do without).
  */

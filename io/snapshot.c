@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include "comm.h"
+#include "comm_mpi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -235,7 +236,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   char created[32];
   iso8601_utc_now(created, sizeof created);
   /* Attributes are written collectively: every rank must pass the same bytes. */
-  if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, comm_mpi());
 
   IONF_CALL(attr_write_double(file, "time_s", meta->time_s, path));
   IONF_CALL(attr_write_double(file, "time_Myr", meta->time_s / IONF_MYR_S, path));
@@ -387,7 +388,7 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
    * closed (and flushed) before the rename or the unlink. */
   int parallel = comm_size() > 1;
   if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-      (parallel && H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL) < 0)) {
+      (parallel && H5Pset_fapl_mpio(fapl, comm_mpi(), MPI_INFO_NULL) < 0)) {
     rc = snapshot_h5_fail(path, "creating the file access list");
     if (fapl >= 0) H5Pclose(fapl);
     return rc;

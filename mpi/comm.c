@@ -3,11 +3,18 @@
  * @brief MPI glue.
  */
 #include "comm.h"
+#include "comm_mpi.h"
 
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+
+/* the communicator of every collective: MPI_COMM_WORLD unless a library caller gave one */
+static MPI_Comm the_comm;
+static int the_comm_set = 0;
+
+MPI_Comm comm_mpi(void) { return the_comm_set ? the_comm : MPI_COMM_WORLD; }
 
 static int my_rank = 0;
 static int my_size = 1;
@@ -32,25 +39,69 @@ static ionf_err mpi_check(int rc, const char *what) {
   return ionf_error_set(IONF_ERR_MPI, "rank %d: %s failed: %s", my_rank, what, text);
 }
 
+static int comm_we_started_mpi = 0;
+
+/* What comm_init does after MPI_Init: ranks, host, node-local rank, prefixes. */
+static void comm_learn_layout(void);
+
 ionf_err comm_init(int *argc, char ***argv) {
   int provided = 0;
   IONF_CALL(mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
-  /* Errors come back as codes, so that they can be reported with context. */
+  comm_we_started_mpi = 1;
+  comm_learn_layout();
+  return IONF_OK;
+}
+
+ionf_err comm_attach(int mpi_comm_f) {
+  int initialized = 0, finalized = 0;
+  MPI_Finalized(&finalized);
+  IONF_CHECK(!finalized, IONF_ERR_MPI, "MPI was already finalized; ionfront cannot use it again");
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    IONF_CALL(mpi_check(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
+    comm_we_started_mpi = 1;
+  }
+  /* errors as codes before any check: a bad handle must not end the process */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &my_size);
+  the_comm_set = 0; /* -1: MPI_COMM_WORLD (IONF_COMM_WORLD) */
+  if (mpi_comm_f != -1) {
+    MPI_Comm given = MPI_Comm_f2c((MPI_Fint)mpi_comm_f);
+    static const MPI_Comm zero_handle; /* Open MPI's f2c gives NULL for unknown handles */
+    IONF_CHECK(given != MPI_COMM_NULL && memcmp(&given, &zero_handle, sizeof given) != 0,
+               IONF_ERR_USAGE, "the MPI communicator handle %d is not a valid communicator",
+               mpi_comm_f);
+    int inter = 0;
+    IONF_CALL(mpi_check(MPI_Comm_test_inter(given, &inter), "MPI_Comm_test_inter"));
+    IONF_CHECK(!inter, IONF_ERR_USAGE, "the MPI communicator handle %d is an intercommunicator",
+               mpi_comm_f);
+    /* the caller's own communicator (no duplicate): it must outlive the engine */
+    the_comm = given;
+    the_comm_set = 1;
+    MPI_Comm_set_errhandler(the_comm, MPI_ERRORS_RETURN);
+  }
+  comm_learn_layout();
+  return IONF_OK;
+}
+
+int comm_started_mpi(void) { return comm_we_started_mpi; }
+
+static void comm_learn_layout(void) {
+  /* Errors come back as codes, so that they can be reported with context. */
+  MPI_Comm_set_errhandler(comm_mpi(), MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm_mpi(), &my_rank);
+  MPI_Comm_size(comm_mpi(), &my_size);
   int len = 0;
   MPI_Get_processor_name(host_name, &len);
   /* Ranks sharing a node: the node-local rank picks the GPU (rank mod GPUs). */
   MPI_Comm node;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node) ==
+  if (MPI_Comm_split_type(comm_mpi(), MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node) ==
       MPI_SUCCESS) {
     MPI_Comm_rank(node, &my_local_rank);
     MPI_Comm_size(node, &my_local_size);
     MPI_Comm_free(&node);
   }
   ionf_log_set_rank(my_rank, my_size);
-  return IONF_OK;
 }
 
 void comm_finalize(void) {
@@ -59,7 +110,7 @@ void comm_finalize(void) {
   if (!finalized) MPI_Finalize();
 }
 
-void comm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+void comm_abort(int code) { MPI_Abort(comm_mpi(), code); }
 int comm_rank(void) { return my_rank; }
 int comm_local_rank(void) { return my_local_rank; }
 int comm_local_size(void) { return my_local_size; }
@@ -72,7 +123,7 @@ ionf_err comm_allreduce_sum(double *buf, int64_t count) {
   for (int64_t off = 0; off < count; off += chunk) {
     int n = (int)(count - off < chunk ? count - off : chunk);
     IONF_CALL(mpi_check(MPI_Allreduce(MPI_IN_PLACE, buf + off, n, MPI_DOUBLE, MPI_SUM,
-                                      MPI_COMM_WORLD),
+                                      comm_mpi()),
                         "MPI_Allreduce of the photoionization rates"));
   }
   return IONF_OK;
@@ -83,7 +134,7 @@ ionf_err comm_reduce_sum(double *buf, int64_t count, int root) {
   for (int64_t off = 0; off < count; off += COMM_CHUNK) {
     int n = (int)(count - off < COMM_CHUNK ? count - off : COMM_CHUNK);
     void *send = my_rank == root ? MPI_IN_PLACE : (void *)(buf + off);
-    IONF_CALL(mpi_check(MPI_Reduce(send, buf + off, n, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD),
+    IONF_CALL(mpi_check(MPI_Reduce(send, buf + off, n, MPI_DOUBLE, MPI_SUM, root, comm_mpi()),
                         "MPI_Reduce of the photoionization rates"));
   }
   return IONF_OK;
@@ -93,7 +144,7 @@ ionf_err comm_bcast(double *buf, int64_t count, int root) {
   if (my_size == 1) return IONF_OK;
   for (int64_t off = 0; off < count; off += COMM_CHUNK) {
     int n = (int)(count - off < COMM_CHUNK ? count - off : COMM_CHUNK);
-    IONF_CALL(mpi_check(MPI_Bcast(buf + off, n, MPI_DOUBLE, root, MPI_COMM_WORLD), "MPI_Bcast"));
+    IONF_CALL(mpi_check(MPI_Bcast(buf + off, n, MPI_DOUBLE, root, comm_mpi()), "MPI_Bcast"));
   }
   return IONF_OK;
 }
@@ -101,7 +152,7 @@ ionf_err comm_bcast(double *buf, int64_t count, int root) {
 ionf_err comm_max_int(int local, int *global) {
   *global = local;
   if (my_size == 1) return IONF_OK;
-  return mpi_check(MPI_Allreduce(&local, global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD),
+  return mpi_check(MPI_Allreduce(&local, global, 1, MPI_INT, MPI_MAX, comm_mpi()),
                    "MPI_Allreduce of a flag");
 }
 
@@ -110,7 +161,7 @@ ionf_err comm_gather_text(const char *line, int size, char *all) {
     if (all) memcpy(all, line, (size_t)size);
     return IONF_OK;
   }
-  return mpi_check(MPI_Gather(line, size, MPI_CHAR, all, size, MPI_CHAR, 0, MPI_COMM_WORLD),
+  return mpi_check(MPI_Gather(line, size, MPI_CHAR, all, size, MPI_CHAR, 0, comm_mpi()),
                    "MPI_Gather of the start-up lines");
 }
 
@@ -127,9 +178,9 @@ ionf_err comm_agree(ionf_err local, ionf_err *any_failed) {
 ionf_err comm_agree_count(ionf_err local, ionf_err *any_failed, int *n_failed) {
   int mine[2] = {(int)local, local != IONF_OK}, all[2] = {mine[0], mine[1]};
   if (my_size > 1) {
-    IONF_CALL(mpi_check(MPI_Allreduce(&mine[0], &all[0], 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD),
+    IONF_CALL(mpi_check(MPI_Allreduce(&mine[0], &all[0], 1, MPI_INT, MPI_MAX, comm_mpi()),
                         "agreeing on errors"));
-    IONF_CALL(mpi_check(MPI_Allreduce(&mine[1], &all[1], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+    IONF_CALL(mpi_check(MPI_Allreduce(&mine[1], &all[1], 1, MPI_INT, MPI_SUM, comm_mpi()),
                         "agreeing on errors"));
   }
   *any_failed = (ionf_err)all[0];
@@ -143,7 +194,7 @@ ionf_err comm_share_error(ionf_err local, int key, ionf_err *shared) {
   /* INT_MAX marks "no failure" */
   int mine[2] = {local != IONF_OK ? (key < INT_MAX ? key : INT_MAX - 1) : INT_MAX, my_rank};
   int first[2];
-  IONF_CALL(mpi_check(MPI_Allreduce(mine, first, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD),
+  IONF_CALL(mpi_check(MPI_Allreduce(mine, first, 1, MPI_2INT, MPI_MINLOC, comm_mpi()),
                       "agreeing on errors"));
   if (first[0] == INT_MAX) {
     *shared = IONF_OK;
@@ -152,8 +203,8 @@ ionf_err comm_share_error(ionf_err local, int key, ionf_err *shared) {
   char text[2048] = "";
   int code = (int)local;
   if (my_rank == first[1]) snprintf(text, sizeof text, "%s", ionf_error_message());
-  IONF_CALL(mpi_check(MPI_Bcast(&code, 1, MPI_INT, first[1], MPI_COMM_WORLD), "sharing an error"));
-  IONF_CALL(mpi_check(MPI_Bcast(text, (int)sizeof text, MPI_CHAR, first[1], MPI_COMM_WORLD),
+  IONF_CALL(mpi_check(MPI_Bcast(&code, 1, MPI_INT, first[1], comm_mpi()), "sharing an error"));
+  IONF_CALL(mpi_check(MPI_Bcast(text, (int)sizeof text, MPI_CHAR, first[1], comm_mpi()),
                       "sharing an error"));
   if (my_rank != first[1]) {
     ionf_error_clear();

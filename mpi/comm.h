@@ -12,6 +12,14 @@
 
 /** MPI_Init (threads: funneled) and the message prefix. */
 IONF_NODISCARD ionf_err comm_init(int *argc, char ***argv);
+/**
+ * The library's start: MPI_Init_thread only if MPI is not initialised yet (then
+ * comm_started_mpi() is 1), then as comm_init on the communicator of Fortran handle
+ * `mpi_comm_f` (-1: MPI_COMM_WORLD), which every collective then uses (comm_mpi.h).
+ */
+IONF_NODISCARD ionf_err comm_attach(int mpi_comm_f);
+/** 1 when comm_init or comm_attach called MPI_Init. */
+int comm_started_mpi(void);
 /** MPI_Finalize. */
 void comm_finalize(void);
 /** End every rank now (MPI_Abort) with exit code `code`. */

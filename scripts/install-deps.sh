@@ -9,6 +9,7 @@ packages=(
   libhwloc-dev libgsl-dev libyaml-dev libpng-dev libcairo2-dev libfftw3-dev librandom123-dev
   libchealpix-dev
   python3 python3-numpy python3-h5py python3-matplotlib
+  python3-pytest python3-mpi4py
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1511,3 +1511,18 @@ ionf_err config_load(const char *path, const char *builtin_name, char *const *ov
   if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
 }
+
+ionf_err config_load_text(const char *text, const char *name, char *const *overrides,
+                          int n_overrides, struct ionf_config *cfg) {
+  struct param_node *root = NULL;
+  config_defaults(cfg);
+  IONF_CHECK(text != NULL, IONF_ERR_USAGE, "no YAML text given (NULL)");
+  IONF_CALL(params_load_string(text, name, &root));
+  ionf_err rc = IONF_OK;
+  for (int i = 0; i < n_overrides && rc == IONF_OK; ++i)
+    rc = params_set_override(root, overrides[i]);
+  if (rc == IONF_OK) rc = config_from_params(root, name, cfg);
+  params_free(root);
+  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
+  return rc;
+}

@@ -253,6 +253,12 @@ IONF_NODISCARD ionf_err config_load(const char *path, const char *builtin_name,
                                     char *const *overrides, int n_overrides,
                                     struct ionf_config *cfg);
 
+/** As config_load, from YAML text; `name` names it in messages (paths relative to the
+    working directory). */
+IONF_NODISCARD ionf_err config_load_text(const char *text, const char *name,
+                                         char *const *overrides, int n_overrides,
+                                         struct ionf_config *cfg);
+
 /** Free what config_* allocated. */
 void config_free(struct ionf_config *cfg);
 

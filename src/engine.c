@@ -896,3 +896,31 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   report->steps = e->step;
   return rc;
 }
+
+ionf_err engine_write_snapshot(struct engine *e, int index, char *path, size_t size) {
+  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(e->cfg->output_dir) : IONF_OK;
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+             e->cfg->output_dir);
+  struct engine_report report;
+  memset(&report, 0, sizeof report);
+  IONF_CALL(write_output(e, index, &report));
+  if (path && size > 0) snprintf(path, size, "%s", report.last_snapshot);
+  return IONF_OK;
+}
+
+ionf_err engine_write_checkpoint(struct engine *e, char *path, size_t size) {
+  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(e->cfg->output_dir) : IONF_OK;
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+             e->cfg->output_dir);
+  char where[IONF_PATH_MAX + 32];
+  IONF_CALL(write_checkpoint(e, e->next_snapshot_index > 0 ? e->next_snapshot_index : 1, where,
+                             sizeof where));
+  if (path && size > 0) snprintf(path, size, "%s", where);
+  return IONF_OK;
+}

@@ -109,6 +109,11 @@ void engine_destroy(struct engine *e);
 /** Copy the backend's x_HII, Gamma, T and n_H into e->fields (before reading them). */
 IONF_NODISCARD ionf_err engine_sync_to_host(struct engine *e);
 
+/** Snapshot NNNN = index of the current state now (the library's outputs; collective). */
+IONF_NODISCARD ionf_err engine_write_snapshot(struct engine *e, int index, char *path, size_t size);
+/** DIR/checkpoint.h5 of the current state now (collective). */
+IONF_NODISCARD ionf_err engine_write_checkpoint(struct engine *e, char *path, size_t size);
+
 /** Continue from DIR/checkpoint.h5-style file `path` (x_HII, T, time, step). */
 IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
 /** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */

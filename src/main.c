@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "affinity.h"
+#include "api_internal.h"
 #include "comm.h"
 #include "config.h"
 #include "constants.h"
@@ -188,29 +189,30 @@ static int command_run_particles(const char *config_path, char *const *overrides
       fprintf(stderr, "ionfront run: error: --restart is not supported for particle runs yet\n");
     return (int)IONF_ERR_USAGE;
   }
-  struct sph_config cfg;
-  ionf_err rc = sph_config_load(config_path, PROBLEMS_DEFAULT, overrides, n_overrides, &cfg);
+  /* through the public API, as grid runs (src/api.c holds the particle engine) */
+  ionf_engine *api = NULL;
+  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
+                                                       n_overrides, IONF_COMM_WORLD, &api);
   int code;
-  if ((code = finish_phase(rc)) != 0) return code;
-  ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
-                cfg.base.config_name);
-  ionf_message0("%d MPI rank(s)", comm_size());
-  struct sph_engine *e = NULL;
-  rc = sph_engine_create(&cfg, NULL, &e);
   if ((code = finish_phase(rc)) != 0) {
-    sph_config_free(&cfg);
+    ionf_engine_destroy(api);
     return code;
   }
+  const struct sph_config *cfg = ionf_engine_sph_config(api);
+  struct sph_engine *e = ionf_engine_particles(api);
+  ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
+                cfg->base.config_name);
+  ionf_message0("%d MPI rank(s)", comm_size());
   ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
                 "each; tracer %s; chemistry %s",
-                (long long)e->particles.count, cfg.file[0] ? cfg.file : "generated",
-                (int)e->tree.n_leaves, (long long)cfg.n_sources, (long long)e->n_rays,
+                (long long)e->particles.count, cfg->file[0] ? cfg->file : "generated",
+                (int)e->tree.n_leaves, (long long)cfg->n_sources, (long long)e->n_rays,
                 e->tracer_name, e->chem_on_gpu ? "on the GPU" : "on the host (OpenMP)");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
-                cfg.base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
-                cfg.base.dt_s / IONF_MYR_S, cfg.base.t_end_s / IONF_MYR_S, cfg.base.output_dir);
+                cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
+                cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);
   struct engine_report rep;
-  rc = sph_engine_run(e, &rep);
+  rc = ionf_engine_run_report(api, &rep);
   if (rc != IONF_OK && comm_size() > 1 && rc != IONF_ERR_PEER) {
     /* as for grids: the failing rank says why and ends the job, never a hang */
     fprintf(stderr, "ionfront: error on rank %d (%s): %s\n", comm_rank(), comm_host_name(),
@@ -223,10 +225,9 @@ static int command_run_particles(const char *config_path, char *const *overrides
            (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
            e->timers.chemistry_s, e->timers.io_s);
     printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
-           cfg.base.output_dir, rep.last_snapshot, cfg.base.output_dir);
+           cfg->base.output_dir, rep.last_snapshot, cfg->base.output_dir);
   }
-  sph_engine_destroy(e);
-  sph_config_free(&cfg);
+  ionf_engine_destroy(api);
   return code;
 }
 
@@ -286,47 +287,46 @@ static int command_run(int argc, char **argv) {
     free(overrides);
     return code;
   }
-  struct ionf_config cfg;
-  ionf_err rc = config_load(config_path, PROBLEMS_DEFAULT, overrides, n_overrides, &cfg);
+  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
+  ionf_engine *api = NULL;
+  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
+                                                       n_overrides, IONF_COMM_WORLD, &api);
   for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
   free(overrides);
-  if ((code = finish_phase(rc)) != 0) return code;
+  if (rc == IONF_OK && restart_path) rc = (ionf_err)ionf_engine_restart(api, restart_path);
+  if ((code = finish_phase(rc)) != 0) {
+    ionf_engine_destroy(api);
+    return code;
+  }
+  const struct ionf_config *cfg = ionf_engine_config(api);
+  struct engine *e = ionf_engine_core(api);
 
-  ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg.config_name);
+  ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg->config_name);
   if (!config_path)
     ionf_message0("no config given: running the built-in default problem "
                   "(Iliev et al. 2006 Test 1, reduced size; 'ionfront example iliev1' for the full one)");
   ionf_message0("%d MPI rank(s)", comm_size());
-
-  struct engine *e = NULL;
-  rc = engine_create(&cfg, &e);
-  if (rc == IONF_OK && restart_path) rc = engine_restart(e, restart_path);
-  if ((code = finish_phase(rc)) != 0) {
-    engine_destroy(e);
-    config_free(&cfg);
-    return code;
-  }
   if (restart_path)
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
   print_rank_table(e);
   engine_install_signal_handlers();
   char planes_text[64] = "";
-  if (cfg.n_planes > 0)
-    snprintf(planes_text, sizeof planes_text, " and %d plane-parallel source(s)", cfg.n_planes);
+  if (cfg->n_planes > 0)
+    snprintf(planes_text, sizeof planes_text, " and %d plane-parallel source(s)", cfg->n_planes);
   ionf_message0("grid %lld^3, cell %.4g pc, %s; %lld point source(s)%s, %.4g photons/s in all",
                 (long long)e->grid.n, e->grid.cell_cm / IONF_PC_CM,
                 e->grid.periodic ? "periodic" : "non-periodic", (long long)e->sources.n,
                 planes_text, engine_total_ndot(e));
-  for (int p = 0; p < cfg.n_planes; ++p)
+  for (int p = 0; p < cfg->n_planes; ++p)
     ionf_message0("plane source %d: %.4g photons/s/cm^2 through the %s face (%.4g photons/s)", p,
-                  cfg.planes[p].flux_per_cm2_s, planar_face_names[cfg.planes[p].face],
-                  planar_total_ndot(&cfg.planes[p], 1, e->grid.cell_cm * (double)e->grid.n));
+                  cfg->planes[p].flux_per_cm2_s, planar_face_names[cfg->planes[p].face],
+                  planar_total_ndot(&cfg->planes[p], 1, e->grid.cell_cm * (double)e->grid.n));
   if (e->clump_cells > 0)
     ionf_message0("%d clump(s) over %lld cells of the initial density and temperature",
-                  cfg.n_clumps, (long long)e->clump_cells);
-  if (cfg.sequence.n_redshifts > 0) {
-    const struct sequence_config *seq = &cfg.sequence;
+                  cfg->n_clumps, (long long)e->clump_cells);
+  if (cfg->sequence.n_redshifts > 0) {
+    const struct sequence_config *seq = &cfg->sequence;
     long long steps = 0;
     for (int i = 0; i + 1 < seq->n_redshifts; ++i) steps += seq->steps[i];
     ionf_message0("sequence: %d redshifts from z = %g to z = %g in %lld steps; density %s; "
@@ -344,15 +344,14 @@ static int command_run(int argc, char **argv) {
                   : e->reduction == REDUCTION_REDUCE  ? "reduce"
                                                       : "allreduce");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
-                cfg.spectrum == SPECTRUM_GREY ? "grey" : "black body",
-                cfg.dt_s / IONF_MYR_S, cfg.t_end_s / IONF_MYR_S, cfg.output_dir);
+                cfg->spectrum == SPECTRUM_GREY ? "grey" : "black body",
+                cfg->dt_s / IONF_MYR_S, cfg->t_end_s / IONF_MYR_S, cfg->output_dir);
 
   struct engine_report rep;
-  rc = engine_run(e, &rep);
+  rc = ionf_engine_run_report(api, &rep);
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
-    engine_destroy(e);
-    config_free(&cfg);
+    ionf_engine_destroy(api);
     return (int)rc;
   }
   if (rc != IONF_OK && comm_size() > 1) {
@@ -373,11 +372,10 @@ static int command_run(int argc, char **argv) {
            (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
            e->timers.chemistry_s, e->timers.io_s);
     printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
-           cfg.output_dir, rep.last_snapshot, cfg.output_dir);
+           cfg->output_dir, rep.last_snapshot, cfg->output_dir);
     print_front_summary(e, &rep);
   }
-  engine_destroy(e);
-  config_free(&cfg);
+  ionf_engine_destroy(api);
   return code;
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "comm.h"
+#include "comm_mpi.h"
 #include "config.h"
 #include "constants.h"
 #include "h5_util.h"
@@ -731,8 +732,8 @@ static ionf_err render_frames(const struct render_options *o, int use_gpu, int *
     if (comm_agree(rc, &any) != IONF_OK) any = IONF_ERR_MPI;
     if (rc == IONF_OK && any != IONF_OK) rc = IONF_ERR_PEER;
     double lows[2] = {-all.lo, -all.lo_pos}, high = all.hi;
-    if (rc == IONF_OK && (MPI_Allreduce(MPI_IN_PLACE, lows, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
-                          MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS))
+    if (rc == IONF_OK && (MPI_Allreduce(MPI_IN_PLACE, lows, 2, MPI_DOUBLE, MPI_MAX, comm_mpi()) != MPI_SUCCESS ||
+                          MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_DOUBLE, MPI_MAX, comm_mpi()) != MPI_SUCCESS))
       rc = ionf_error_set(IONF_ERR_MPI, "render --all: sharing the data range failed");
     all.lo = -lows[0], all.lo_pos = -lows[1], all.hi = high;
   }

@@ -1,0 +1,220 @@
+/**
+ * @file ionfront.h
+ * @brief libionfront: the public C API of the ionfront radiative-transfer engine.
+ *
+ * The one header another code needs (C17; C++ may include it).  Link with
+ * `find_package(ionfront)` -> `ionfront::ionfront`, or `pkg-config --cflags --libs ionfront`.
+ *
+ * Life cycle:
+ *   ionf_engine *e;
+ *   ionf_engine_create_from_file("run.yaml", NULL, 0, IONF_COMM_WORLD, &e);
+ *   while (...) { ionf_engine_set_sources(e, ...); ionf_engine_step(e, dt_s, NULL); }
+ *   ionf_engine_field(e, "x_HII", &x, dims);     (borrowed, n^3 doubles)
+ *   ionf_engine_destroy(e);
+ *   ionf_finalize();                              (only if the library started MPI)
+ *
+ * Errors: every call returns an ionf_status (IONF_STATUS_OK = 0, otherwise one of the
+ * codes below; the same numbers the `ionfront` command exits with).  The message of the
+ * last failure is ionf_last_error_message(engine) (the engine's own last failure) or
+ * ionf_last_error_message(NULL) (the calling thread's last failure of any call).  The
+ * library never exits or aborts the process.
+ *
+ * Threads: one engine is used by one thread at a time; the engine itself runs OpenMP
+ * threads (OMP_NUM_THREADS) and, in a CUDA build, the GPU.  Engines are not meant to be
+ * stepped concurrently from several threads (the internal error record is per process).
+ *
+ * MPI: calls marked "Collective" must be made by every rank of the engine's
+ * communicator, in the same order and with the same arguments unless said otherwise.
+ * The library calls MPI_Init_thread(FUNNELED) itself only if MPI is not initialised
+ * when the first engine is created, and ionf_finalize() finalises only what it started.
+ * Communicators are passed as Fortran handles (MPI_Fint, as an int: MPI_Comm_c2f(comm) in
+ * C, comm.py2f() in mpi4py), so that this header needs no mpi.h and a Python caller
+ * needs no MPI headers; IONF_COMM_WORLD stands for MPI_COMM_WORLD.  Any intracommunicator
+ * works (e.g. the radiative-transfer ranks of a coupled code); the library uses it as
+ * given (no duplicate), so it must outlive the engine.  Engines alive at the same time
+ * in one process must use the same communicator.  GPUs are chosen by the rank within
+ * the node among the communicator's ranks.  The library sets MPI_ERRORS_RETURN on
+ * MPI_COMM_WORLD and on that communicator, so that MPI failures come back as codes.
+ *
+ * GPU: in a CUDA build (raytracing.backend cuda|auto) the working fields live on the
+ * GPU.  Calls marked "Synchronizes the GPU" copy between GPU and host memory.
+ *
+ * Units: CGS and seconds (cm, s, K, cm^-3, photons/s), as the suffixes say.
+ * Fields are n^3 arrays of double in C order: value (i, j, k) at [(i * n + j) * n + k],
+ * i along x.
+ */
+#ifndef IONFRONT_H
+#define IONFRONT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bumped when a call changes incompatibly. */
+#define IONF_API_VERSION 1
+
+/** Status codes (the numbers match the command line's exit codes). */
+typedef int ionf_status;
+#define IONF_STATUS_OK 0
+#define IONF_STATUS_CONFIG 2       /* bad configuration: syntax, unknown key, type, range */
+#define IONF_STATUS_INPUT 3        /* bad input data or argument (sizes, positions, NULL) */
+#define IONF_STATUS_IO 4           /* a file could not be read or written */
+#define IONF_STATUS_MEM 5          /* host allocation failed */
+#define IONF_STATUS_GPU 6          /* a CUDA call failed */
+#define IONF_STATUS_GPU_MEM 7      /* the GPU ran out of memory */
+#define IONF_STATUS_MPI 8          /* an MPI call failed */
+#define IONF_STATUS_UNSUPPORTED 9  /* not available in this build or version */
+#define IONF_STATUS_INTERNAL 10    /* a bug: an invariant did not hold */
+#define IONF_STATUS_USAGE 11       /* calls out of order, bad handle or name */
+#define IONF_STATUS_PEER 12        /* another MPI rank failed (its message says why) */
+#define IONF_STATUS_STOPPED 13     /* a run stopped by SIGTERM/SIGUSR1 after a checkpoint */
+
+/** MPI_COMM_WORLD, for the `mpi_comm` arguments. */
+#define IONF_COMM_WORLD (-1)
+
+/** Source positions given as 0-based cell indices (i, j, k; fractions are truncated). */
+#define IONF_POSITION_CELLS 0
+/** Source positions in cm from the box corner (proper, at the current time). */
+#define IONF_POSITION_CM 1
+
+/** ionf_engine_kind: a grid run, or a run on SPH particles (a particles: section). */
+#define IONF_ENGINE_GRID 0
+#define IONF_ENGINE_PARTICLES 1
+
+/** An engine: a grid, its fields, sources and the ray tracing / chemistry backend. */
+typedef struct ionf_engine ionf_engine;
+
+/** IONF_API_VERSION of the library actually loaded. */
+int ionf_api_version(void);
+/** "0.1.0 (git abc1234)"; static storage. */
+const char *ionf_version_string(void);
+/** Short name of a status code ("configuration error", ...); static storage. */
+const char *ionf_status_name(ionf_status status);
+
+/**
+ * The message of the last failure: of `engine`'s calls when engine is not NULL, else
+ * of the calling thread's last failing call (including creation, which has no engine
+ * yet).  "" when none.  Valid until the next call on that engine / thread.
+ */
+const char *ionf_last_error_message(const ionf_engine *engine);
+
+/**
+ * Start MPI if nobody has (MPI_Init_thread, FUNNELED).  Optional: engine creation does
+ * it too.  Collective (as MPI_Init).
+ */
+ionf_status ionf_init(void);
+/**
+ * MPI_Finalize if ionf_init or an engine creation started MPI, and nothing when the
+ * caller did (mpi4py, a hydro code): they finalize it.  Destroy every engine first.
+ * Collective.
+ */
+ionf_status ionf_finalize(void);
+
+/**
+ * Create an engine from a YAML config file (`path`; NULL: the built-in default problem,
+ * Iliev et al. 2006 Test 1), then apply `n_overrides` "section.key=VALUE" strings
+ * (VALUE is YAML, as `ionfront run --set`), validate, build the grid and fields,
+ * read input files and set up the backend.  *out receives the engine (NULL on failure).
+ * Relative input paths are relative to the config file.  (No config struct: the
+ * key-value overrides reach every key and keep the ABI stable as keys are added.)
+ * A config with a particles: section makes a particle engine (SPH particles,
+ * src/sph_engine.h): see ionf_engine_kind and the particle notes below.  The engine writes its outputs
+ * (snapshots, checkpoints) under output.directory.  Collective over `mpi_comm`;
+ * may synchronize the GPU.
+ */
+ionf_status ionf_engine_create_from_file(const char *path, const char *const *overrides,
+                                         int n_overrides, int mpi_comm, ionf_engine **out);
+/** As ionf_engine_create_from_file, from YAML text; relative paths are relative to the
+    working directory.  Collective. */
+ionf_status ionf_engine_create_from_yaml(const char *yaml_text, const char *const *overrides,
+                                         int n_overrides, int mpi_comm, ionf_engine **out);
+/** As ionf_engine_create_from_file, from a built-in problem ("iliev1", ...: the names of
+    `ionfront example`).  Collective. */
+ionf_status ionf_engine_create_builtin(const char *name, const char *const *overrides,
+                                       int n_overrides, int mpi_comm, ionf_engine **out);
+/** Free everything the engine holds (NULL: nothing).  Borrowed field pointers die
+    with it.  Collective. */
+void ionf_engine_destroy(ionf_engine *engine);
+
+/** IONF_ENGINE_GRID or IONF_ENGINE_PARTICLES, and the number of particles (0 for a grid);
+    either pointer may be NULL. */
+ionf_status ionf_engine_kind(const ionf_engine *engine, int *kind, int64_t *particle_count);
+/** Cells per side n, box side and cell size [cm, proper at the current time]; any
+    output pointer may be NULL.  A particle engine has no grid: IONF_STATUS_USAGE. */
+ionf_status ionf_engine_grid(const ionf_engine *engine, int64_t *n, double *box_cm,
+                             double *cell_cm);
+/** Simulation time [s], steps taken, and the config's time.dt and time.t_end [s];
+    any output pointer may be NULL. */
+ionf_status ionf_engine_time(const ionf_engine *engine, double *time_s, int64_t *step,
+                             double *dt_s, double *t_end_s);
+/** MPI rank and number of ranks of the engine's communicator. */
+ionf_status ionf_engine_rank(const ionf_engine *engine, int *rank, int *size);
+
+/**
+ * Borrow a field's host array: *data points at n^3 doubles owned by the engine (valid
+ * until ionf_engine_destroy), dims = {n, n, n}.  Names: "n_H" [cm^-3], "T" [K], and per
+ * absorbing species of the build the ion fraction "x_<ion>" and photoionization rate
+ * "Gamma_<absorber>" [1/s], as in the snapshots: "x_HII" and "Gamma_HI" for hydrogen
+ * (a wrong name's message lists them all).  Every rank holds the whole grid.  The host copy is brought up to
+ * date first.  Writing into it is allowed for n_H, T and x_*: call
+ * ionf_engine_field_modified afterwards (before the next step).  Collective;
+ * synchronizes the GPU.
+ * Particle engines: per-particle host arrays, dims = {count, 1, 1} ({count, 3, 1} for
+ * "position_cm"): "x_HII", "T" (writable), "Gamma_HI", "n_H", "h_cm", "mass_g",
+ * "position_cm" (read-only); no GPU copy to synchronize.
+ */
+ionf_status ionf_engine_field(ionf_engine *engine, const char *name, double **data,
+                              int64_t dims[3]);
+/** The borrowed array of `name` (n_H, T, x_*) was changed by the caller: take it into the
+    working copies (and the GPU).  Collective; synchronizes the GPU. */
+ionf_status ionf_engine_field_modified(ionf_engine *engine, const char *name);
+/** Copy `count` (= n^3) values into field `name` (n_H, T, x_*) and take them in, as
+    ionf_engine_field + memcpy + ionf_engine_field_modified.  Collective. */
+ionf_status ionf_engine_set_field(ionf_engine *engine, const char *name, const double *values,
+                                  int64_t count);
+
+/**
+ * Replace the point sources: `count` sources (0 allowed), positions[3 * count] (x, y, z
+ * of each, in `position_units`: IONF_POSITION_CELLS or IONF_POSITION_CM), ndot_per_s[count]
+ * ionizing photons per second (> 0, finite).  Sources in one cell are merged.  Arrays are
+ * copied.  The spectrum stays the config's.  Collective: every rank passes the same list
+ * (the ranks share the tracing).  May synchronize the GPU.  Particle engines take
+ * positions in cm only (the particles' frame), and keep sources that share a place apart.
+ */
+ionf_status ionf_engine_set_sources(ionf_engine *engine, int64_t count, const double *positions,
+                                    int position_units, const double *ndot_per_s);
+/** Number of point sources (after merging). */
+ionf_status ionf_engine_source_count(const ionf_engine *engine, int64_t *count);
+
+/**
+ * Advance by dt_s seconds (> 0): ray tracing and chemistry iterated to convergence.
+ * `iterations` (may be NULL) receives the passes taken.  No files are written.
+ * Collective; runs on the GPU in CUDA runs (no host copy is made).
+ */
+ionf_status ionf_engine_step(ionf_engine *engine, double dt_s, int *iterations);
+/**
+ * Run from the current time to time.t_end as `ionfront run` does: snapshots at
+ * time.outputs, log.csv, ifront.csv, checkpoints, progress lines.  Collective.
+ */
+ionf_status ionf_engine_run(ionf_engine *engine);
+/**
+ * Write a snapshot now: output.directory/snapshot_NNNN.h5 with NNNN = index (>= 0);
+ * `path` (may be NULL) receives its name (path_size bytes).  Collective (parallel HDF5);
+ * synchronizes the GPU.
+ */
+ionf_status ionf_engine_write_snapshot(ionf_engine *engine, int index, char *path,
+                                       size_t path_size);
+/** Write output.directory/checkpoint.h5 (a restart file); `path` as above.  Collective.
+    Particle engines: IONF_STATUS_UNSUPPORTED (as ionf_engine_restart). */
+ionf_status ionf_engine_write_checkpoint(ionf_engine *engine, char *path, size_t path_size);
+/** Continue from a checkpoint (x, T, time, step).  Right after creation.  Collective. */
+ionf_status ionf_engine_restart(ionf_engine *engine, const char *checkpoint_path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IONFRONT_H */

@@ -1,0 +1,324 @@
+"""ionfront: Python interface to libionfront (radiative transfer of ionizing photons).
+
+    import ionfront
+    with ionfront.Engine(builtin="iliev1", overrides={"grid.N": 32}) as e:
+        while e.time_s < e.t_end_s:
+            e.step(e.dt_s)
+        print(e.x_HII.mean())        # a NumPy view of the engine's x_HII, no copy
+
+Why ctypes: the package is pure Python over the stable C API (include/ionfront.h), so
+installing it needs no compiler and no Python headers, one wheel-less source tree works
+with any Python 3 and any build of libionfront (CPU or CUDA) whose IONF_API_VERSION
+matches, and the C API stays the one interface to keep stable.  The calls are coarse
+(a step is milliseconds to minutes), so ctypes' per-call overhead does not matter; the
+arrays cross without copies: fields are NumPy views on the engine's host arrays
+(np.ctypeslib.as_array) and inputs are passed by pointer when already C-contiguous
+float64.
+
+The library is found at $IONFRONT_LIBRARY, next to this package (libionfront.so), in
+the prefix `cmake --install` put it in, or on the system's library path.
+
+MPI: with mpi4py, pass a communicator (comm=MPI.COMM_WORLD); mpi4py then owns MPI.
+Without it, the library starts MPI itself (a single rank unless run under mpirun) and
+finalizes it at exit.  Calls marked collective in the C header must be made on every
+rank.
+"""
+import atexit
+import ctypes
+import json
+import os
+import weakref
+
+import numpy as np
+
+from . import _lib
+
+__all__ = ["Engine", "IonfrontError", "version", "library_path", "POSITION_CELLS", "POSITION_CM",
+           "MYR_S", "KPC_CM"]
+
+_LIB, _LIB_PATH = _lib.load()
+API_VERSION = 1
+if _LIB.ionf_api_version() != API_VERSION:
+    raise ImportError(f"ionfront: {_LIB_PATH} has C API version {_LIB.ionf_api_version()}, "
+                      f"this package needs {API_VERSION}")
+
+MYR_S = 3.15576e13              # megayear [s] (src/constants.h)
+KPC_CM = 3.0856775814913673e21  # kiloparsec [cm]
+POSITION_CELLS = _lib.POSITION_CELLS
+POSITION_CM = _lib.POSITION_CM
+
+
+class IonfrontError(RuntimeError):
+    """A failed libionfront call: .status (the C code), .status_name, .message (the C text)."""
+
+    def __init__(self, status, message):
+        self.status = status
+        self.status_name = _LIB.ionf_status_name(status).decode()
+        self.message = message
+        super().__init__(f"{message} [{self.status_name}]")
+
+
+def version():
+    """libionfront's version and git commit."""
+    return _LIB.ionf_version_string().decode()
+
+
+def library_path():
+    """The libionfront.so this package loaded."""
+    return _LIB_PATH
+
+
+def _check(status, handle=None):
+    if status != _lib.STATUS_OK:
+        raise IonfrontError(status, _LIB.ionf_last_error_message(handle).decode(errors="replace"))
+
+
+def _override_text(key, value):
+    """'section.key=VALUE' with VALUE as YAML (JSON is YAML) unless already text."""
+    if isinstance(value, str):
+        return f"{key}={value}"
+    if isinstance(value, bool):
+        return f"{key}={'true' if value else 'false'}"
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    return f"{key}={json.dumps(value)}"
+
+
+def _comm_handle(comm):
+    if comm is None:
+        return _lib.COMM_WORLD
+    if hasattr(comm, "py2f"):  # mpi4py
+        return int(comm.py2f())
+    return int(comm)  # a Fortran handle already
+
+
+class Engine:
+    """One ionfront engine (a grid run).  Use as a context manager, or call close().
+
+    Engine(config="run.yaml") | Engine(yaml="grid: {N: 32} ...") | Engine(builtin="iliev1"),
+    with overrides={"grid.N": 64, "time.dt": "10 Myr"} (or a list of "a.b=VALUE" strings)
+    and comm=an mpi4py communicator (MPI_COMM_WORLD; default).  Collective.
+    """
+
+    def __init__(self, config=None, *, yaml=None, builtin=None, overrides=None, comm=None):
+        if sum(x is not None for x in (config, yaml, builtin)) > 1:
+            raise ValueError("give one of config, yaml and builtin")
+        if isinstance(overrides, dict):
+            items = [_override_text(k, v) for k, v in overrides.items()]
+        else:
+            items = list(overrides or [])
+        arr = (ctypes.c_char_p * max(len(items), 1))(*[s.encode() for s in items])
+        handle = ctypes.c_void_p()
+        comm_f = _comm_handle(comm)
+        self._handle = None
+        if yaml is not None:
+            rc = _LIB.ionf_engine_create_from_yaml(yaml.encode(), arr, len(items), comm_f,
+                                                   ctypes.byref(handle))
+        elif builtin is not None:
+            rc = _LIB.ionf_engine_create_builtin(builtin.encode(), arr, len(items), comm_f,
+                                                 ctypes.byref(handle))
+        else:
+            path = os.fspath(config).encode() if config is not None else None
+            rc = _LIB.ionf_engine_create_from_file(path, arr, len(items), comm_f,
+                                                   ctypes.byref(handle))
+        _check(rc)
+        self._handle = handle
+        self._comm = comm
+        _live.add(self)
+
+    # -- life cycle
+    def close(self):
+        """Free the engine (collective).  Field views taken from it must not be used after."""
+        if self._handle is not None:
+            _LIB.ionf_engine_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def _h(self):
+        if self._handle is None:
+            raise IonfrontError(11, "the engine is closed")
+        return self._handle
+
+    # -- kind, grid and time
+    @property
+    def is_particles(self):
+        """True for a run on SPH particles (a particles: section in the config)."""
+        kind = ctypes.c_int()
+        _check(_LIB.ionf_engine_kind(self._h, ctypes.byref(kind), None), self._h)
+        return kind.value == 1
+
+    @property
+    def particle_count(self):
+        """Number of particles (0 for a grid run)."""
+        count = ctypes.c_int64()
+        _check(_LIB.ionf_engine_kind(self._h, None, ctypes.byref(count)), self._h)
+        return count.value
+
+    @property
+    def n(self):
+        """Cells per side."""
+        n = ctypes.c_int64()
+        _check(_LIB.ionf_engine_grid(self._h, ctypes.byref(n), None, None), self._h)
+        return n.value
+
+    @property
+    def cell_cm(self):
+        """Cell size [cm], proper at the current time."""
+        c = ctypes.c_double()
+        _check(_LIB.ionf_engine_grid(self._h, None, None, ctypes.byref(c)), self._h)
+        return c.value
+
+    @property
+    def box_cm(self):
+        return self.cell_cm * self.n
+
+    def _time(self):
+        t, dt, t_end = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        step = ctypes.c_int64()
+        _check(_LIB.ionf_engine_time(self._h, ctypes.byref(t), ctypes.byref(step), ctypes.byref(dt),
+                                     ctypes.byref(t_end)), self._h)
+        return t.value, step.value, dt.value, t_end.value
+
+    @property
+    def time_s(self):
+        return self._time()[0]
+
+    @property
+    def steps(self):
+        return self._time()[1]
+
+    @property
+    def dt_s(self):
+        """The config's time.dt [s]."""
+        return self._time()[2]
+
+    @property
+    def t_end_s(self):
+        """The config's time.t_end [s]."""
+        return self._time()[3]
+
+    @property
+    def rank(self):
+        r, s = ctypes.c_int(), ctypes.c_int()
+        _check(_LIB.ionf_engine_rank(self._h, ctypes.byref(r), ctypes.byref(s)), self._h)
+        return r.value
+
+    @property
+    def size(self):
+        r, s = ctypes.c_int(), ctypes.c_int()
+        _check(_LIB.ionf_engine_rank(self._h, ctypes.byref(r), ctypes.byref(s)), self._h)
+        return s.value
+
+    # -- fields
+    def field(self, name):
+        """The engine's n^3 float64 array `name` (n_H, T, x_HII, Gamma_HI, ...) as a NumPy
+        view, no copy; valid until close().  Particle runs: (count,) arrays (x_HII, T,
+        Gamma_HI, n_H, h_cm, mass_g) and position_cm (count, 3).  After writing into it call
+        field_modified(name).  Collective (synchronizes the GPU)."""
+        ptr = _lib._c_double_p()
+        dims = (ctypes.c_int64 * 3)()
+        _check(_LIB.ionf_engine_field(self._h, name.encode(), ctypes.byref(ptr), dims), self._h)
+        if self.is_particles:  # (count,) per particle, (count, 3) for position_cm
+            shape = (dims[0],) if dims[1] == 1 else (dims[0], dims[1])
+        else:
+            shape = (dims[0], dims[1], dims[2])
+        return np.ctypeslib.as_array(ptr, shape=shape)
+
+    def field_modified(self, name):
+        """Take the caller's writes into field `name` (n_H, T, x_*) in.  Collective."""
+        _check(_LIB.ionf_engine_field_modified(self._h, name.encode()), self._h)
+
+    def set_field(self, name, values):
+        """Copy an (n, n, n) array (or n^3 values) into field `name`.  Passed by pointer
+        without a copy when already C-contiguous float64.  Collective."""
+        a = np.ascontiguousarray(values, dtype=np.float64)
+        _check(_LIB.ionf_engine_set_field(self._h, name.encode(),
+                                          a.ctypes.data_as(_lib._c_double_p), a.size), self._h)
+
+    @property
+    def x_HII(self):
+        return self.field("x_HII")
+
+    @property
+    def Gamma_HI(self):
+        return self.field("Gamma_HI")
+
+    @property
+    def n_H(self):
+        return self.field("n_H")
+
+    @property
+    def T(self):
+        return self.field("T")
+
+    # -- sources
+    def set_sources(self, positions, ndot_per_s, units="cells"):
+        """Replace the point sources: positions (count, 3) in cells (0-based, truncated) or
+        cm (units="cm"), rates ndot_per_s (count,) [photons/s].  Collective: every rank
+        passes the same sources."""
+        pos = np.ascontiguousarray(positions, dtype=np.float64).reshape(-1, 3)
+        ndot = np.ascontiguousarray(ndot_per_s, dtype=np.float64).reshape(-1)
+        if len(ndot) != len(pos):
+            raise ValueError(f"{len(pos)} positions but {len(ndot)} rates")
+        code = {"cells": POSITION_CELLS, "cm": POSITION_CM}.get(units)
+        if code is None:
+            raise ValueError(f"units {units!r}: 'cells' or 'cm'")
+        _check(_LIB.ionf_engine_set_sources(self._h, len(ndot), pos.ctypes.data_as(_lib._c_double_p),
+                                            code, ndot.ctypes.data_as(_lib._c_double_p)), self._h)
+
+    @property
+    def source_count(self):
+        c = ctypes.c_int64()
+        _check(_LIB.ionf_engine_source_count(self._h, ctypes.byref(c)), self._h)
+        return c.value
+
+    # -- stepping and outputs
+    def step(self, dt_s):
+        """Advance by dt_s seconds; returns the ray-tracing/chemistry iterations.  Collective."""
+        it = ctypes.c_int()
+        _check(_LIB.ionf_engine_step(self._h, float(dt_s), ctypes.byref(it)), self._h)
+        return it.value
+
+    def run(self):
+        """Run to time.t_end with the config's outputs, as `ionfront run`.  Collective."""
+        _check(_LIB.ionf_engine_run(self._h), self._h)
+
+    def write_snapshot(self, index):
+        """Write output.directory/snapshot_NNNN.h5 now; returns its path.  Collective."""
+        buf = ctypes.create_string_buffer(4096)
+        _check(_LIB.ionf_engine_write_snapshot(self._h, int(index), buf, len(buf)), self._h)
+        return buf.value.decode()
+
+    def write_checkpoint(self):
+        """Write output.directory/checkpoint.h5; returns its path.  Collective."""
+        buf = ctypes.create_string_buffer(4096)
+        _check(_LIB.ionf_engine_write_checkpoint(self._h, buf, len(buf)), self._h)
+        return buf.value.decode()
+
+    def restart(self, checkpoint_path):
+        """Continue from a checkpoint (right after creation).  Collective."""
+        _check(_LIB.ionf_engine_restart(self._h, os.fspath(checkpoint_path).encode()), self._h)
+
+
+_live = weakref.WeakSet()  # engines still open at exit are closed before MPI ends
+
+
+@atexit.register
+def _finalize():
+    for engine in list(_live):
+        engine.close()
+    # finalizes MPI only if the library started it (not when mpi4py or the caller did)
+    _LIB.ionf_finalize()

@@ -1,0 +1,37 @@
+# The public C API (include/ionfront.h): programs linked with the shared libionfront
+# that include only the public header.
+foreach(t test_api_iliev1 test_api_misuse)
+  add_executable(${t} api/${t}.c)
+  target_link_libraries(${t} PRIVATE ionfront::ionfront m)
+  target_compile_options(${t} PRIVATE ${IONF_WARNINGS})
+endforeach()
+add_test(NAME test_api_misuse COMMAND test_api_misuse)
+set_tests_properties(test_api_misuse PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME api_cli_match COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
+                                    $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1>)
+set_tests_properties(api_cli_match PROPERTIES SKIP_RETURN_CODE 77)
+if(IONFRONT_CUDA) # the same on the GPU (skips without one)
+  add_test(NAME api_cli_match_gpu COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
+                                          $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1> cuda)
+  set_tests_properties(api_cli_match_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu)
+endif()
+
+# The Python package (python/ionfront) over the shared library: pytest, including a
+# 2-rank mpi4py run (Debian: python3-numpy python3-pytest python3-mpi4py python3-h5py).
+find_program(IONF_SYSTEM_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT IONF_SYSTEM_PYTHON)
+  find_program(IONF_SYSTEM_PYTHON python3)
+endif()
+add_test(NAME python_ionfront
+         COMMAND ${CMAKE_COMMAND} -E env IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>
+                 IONFRONT_TEST_API_ILIEV1=$<TARGET_FILE:test_api_iliev1>
+                 IONFRONT_CLI=$<TARGET_FILE:ionfront>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/api/run_pytest.sh ${IONF_SYSTEM_PYTHON}
+                 ${CMAKE_SOURCE_DIR}/python/tests)
+set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi
+                     TIMEOUT 300)
+
+# install into a temporary prefix; find_package(ionfront), pkg-config and Python use it
+add_test(NAME api_install_consumer COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/install_consumer.sh
+                                           ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${IONF_SYSTEM_PYTHON})
+set_tests_properties(api_install_consumer PROPERTIES TIMEOUT 300)
