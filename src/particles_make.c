@@ -116,8 +116,26 @@ static ionf_err check_params(const struct particles_make_params *prm) {
              "particle generator: box size %g cm; it must be > 0", prm->box_cm);
   IONF_CHECK(prm->jitter >= 0.0 && prm->jitter <= 1.0, IONF_ERR_INPUT,
              "particle generator: jitter %g; it must be in [0, 1] (spacings)", prm->jitter);
-  IONF_CHECK(prm->density_g_cm3 > 0.0 && isfinite(prm->density_g_cm3), IONF_ERR_INPUT,
-             "particle generator: density %g g/cm^3; it must be > 0", prm->density_g_cm3);
+  IONF_CHECK(prm->cell_density_g_cm3 || (prm->density_g_cm3 > 0.0 && isfinite(prm->density_g_cm3)),
+             IONF_ERR_INPUT, "particle generator: density %g g/cm^3; it must be > 0",
+             prm->density_g_cm3);
+  IONF_CHECK(!prm->cell_density_g_cm3 || (prm->n_clumps == 0 && prm->relax_iterations == 0),
+             IONF_ERR_INPUT,
+             "particle generator: a density grid makes one particle per cell (no clumps, no "
+             "relaxation: %d clumps, %d iterations given)",
+             prm->n_clumps, prm->relax_iterations);
+  if (prm->cell_density_g_cm3) {
+    const int64_t cells = prm->n_side * prm->n_side * prm->n_side;
+    for (int64_t c = 0; c < cells; ++c) {
+      double rho = prm->cell_density_g_cm3[c];
+      int64_t i = c / (prm->n_side * prm->n_side), j = c / prm->n_side % prm->n_side,
+              k = c % prm->n_side;
+      IONF_CHECK(rho > 0.0 && isfinite(rho), IONF_ERR_INPUT,
+                 "particle generator: cell (%lld, %lld, %lld) has density %g g/cm^3; every "
+                 "cell must be > 0 (a particle needs a mass)",
+                 (long long)i, (long long)j, (long long)k, rho);
+    }
+  }
   IONF_CHECK(prm->n_ngb >= 1 && prm->n_ngb <= 1000, IONF_ERR_INPUT,
              "particle generator: neighbour number %d; it must be in [1, 1000]", prm->n_ngb);
   IONF_CHECK(prm->hydrogen_mass_fraction > 0.0 && prm->hydrogen_mass_fraction <= 1.0,
@@ -187,8 +205,15 @@ ionf_err particles_make_lattice(const struct particles_make_params *prm,
   ionf_err rc = particles_alloc(pts.count, 1, out);
   if (rc == IONF_OK) {
     memcpy(out->pos_cm, pts.xyz, 3 * (size_t)pts.count * sizeof *pts.xyz);
-    const double mass = prm->density_g_cm3 * spacing * spacing * spacing;
-    for (int64_t i = 0; i < pts.count; ++i) out->mass_g[i] = mass;
+    const double volume = spacing * spacing * spacing;
+    /* with a density grid the lattice holds every site (jitter <= 1 spacing stays inside
+       the cell), in the grid's order: particle i is cell i */
+    if (prm->cell_density_g_cm3 && pts.count != prm->n_side * prm->n_side * prm->n_side)
+      rc = ionf_error_set(IONF_ERR_INTERNAL, "particle generator: %lld sites for %lld cells",
+                          (long long)pts.count, (long long)(prm->n_side * prm->n_side * prm->n_side));
+    for (int64_t i = 0; i < pts.count; ++i)
+      out->mass_g[i] =
+          (prm->cell_density_g_cm3 ? prm->cell_density_g_cm3[i] : prm->density_g_cm3) * volume;
     out->has_box = 1;
     out->periodic = prm->periodic;
     for (int a = 0; a < 3; ++a) out->box_size_cm[a] = prm->box_cm;

@@ -29,6 +29,11 @@ struct particles_make_params {
   int relax_iterations;    /*!< > 0: random start relaxed by this many repulsion steps instead
                                 of a lattice (a glass-like set; uniform sets only) */
   double density_g_cm3;    /*!< background density; particle mass = density a^3 */
+  const double *cell_density_g_cm3; /*!< NULL, or n_side^3 cell densities (C order, index
+                                     (i n + j) n + k, i along x): one particle per cell at
+                                     its centre (plus jitter), mass = the cell's density a^3
+                                     (unequal masses); density_g_cm3 is then unused, and
+                                     clumps and relaxation are refused */
   const struct particle_clump *clumps; /*!< inside: a lattice of spacing a / contrast^(1/3) */
   int n_clumps;
   int n_ngb;               /*!< particles in each kernel sphere, itself included */
@@ -44,7 +49,7 @@ void particles_make_default_params(struct particles_make_params *prm);
 
 /**
  * Make the set: positions (the same for the same parameters on any thread
- * count), equal masses, h with exactly n_ngb centres inside (ties apart),
+ * count), equal masses (or each cell's mass with cell_density_g_cm3), h with exactly n_ngb centres inside (ties apart),
  * densities from the kernel sum, hydrogen atoms.  Bad parameters:
  * IONF_ERR_INPUT naming the parameter and value.
  */

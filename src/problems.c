@@ -352,6 +352,61 @@ static const char problems_iliev4[] =
     "output:\n"
     "  directory: out/iliev4\n";
 
+/* Test 4 on particles: iliev4's stand-in density, one particle per cell. */
+static const char problems_iliev4_particles[] =
+    "# ionfront: Iliev et al. (2006) Test 4 on SPH particles (reduced size: 32^3 particles;\n"
+    "# the paper's 128^3 = 2.1e6 particles with count_1d: 128 and a 128^3 density file,\n"
+    "# a GPU run).\n"
+    "#\n"
+    "# The stand-in density of 'ionfront example iliev4' (a log-normal random field at\n"
+    "# z = 9, NOT the paper's field) carried by particles: one per cell at the cell centre\n"
+    "# plus a small jitter, mass = n_H m_p V_cell / X_H (unequal masses), smoothing lengths\n"
+    "# from the neighbour count and densities from the kernel sum (so n_H is the field\n"
+    "# smoothed over ~48 particles).  The 16 sources are the grid run's: each at its cell's\n"
+    "# centre with its rate.  Make the two files first, in the folder of this config:\n"
+    "#   ionfront generate iliev4 --N 32 --out iliev4_ic32\n"
+    "# (the same files the grid run 'ionfront example iliev4 --set grid.N=32' reads with\n"
+    "# material.n_H.file and sources.file pointed there).  validation/sph_iliev4.py runs both.\n"
+    "\n"
+    "particles:\n"
+    "  generate:\n"
+    "    kind: density_file     # one particle per cell of an n_H grid\n"
+    "    file: iliev4_ic32/density.h5  # proper n_H [cm^-3] at z = 9 (ionfront generate iliev4)\n"
+    "    dataset: n_H\n"
+    "    count_1d: 32           # the file's cells per side (count_1d^3 particles)\n"
+    "    box: 71.4285714 kpc    # 0.5/h comoving Mpc at z = 9, proper (h = 0.7)\n"
+    "    jitter: 0.1            # random shift of each particle, in cell sizes\n"
+    "    neighbours: 48         # particles inside each kernel sphere\n"
+    "    seed: 1\n"
+    "    periodic: true         # the field is periodic: densities wrap; rays are not wrapped\n"
+    "  hydrogen_mass_fraction: 0.76  # X_H of the field (n_H = X_H rho / m_p)\n"
+    "  rays_per_source: 0       # HEALPix rays, 12 nside^2 (nside a power of 2); 0 = automatic\n"
+    "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
+    "\n"
+    "material:\n"
+    "  temperature: 100         # initial gas temperature [K]\n"
+    "  x_HII_initial: 1.2e-3    # initial ionized hydrogen fraction\n"
+    "  isothermal: false        # photo-heating and cooling\n"
+    "\n"
+    "sources: {file: iliev4_ic32/sources.txt}  # the grid's source cells (C2-Ray text, 1-based)\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 1.0e5\n"
+    "\n"
+    "time:\n"
+    "  dt: 0.01 Myr\n"
+    "  t_end: 0.4 Myr\n"
+    "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+    "\n"
+    "raytracing:\n"
+    "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
+    "  backend: auto            # cpu | cuda | auto\n"
+    "\n"
+    "output:\n"
+    "  directory: out/iliev4_particles\n"
+    "  progress: true\n";
+
 static const char problems_eor[] =
     "# eor: a small reionization run.  A 100 comoving Mpc box, 128^3 cells, from\n"
     "# z = 20 to z = 7 along 14 redshifts (equally spaced in cosmic time), each with\n"
@@ -584,6 +639,10 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 4 set-up: 16 sources in a cosmological field at z = 9, 128^3, on "
      "a stand-in density it makes itself (log-normal random field)",
      problems_iliev4},
+    {"iliev4_particles",
+     "Iliev et al. 2006 Test 4 on SPH particles: iliev4's stand-in density, one particle per "
+     "cell (32^3; reads the files of 'ionfront generate iliev4 --N 32 --out iliev4_ic32')",
+     problems_iliev4_particles},
 };
 
 #define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "constants.h"
+#include "io_density.h"
+#include "io_sources.h"
 #include "params.h"
 #include "problems.h"
 #include "sph_rays.h"
@@ -116,13 +118,69 @@ static ionf_err take(const struct param_node *map, const char *key, const char *
   return IONF_OK;
 }
 
+/* `text` relative to the config file's directory (absolute stays), into `out`; the
+   effective config gets the resolved path under `key` of `eff`. */
+static ionf_err resolve_file(const struct sph_ctx *c, const char *path, const char *given,
+                             const char *key, struct param_node *eff, char *out, size_t cap) {
+  char text[IONF_PATH_MAX]; /* `given` may be the node of eff that is replaced below */
+  IONF_CHECK(strlen(given) < sizeof text, IONF_ERR_CONFIG, "%s: %s: the path '%s' is too long",
+             c->name, path, given);
+  snprintf(text, sizeof text, "%s", given);
+  const char *dir = text[0] == '/' ? "" : c->dir;
+  char cwd[IONF_PATH_MAX] = "";
+  if (text[0] != '/' && dir[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+  int len = snprintf(out, cap, "%s%s%s%s", cwd, cwd[0] ? "/" : "", dir, text);
+  IONF_CHECK(len > 0 && (size_t)len < cap, IONF_ERR_CONFIG, "%s: %s: the path '%s' is too long",
+             c->name, path, text);
+  struct param_node *resolved = params_new(PARAM_SCALAR, out);
+  IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
+  resolved->quoted = 1;
+  IONF_CALL(params_map_set(eff, key, resolved));
+  IONF_CHECK(access(out, R_OK) == 0, IONF_ERR_INPUT, "%s: %s = %s: cannot read '%s'", c->name,
+             path, text, out);
+  return IONF_OK;
+}
+
 /* ---- particles: ------------------------------------------------------------------ */
+
+/* kind density_file: the grid file and its dataset, checked now (shape count_1d^3). */
+static ionf_err read_density_file(const struct sph_ctx *c, const struct param_node *u,
+                                  struct param_node *eff, struct sph_config *cfg) {
+  static const char *const not_here[] = {"n_H", "relax_iterations"};
+  for (size_t k = 0; k < SPH_N(not_here); ++k)
+    IONF_CHECK(!params_get(u, not_here[k]), IONF_ERR_CONFIG,
+               "%s: particles.generate.%s does not apply to kind density_file (%s)", c->name,
+               not_here[k], k == 0 ? "n_H comes from the file" : "one particle per cell");
+  const struct param_node *n;
+  IONF_CALL(take(u, "file", NULL, eff, &n));
+  IONF_CHECK(n && n->kind == PARAM_SCALAR && n->scalar[0], IONF_ERR_CONFIG,
+             "%s: particles.generate.file: kind density_file needs the HDF5 file of proper n_H "
+             "[cm^-3] on a grid (e.g. from 'ionfront generate iliev4'), got %s",
+             c->name, kind_text(n));
+  IONF_CALL(resolve_file(c, "particles.generate.file", n->scalar, "file", eff,
+                         cfg->gen_density_file, sizeof cfg->gen_density_file));
+  IONF_CALL(take(u, "dataset", "n_H", eff, &n));
+  IONF_CHECK(n->kind == PARAM_SCALAR && n->scalar[0] &&
+                 strlen(n->scalar) < sizeof cfg->gen_density_dataset,
+             IONF_ERR_CONFIG, "%s: particles.generate.dataset: expected a dataset name, got %s",
+             c->name, kind_text(n));
+  snprintf(cfg->gen_density_dataset, sizeof cfg->gen_density_dataset, "%s", n->scalar);
+  ionf_err rc = io_density_check(cfg->gen_density_file, cfg->gen_density_dataset, cfg->count_1d);
+  if (rc != IONF_OK) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", ionf_error_message());
+    ionf_error_clear();
+    return ionf_error_set(rc, "%s: particles.generate (kind density_file, count_1d = %lld): %s",
+                          c->name, (long long)cfg->count_1d, why);
+  }
+  return IONF_OK;
+}
 
 static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *u,
                               struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"kind",      "count_1d",   "n_H",  "box",
                                      "jitter",    "relax_iterations", "neighbours", "seed",
-                                     "periodic"};
+                                     "periodic",  "file",       "dataset"};
   IONF_CHECK(u->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
              "%s: particles.generate: expected a mapping {kind: lattice|glass, count_1d: N, n_H: "
              "DENSITY, box: LENGTH}, got %s",
@@ -131,22 +189,36 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
   const struct param_node *n;
   int64_t v;
   IONF_CALL(take(u, "kind", "lattice", eff, &n));
-  IONF_CHECK(n->kind == PARAM_SCALAR && (!strcmp(n->scalar, "lattice") || !strcmp(n->scalar, "glass")),
-             IONF_ERR_CONFIG, "%s: particles.generate.kind = %s: must be lattice or glass",
-             c->name, n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
-  cfg->generate = !strcmp(n->scalar, "glass") ? SPH_GENERATE_GLASS : SPH_GENERATE_LATTICE;
+  IONF_CHECK(n->kind == PARAM_SCALAR &&
+                 (!strcmp(n->scalar, "lattice") || !strcmp(n->scalar, "glass") ||
+                  !strcmp(n->scalar, "density_file")),
+             IONF_ERR_CONFIG,
+             "%s: particles.generate.kind = %s: must be lattice, glass or density_file", c->name,
+             n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
+  cfg->generate = !strcmp(n->scalar, "glass")          ? SPH_GENERATE_GLASS
+                  : !strcmp(n->scalar, "density_file") ? SPH_GENERATE_DENSITY_FILE
+                                                       : SPH_GENERATE_LATTICE;
+  const int from_file = cfg->generate == SPH_GENERATE_DENSITY_FILE;
   IONF_CALL(take(u, "count_1d", NULL, eff, &n));
-  IONF_CHECK(n, IONF_ERR_CONFIG,
-             "%s: missing required key 'particles.generate.count_1d' (particles per side)", c->name);
+  IONF_CHECK(n, IONF_ERR_CONFIG, "%s: missing required key 'particles.generate.count_1d' (%s)",
+             c->name, from_file ? "cells per side of the density file" : "particles per side");
   IONF_CALL(read_int(c, "particles.generate.count_1d", n, 2, 1024, &cfg->count_1d));
-  IONF_CALL(take(u, "n_H", NULL, eff, &n));
-  IONF_CHECK(n, IONF_ERR_CONFIG,
-             "%s: missing required key 'particles.generate.n_H' (hydrogen density in cm^-3)",
-             c->name);
-  IONF_CALL(read_number(c, "particles.generate.n_H", n, &cfg->gen_n_h_cm3));
-  IONF_CHECK(cfg->gen_n_h_cm3 > 0 && isfinite(cfg->gen_n_h_cm3), IONF_ERR_CONFIG,
-             "%s: particles.generate.n_H = %s is out of range (must be > 0, in cm^-3)", c->name,
-             n->scalar);
+  if (from_file) IONF_CALL(read_density_file(c, u, eff, cfg));
+  static const char *const file_only[] = {"file", "dataset"};
+  for (size_t k = 0; k < SPH_N(file_only) && !from_file; ++k)
+    IONF_CHECK(!params_get(u, file_only[k]), IONF_ERR_CONFIG,
+               "%s: particles.generate.%s applies to kind density_file only", c->name,
+               file_only[k]);
+  if (!from_file) {
+    IONF_CALL(take(u, "n_H", NULL, eff, &n));
+    IONF_CHECK(n, IONF_ERR_CONFIG,
+               "%s: missing required key 'particles.generate.n_H' (hydrogen density in cm^-3)",
+               c->name);
+    IONF_CALL(read_number(c, "particles.generate.n_H", n, &cfg->gen_n_h_cm3));
+    IONF_CHECK(cfg->gen_n_h_cm3 > 0 && isfinite(cfg->gen_n_h_cm3), IONF_ERR_CONFIG,
+               "%s: particles.generate.n_H = %s is out of range (must be > 0, in cm^-3)",
+               c->name, n->scalar);
+  }
   IONF_CALL(take(u, "box", NULL, eff, &n));
   IONF_CHECK(n, IONF_ERR_CONFIG,
              "%s: missing required key 'particles.generate.box' (side of the cube, e.g. '6.6 kpc')",
@@ -159,14 +231,17 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
   IONF_CHECK(cfg->gen_jitter >= 0 && cfg->gen_jitter <= 1, IONF_ERR_CONFIG,
              "%s: particles.generate.jitter = %s is out of range (must be in [0, 1] spacings)",
              c->name, n->scalar);
-  IONF_CALL(take(u, "relax_iterations", cfg->generate == SPH_GENERATE_GLASS ? "30" : "0", eff, &n));
-  IONF_CALL(read_int(c, "particles.generate.relax_iterations", n, 0, 10000, &v));
-  cfg->gen_relax_iterations = (int)v;
-  IONF_CHECK(cfg->generate == SPH_GENERATE_GLASS || v == 0, IONF_ERR_CONFIG,
-             "%s: particles.generate.relax_iterations = %s applies to kind glass only", c->name,
-             n->scalar);
-  IONF_CHECK(cfg->generate != SPH_GENERATE_GLASS || v > 0, IONF_ERR_CONFIG,
-             "%s: particles.generate.relax_iterations = 0: a glass needs at least one", c->name);
+  if (!from_file) {
+    IONF_CALL(take(u, "relax_iterations", cfg->generate == SPH_GENERATE_GLASS ? "30" : "0", eff,
+                   &n));
+    IONF_CALL(read_int(c, "particles.generate.relax_iterations", n, 0, 10000, &v));
+    cfg->gen_relax_iterations = (int)v;
+    IONF_CHECK(cfg->generate == SPH_GENERATE_GLASS || v == 0, IONF_ERR_CONFIG,
+               "%s: particles.generate.relax_iterations = %s applies to kind glass only", c->name,
+               n->scalar);
+    IONF_CHECK(cfg->generate != SPH_GENERATE_GLASS || v > 0, IONF_ERR_CONFIG,
+               "%s: particles.generate.relax_iterations = 0: a glass needs at least one", c->name);
+  }
   IONF_CALL(take(u, "neighbours", "48", eff, &n));
   IONF_CALL(read_int(c, "particles.generate.neighbours", n, 2, 1000, &v));
   cfg->gen_neighbours = (int)v;
@@ -246,8 +321,69 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
 
 /* ---- sources: --------------------------------------------------------------------- */
 
+/* sources: {file, format} with generate.kind density_file: the grid's source cells,
+   each source at its cell's centre (the grid run's sources, same rates). */
+static ionf_err read_source_file(const struct sph_ctx *c, const struct param_node *u,
+                                 struct param_node *eff, struct sph_config *cfg) {
+  static const char *const keys[] = {"file", "format"};
+  IONF_CALL(check_keys(c, u, "sources", keys, SPH_N(keys)));
+  IONF_CHECK(cfg->generate == SPH_GENERATE_DENSITY_FILE, IONF_ERR_CONFIG,
+             "%s: sources: a source file names grid cells, so it needs particles.generate.kind "
+             "= density_file (its grid); give a list of {position: [x, y, z], Ndot: RATE} "
+             "instead",
+             c->name);
+  const struct param_node *n;
+  IONF_CALL(take(u, "file", NULL, eff, &n));
+  IONF_CHECK(n && n->kind == PARAM_SCALAR && n->scalar[0], IONF_ERR_CONFIG,
+             "%s: sources.file: expected a source file name (C2-Ray text or HDF5), got %s",
+             c->name, kind_text(n));
+  IONF_CALL(resolve_file(c, "sources.file", n->scalar, "file", eff, cfg->source_file,
+                         sizeof cfg->source_file));
+  IONF_CALL(take(u, "format", "auto", eff, &n));
+  static const char *const formats[] = {"auto", "hdf5", "text"};
+  static const enum source_format format_of[] = {SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5,
+                                                 SOURCE_FORMAT_TEXT};
+  size_t which = SPH_N(formats);
+  for (size_t k = 0; k < SPH_N(formats) && n->kind == PARAM_SCALAR; ++k)
+    if (!strcmp(n->scalar, formats[k])) which = k;
+  IONF_CHECK(which < SPH_N(formats), IONF_ERR_CONFIG,
+             "%s: sources.format = %s: must be auto, hdf5 or text", c->name,
+             n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
+  struct source_list list = {0};
+  IONF_CALL(io_sources_read(cfg->source_file, format_of[which], &list));
+  ionf_err rc = sources_validate(&list, cfg->count_1d, cfg->source_file);
+  if (rc == IONF_OK && list.n < 1)
+    rc = ionf_error_set(IONF_ERR_INPUT, "%s: sources.file = %s holds no sources", c->name,
+                        cfg->source_file);
+  const size_t n_src = list.n > 0 ? (size_t)list.n : 1;
+  if (rc == IONF_OK) {
+    cfg->source_pos_cm = ionf_calloc(3 * n_src, sizeof(double), "source positions");
+    cfg->source_ndot_per_s = ionf_calloc(n_src, sizeof(double), "source rates");
+    cfg->source_text = ionf_calloc(n_src, sizeof *cfg->source_text, "source positions");
+    if (!cfg->source_pos_cm || !cfg->source_ndot_per_s || !cfg->source_text)
+      rc = ionf_error_set(IONF_ERR_MEM, "out of memory");
+  }
+  const double cell_cm = cfg->gen_box_cm / (double)cfg->count_1d;
+  for (int64_t i = 0; rc == IONF_OK && i < list.n; ++i) {
+    for (int d = 0; d < 3; ++d)
+      cfg->source_pos_cm[3 * i + d] = (list.ijk[3 * i + d] + 0.5) * cell_cm;
+    cfg->source_ndot_per_s[i] = list.ndot_per_s[i];
+    snprintf(cfg->source_text[i], sizeof cfg->source_text[i], "cell (%d, %d, %d) of the file",
+             list.ijk[3 * i], list.ijk[3 * i + 1], list.ijk[3 * i + 2]);
+    cfg->n_sources = i + 1;
+  }
+  sources_free(&list);
+  return rc;
+}
+
 static ionf_err read_sources(const struct sph_ctx *c, const struct param_node *u,
                              struct param_node *eff, struct sph_config *cfg) {
+  if (u && u->kind == PARAM_MAPPING && params_get(u, "file")) {
+    struct param_node *seff = params_new(PARAM_MAPPING, NULL);
+    IONF_CHECK(seff, IONF_ERR_MEM, "out of memory");
+    IONF_CALL(params_seq_append(eff, seff));
+    return read_source_file(c, u, seff, cfg);
+  }
   IONF_CHECK(u && u->kind == PARAM_SEQUENCE && u->n_items > 0, IONF_ERR_CONFIG,
              "%s: sources: expected a list of {position: [x, y, z], Ndot: RATE} (lengths from "
              "the box corner), got %s",
@@ -390,7 +526,9 @@ static ionf_err build_effective(const struct sph_ctx *c, struct param_node *part
   struct param_node *eff = params_new(PARAM_MAPPING, NULL);
   ionf_err rc = eff ? IONF_OK : IONF_ERR_MEM;
   if (rc == IONF_OK) rc = params_map_set(eff, "particles", params_copy(particles_eff));
-  if (rc == IONF_OK) rc = params_map_set(eff, "sources", params_copy(sources_eff));
+  /* a source file: the mapping {file, format}, not a list */
+  const struct param_node *src_eff = cfg->source_file[0] ? sources_eff->items[0] : sources_eff;
+  if (rc == IONF_OK) rc = params_map_set(eff, "sources", params_copy(src_eff));
   for (size_t i = 0; rc == IONF_OK && i < shared->n_items; ++i) {
     int skip = 0;
     for (size_t k = 0; k < SPH_N(drop) && !skip; ++k) skip = !strcmp(shared->keys[i], drop[k]);

@@ -9,7 +9,11 @@
  *                 n_H [cm^-3 > 0], box [length > 0], jitter [0..1, 0.1],
  *                 relax_iterations [glass: 30], neighbours [48], seed [1],
  *                 periodic [bool, false: h and densities wrap across the faces]} (exactly
- *                 one of the two; rays are never wrapped: the run treats the box as open);
+ *                 one of the two; rays are never wrapped: the run treats the box as open),
+ *                 or generate {kind density_file, file PATH, dataset [n_H], count_1d (the
+ *                 file's cells per side), box, jitter, neighbours, seed, periodic}: one
+ *                 particle per cell of a grid of proper n_H [cm^-3] (e.g. 'ionfront
+ *                 generate iliev4'), mass n_H m_p V_cell / X_H;
  *               unit_length, unit_mass [only for files that name no units: the
  *                 length in cm and mass in g of one file unit; 0 = refuse such files],
  *               hydrogen_mass_fraction [0 < X_H <= 1, 1],
@@ -17,7 +21,10 @@
  *                 (sph_rays_default_nside); else 12 nside^2, nside a power of two],
  *               output_grid [0, or N: also deposit x_HII on an N^3 grid, /Grid/x_HII]
  *   sources:    a list of {position: [x, y, z] (lengths from the box corner; a bare
- *               number is in Mpc, like every length), Ndot [s^-1 > 0]}, inside the box
+ *               number is in Mpc, like every length), Ndot [s^-1 > 0]}, inside the box;
+ *               or, with generate.kind density_file, {file: PATH, format [auto|text|hdf5]}:
+ *               a grid source file (C2-Ray text or HDF5, io_sources.h) of that grid's
+ *               cells, each source at its cell's centre
  *   material:   temperature, x_HII_initial, isothermal as for grids (no n_H: the
  *               particles' SPH densities give it, n_H = X_H rho / m_p)
  *   chemistry, spectrum, time: as for grids; output: as for grids, but no
@@ -36,7 +43,12 @@
 #include "config.h"
 #include "error.h"
 
-enum sph_generate_kind { SPH_GENERATE_NONE, SPH_GENERATE_LATTICE, SPH_GENERATE_GLASS };
+enum sph_generate_kind {
+  SPH_GENERATE_NONE,
+  SPH_GENERATE_LATTICE,
+  SPH_GENERATE_GLASS,
+  SPH_GENERATE_DENSITY_FILE /*!< one particle per cell of an n_H grid (particles_make.h) */
+};
 
 struct sph_config {
   struct ionf_config base;      /*!< physics, time, output (grid/sources there are placeholders) */
@@ -44,7 +56,9 @@ struct sph_config {
   char file[IONF_PATH_MAX];     /*!< "" when generated */
   enum sph_generate_kind generate;
   int64_t count_1d;             /*!< generated: count_1d^3 particles */
-  double gen_n_h_cm3;           /*!< generated: hydrogen density */
+  double gen_n_h_cm3;           /*!< generated: hydrogen density (not density_file) */
+  char gen_density_file[IONF_PATH_MAX]; /*!< density_file: HDF5 grid of proper n_H [cm^-3] */
+  char gen_density_dataset[128];        /*!< density_file: its dataset (n_H) */
   double gen_box_cm;            /*!< generated: cube side */
   double gen_jitter;
   int gen_relax_iterations;
@@ -61,6 +75,7 @@ struct sph_config {
   double *source_pos_cm;        /*!< 3 x n_sources (malloc'd) */
   double *source_ndot_per_s;    /*!< n_sources (malloc'd) */
   char (*source_text)[96];      /*!< each position as written, for messages (malloc'd) */
+  char source_file[IONF_PATH_MAX]; /*!< "" or the grid source file the sources came from */
 };
 
 /**

@@ -24,6 +24,7 @@
 #include "comm.h"
 #include "constants.h"
 #include "cosmology.h"
+#include "io_density.h"
 #include "io_particles.h"
 #include "particles_make.h"
 #include "snapshot.h"
@@ -55,8 +56,27 @@ static ionf_err load_particles(struct sph_engine *e) {
     prm.n_ngb = cfg->gen_neighbours;
     prm.hydrogen_mass_fraction = cfg->hydrogen_mass_fraction;
     prm.seed = cfg->gen_seed;
-    IONF_CALL(particles_make_lattice(&prm, p));
-    IONF_CALL(particles_validate(p, "particles.generate"));
+    double *cell_rho = NULL; /* density_file: the grid's n_H, then its mass density */
+    if (cfg->generate == SPH_GENERATE_DENSITY_FILE) {
+      const size_t cells = (size_t)(cfg->count_1d * cfg->count_1d * cfg->count_1d);
+      cell_rho = ionf_malloc(cells * sizeof *cell_rho, "the density grid");
+      IONF_CHECK(cell_rho, IONF_ERR_MEM, "out of memory");
+      ionf_err rc = io_density_read(cfg->gen_density_file, cfg->gen_density_dataset,
+                                    cfg->count_1d, cell_rho);
+      if (rc != IONF_OK) {
+        free(cell_rho);
+        return rc;
+      }
+      for (size_t c = 0; c < cells; ++c)
+        cell_rho[c] *= COSMOLOGY_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
+      prm.cell_density_g_cm3 = cell_rho;
+    }
+    ionf_err rc = particles_make_lattice(&prm, p);
+    free(cell_rho);
+    IONF_CALL(rc);
+    IONF_CALL(particles_validate(p, cfg->generate == SPH_GENERATE_DENSITY_FILE
+                                        ? cfg->gen_density_file
+                                        : "particles.generate"));
   } else {
     struct io_particles_options o;
     io_particles_default_options(&o);

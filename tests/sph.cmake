@@ -31,3 +31,8 @@ set_tests_properties(sph_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 L
 add_test(NAME cli_particles_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_run.sh
                                         ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_particles_run PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+# particles from a density grid (kind density_file) and a grid source file: the
+# built-in iliev4_particles at 16^3, bad input
+add_test(NAME cli_particles_density COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_density.sh
+                                            $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_density PROPERTIES LABELS unit)

@@ -244,6 +244,46 @@ int main(void) {
     particles_free(&p);
   }
 
+  /* one particle per cell of a density grid: particle c sits in cell c (C order, i along
+     x) and carries that cell's mass; densities vary by 1..9x from cell to cell */
+  {
+    particles_make_default_params(&prm);
+    prm.n_side = 10;
+    prm.periodic = 0;
+    prm.jitter = 1.0; /* the widest jitter still keeps each particle in its cell */
+    const int64_t cells = 1000;
+    double *rho = malloc((size_t)cells * sizeof *rho), total = 0.0;
+    for (int64_t c = 0; c < cells; ++c) total += rho[c] = 1e-24 * (1.0 + (double)((c * 7919) % 9));
+    prm.cell_density_g_cm3 = rho;
+    rc = particles_make_lattice(&prm, &p);
+    EXPECT(rc == IONF_OK, "density grid: %s", ionf_error_message());
+    if (rc == IONF_OK) {
+      const double a = prm.box_cm / 10.0;
+      int64_t misplaced = 0, wrong_mass = 0;
+      for (int64_t c = 0; c < cells; ++c) {
+        const int64_t idx[3] = {c / 100, c / 10 % 10, c % 10};
+        for (int d = 0; d < 3; ++d)
+          misplaced += floor(p.pos_cm[3 * c + d] / a) != (double)idx[d];
+        wrong_mass += fabs(p.mass_g[c] / (rho[c] * a * a * a) - 1.0) > 1e-14;
+      }
+      EXPECT(p.count == cells, "density grid: %lld particles for %lld cells", (long long)p.count,
+             (long long)cells);
+      EXPECT(misplaced == 0, "density grid: %lld coordinates outside their cell",
+             (long long)misplaced);
+      EXPECT(wrong_mass == 0, "density grid: %lld masses are not the cell's", (long long)wrong_mass);
+      EXPECT_REL(particles_total_mass_g(&p), total * a * a * a, 1e-12, "density grid: total mass");
+      EXPECT(particles_validate(&p, "generator") == IONF_OK, "density grid valid: %s",
+             ionf_error_message());
+      particles_free(&p);
+    }
+    rho[123] = 0.0;
+    expect_error(particles_make_lattice(&prm, &p), "cell (1, 2, 3) has density 0", "empty cell");
+    rho[123] = 1e-24;
+    prm.relax_iterations = 2;
+    expect_error(particles_make_lattice(&prm, &p), "one particle per cell", "grid relaxed");
+    free(rho);
+  }
+
   /* bad parameters */
   particles_make_default_params(&prm);
   prm.jitter = 1.5;

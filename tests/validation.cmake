@@ -26,3 +26,4 @@ ionf_validation_test(validation_eor_quick eor --quick)             # 24^3, dt = 
 ionf_validation_test(validation_mc_iliev1_quick mc_iliev1 --quick) # 32^3, ASORA + 3 Monte Carlo runs, ~20 s idle
 ionf_validation_test(validation_sph_iliev1_quick sph_iliev1 --quick) # 16^3 particles, ~15 s
 ionf_validation_test(validation_sph_iliev2_quick sph_iliev2 --quick) # 16^3 particles + 48^3 grid, ~40 s
+ionf_validation_test(validation_sph_iliev4_quick sph_iliev4 --quick) # 16^3 particles + 16^3 grid to 0.05 Myr, ~35 s
