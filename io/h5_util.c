@@ -116,6 +116,16 @@ int h5_util_attr_double(hid_t obj, const char *name, double value) {
   return ok ? 0 : -1;
 }
 
+int h5_util_attr_put(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
+                     hsize_t count, const void *value) {
+  hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+  hid_t attr = space >= 0 ? H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
+  int ok = attr >= 0 && H5Awrite(attr, mem_type, value) >= 0;
+  if (attr >= 0 && H5Aclose(attr) < 0) ok = 0;
+  if (space >= 0) H5Sclose(space);
+  return ok;
+}
+
 int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size) {
   if (!buf || size == 0) return 0;
   buf[0] = '\0';

@@ -38,6 +38,14 @@ IONF_NODISCARD ionf_err h5_util_open_table(hid_t file, const char *path, const c
 int h5_util_attr_string(hid_t obj, const char *name, const char *value);
 int h5_util_attr_double(hid_t obj, const char *name, double value);
 
+/**
+ * A numeric attribute of `count` values (count 0: a scalar) stored as `file_type`
+ * from memory of `mem_type`.  Returns 1 on success, 0 with the reason on HDF5's
+ * error stack (the && chains of the Gadget-layout writers).
+ */
+int h5_util_attr_put(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
+                     hsize_t count, const void *value);
+
 /** A string attribute of `obj` into buf (truncated); 1 when it exists and is a string. */
 int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size);
 

@@ -446,23 +446,12 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-/* count 0: a scalar. */
-static int attr_put(hid_t obj, const char *name, hid_t ftype, hid_t mtype, hsize_t count,
-                    const void *value) {
-  hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
-  hid_t attr = space >= 0 ? H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
-  int ok = attr >= 0 && H5Awrite(attr, mtype, value) >= 0;
-  if (attr >= 0 && H5Aclose(attr) < 0) ok = 0;
-  if (space >= 0) H5Sclose(space);
-  return ok;
-}
-
 static int attr_put_double(hid_t obj, const char *name, double v) {
-  return attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
+  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
 }
 
 static int attr_put_int(hid_t obj, const char *name, int32_t v) {
-  return attr_put(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &v);
+  return h5_util_attr_put(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &v);
 }
 
 static int write_dataset(hid_t group, const char *name, hid_t ftype, hid_t mtype, int rank,
@@ -487,12 +476,12 @@ static int write_contents(hid_t file, const struct particle_set *p) {
   int cube = p->box_size_cm[0] == p->box_size_cm[1] && p->box_size_cm[1] == p->box_size_cm[2];
   double box[3];
   for (int a = 0; a < 3; ++a) box[a] = p->has_box ? p->box_size_cm[a] : 0.0;
-  int ok = attr_put(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
-           attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
+  int ok = h5_util_attr_put(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
+           h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
+           h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
+           h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
            attr_put_int(header, "NumFilesPerSnapshot", 1) &&
-           attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
+           h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
            attr_put_double(header, "Redshift", p->redshift) &&
            attr_put_double(header, "Time", p->scale_factor) &&
            attr_put_double(header, "HubbleParam", p->hubble_param) &&

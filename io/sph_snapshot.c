@@ -22,23 +22,12 @@
 
 #define KIND "particle snapshot"
 
-/* count 0: a scalar. */
-static int put_attr(hid_t obj, const char *name, hid_t ftype, hid_t mtype, hsize_t count,
-                    const void *value) {
-  hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
-  hid_t attr = space >= 0 ? H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
-  int ok = attr >= 0 && H5Awrite(attr, mtype, value) >= 0;
-  if (attr >= 0 && H5Aclose(attr) < 0) ok = 0;
-  if (space >= 0) H5Sclose(space);
-  return ok;
-}
-
 static int put_double(hid_t obj, const char *name, double v) {
-  return put_attr(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
+  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
 }
 
 static int put_int(hid_t obj, const char *name, int64_t v) {
-  return put_attr(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
+  return h5_util_attr_put(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
 }
 
 static int put_dataset(hid_t group, const char *name, int rank, const hsize_t *dims,
@@ -65,19 +54,19 @@ static int write_header(hid_t file, const struct sph_snapshot_view *v) {
   hid_t header = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (header < 0) return 0;
   /* Gadget's Time of a non-comoving run is the time in its units: seconds here */
-  int ok = put_attr(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           put_attr(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           put_attr(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
-           put_attr(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
-           put_attr(header, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
+  int ok = h5_util_attr_put(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
+           h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
+           h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
+           h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
+           h5_util_attr_put(header, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
                     &(int32_t){1}) &&
-           put_attr(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
+           h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
            put_double(header, "Redshift", 0.0) && put_double(header, "Time", v->time_s) &&
            put_double(header, "Time_Myr", v->time_s / IONF_MYR_S) && put_int(header, "Step", v->step) &&
            put_double(header, "HubbleParam", 1.0) && put_double(header, "UnitLength_in_cm", 1.0) &&
            put_double(header, "UnitMass_in_g", 1.0) &&
            put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
-           put_attr(header, "Periodic", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
+           h5_util_attr_put(header, "Periodic", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
                     &(int32_t){p->periodic ? 1 : 0}) &&
            h5_util_attr_string(header, "length_unit", "cm") == 0 &&
            h5_util_attr_string(header, "time_unit", "s") == 0 &&
@@ -86,7 +75,7 @@ static int write_header(hid_t file, const struct sph_snapshot_view *v) {
   if (!ok) return 0;
   hid_t params = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (params < 0) return 0;
-  ok = put_attr(params, "ComovingIntegrationOn", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &(int32_t){0});
+  ok = h5_util_attr_put(params, "ComovingIntegrationOn", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &(int32_t){0});
   if (H5Gclose(params) < 0) ok = 0;
   return ok;
 }
@@ -119,7 +108,7 @@ static ionf_err write_grid(hid_t file, const struct sph_snapshot_view *v, int *o
   *ok = grid >= 0;
   ionf_err rc = sph_deposit(v->particles, v->x_hii, n, buf, box);
   if (rc == IONF_OK && *ok) *ok = put_dataset(grid, "x_HII", 3, dims, buf) &&
-                                  put_attr(grid, "box_size_cm", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                  h5_util_attr_put(grid, "box_size_cm", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                                            3, box);
   if (rc == IONF_OK && *ok) rc = sph_deposit(v->particles, v->temperature_k, n, buf, NULL);
   if (rc == IONF_OK && *ok) *ok = put_dataset(grid, "T", 3, dims, buf);
