@@ -10,21 +10,11 @@ cd "$work"
 failures=0
 
 # expect NAME EXPECTED_TEXT -- ionfront arguments...
-expect() {
+source "$(dirname "$0")/expect_fails.sh"
+expect() { # NAME TEXT UNUSED ARGS...
   local name="$1" text="$2"
   shift 3
-  local out rc
-  out=$("$ionfront" "$@" 2>&1)
-  rc=$?
-  if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then
-    echo "FAIL $name: exit code $rc (want 1..127)"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif ! grep -i "error" <<<"$out" | grep -qF -- "$text"; then
-    echo "FAIL $name: message lacks '$text':"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $(grep -i "error" <<<"$out" | grep -m1 -F -- "$text")"
-  fi
+  expect_fails "$name" "$text" "$ionfront" "$@"
 }
 
 small=(--set grid.N=16 --set time.t_end=1 --set time.dt=1 --set 'time.outputs=[1]' --quiet)

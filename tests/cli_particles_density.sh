@@ -18,21 +18,11 @@ failures=0
 short=(--set particles.generate.count_1d=16 --set particles.rays_per_source=192
        --set "time.t_end=0.01 Myr" --set "time.outputs=[0.01 Myr]" --set raytracing.backend=cpu)
 
-expect() { # NAME TEXT ARGS...: non-zero exit below 128 and TEXT in the error
+source "$(dirname "$0")/expect_fails.sh"
+expect() { # NAME TEXT ARGS...: `ionfront run ARGS` fails with TEXT
   local name="$1" text="$2"
   shift 2
-  local out rc
-  out=$("$ionfront" run "$@" 2>&1)
-  rc=$?
-  if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then
-    echo "FAIL $name: exit code $rc (want 1..127)"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif ! grep -i "error" <<<"$out" | grep -qF -- "$text"; then
-    echo "FAIL $name: message lacks '$text':"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $(grep -i "error" <<<"$out" | grep -m1 -F -- "$text")"
-  fi
+  expect_fails "$name" "$text" "$ionfront" run "$@"
 }
 expect "count_1d is not the file's" "count_1d = 32" p.yaml
 expect "n_H beside a density file" "particles.generate.n_H does not apply to kind density_file" \

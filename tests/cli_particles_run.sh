@@ -28,22 +28,11 @@ raytracing: {backend: cpu}
 output: {progress: false}
 CFG
 
-# expect NAME TEXT CONFIG [--set ...]: non-zero exit below 128 and TEXT in the error
-expect() {
+source "$(dirname "$0")/expect_fails.sh"
+expect() { # NAME TEXT CONFIG [--set ...]: `ionfront run` fails with TEXT
   local name="$1" text="$2"
   shift 2
-  local out rc
-  out=$("$ionfront" run "$@" 2>&1)
-  rc=$?
-  if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then
-    echo "FAIL $name: exit code $rc (want 1..127)"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif ! grep -i "error" <<<"$out" | grep -qF -- "$text"; then
-    echo "FAIL $name: message lacks '$text':"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $(grep -i "error" <<<"$out" | grep -m1 -F -- "$text")"
-  fi
+  expect_fails "$name" "$text" "$ionfront" run "$@"
 }
 sed 's/generate: {kind.*}/file: missing_snapshot.h5/' run.yaml > missing.yaml
 expect "missing particle file" "particles.file = missing_snapshot.h5" missing.yaml
