@@ -13,11 +13,10 @@
  *     which cuts the batch into pieces whose hits fit the hit buffers (never
  *     overflowing: a piece is at most `hit_capacity` hits, sized from free GPU
  *     memory);
- *  3. fill: traverse again, write each hit (key t, value sorted slot) in
- *     traversal order into its ray's segment;
- *  4. cub::DeviceSegmentedSort::StableSortPairs by t (stable: ties keep the
- *     traversal order, as the CPU's (t, order) sort does).  Chosen over a
- *     per-warp sort for simplicity; not tuned by measurement yet;
+ *  3. fill: traverse again, write each hit's sph_hit_key (float t, sorted
+ *     slot) into its ray's segment;
+ *  4. cub::DeviceSegmentedSort::SortKeys (the keys are unique within a ray,
+ *     so the order is the CPU's);
  *  5. walk: one thread per ray over its sorted hits, recomputing each hit's
  *     column (cheaper than storing it), accumulating tau, atomicAdd of the
  *     rates into the particles (sorted slots).
@@ -122,7 +121,7 @@ struct trace_state {
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
   int64_t dirs_nside;
   /* per batch */
-  struct dbuf counts, offsets, rel, keys_a, keys_b, vals_a, vals_b, temp, gstack;
+  struct dbuf counts, offsets, rel, keys_a, keys_b, temp, gstack;
   int64_t hit_capacity;
   cudaStream_t stream;
 };
@@ -158,11 +157,11 @@ __device__ static void make_ray(const struct trace_scene &s, int64_t r, struct s
 
 /*
  * Depth-first traversal of ray r, left child first (the CPU's order).  WRITE:
- * hits go to keys/vals from `out` on; else only counted.  Returns the count.
+ * hits (sph_hit_key) go to keys from `out` on; else only counted.  Returns the count.
  */
 template <bool WRITE>
 __device__ static int64_t traverse(const struct trace_scene &s, const struct sph_ray &ray,
-                                   int32_t *stack, double *keys, int32_t *vals, int64_t out) {
+                                   int32_t *stack, uint64_t *keys, int64_t out) {
   int64_t count = 0;
   const struct bvh_box &rb = s.root_box;
   if (s.n_leaves == 0 ||
@@ -180,10 +179,7 @@ __device__ static int64_t traverse(const struct trace_scene &s, const struct sph
         double t, q2;
         int inside;
         if (sph_ray_sphere(&ray, c, h, &t, &q2, &inside)) {
-          if (WRITE) {
-            keys[out + count] = t;
-            vals[out + count] = slot;
-          }
+          if (WRITE) keys[out + count] = sph_hit_key(t, slot);
           ++count;
         }
       }
@@ -200,7 +196,7 @@ __device__ static int64_t traverse(const struct trace_scene &s, const struct sph
 
 template <bool WRITE>
 __global__ void trace_kernel(struct trace_scene s, int64_t r0, int64_t nb, int64_t *counts,
-                             const int64_t *offsets, int64_t base, double *keys, int32_t *vals,
+                             const int64_t *offsets, int64_t base, uint64_t *keys,
                              int32_t *gstack, int stack_stride) {
   int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= nb) return;
@@ -209,9 +205,9 @@ __global__ void trace_kernel(struct trace_scene s, int64_t r0, int64_t nb, int64
   struct sph_ray ray;
   make_ray(s, r0 + i, &ray);
   if (WRITE)
-    traverse<true>(s, ray, stack, keys, vals, offsets[i] - base);
+    traverse<true>(s, ray, stack, keys, offsets[i] - base);
   else
-    counts[i] = traverse<false>(s, ray, stack, NULL, NULL, 0);
+    counts[i] = traverse<false>(s, ray, stack, NULL, 0);
 }
 
 /* Segment offsets of rays [a, b) relative to the first: rel[k] = offsets[a + k] - offsets[a]. */
@@ -223,7 +219,7 @@ __global__ void rel_offsets_kernel(const int64_t *offsets, int64_t a, int64_t m,
 /* One thread per ray: its sorted hits, tau accumulated, rates credited. */
 __global__ void walk_kernel(struct trace_scene s, struct photo_table_view tv, int heating,
                             const double *ndot, int64_t r0, int64_t a, int64_t m,
-                            const int64_t *offsets, const int32_t *vals, const double *n_hi,
+                            const int64_t *offsets, const uint64_t *keys, const double *n_hi,
                             double *gamma, double *heat) {
   int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= m) return;
@@ -234,7 +230,7 @@ __global__ void walk_kernel(struct trace_scene s, struct photo_table_view tv, in
   int64_t base = offsets[a];
   double tau = 0.0;
   for (int64_t j = offsets[i] - base; j < offsets[i + 1] - base; ++j) {
-    int32_t slot = vals[j];
+    int32_t slot = sph_hit_key_slot(keys[j]);
     const double *p = s.xyzh + 4 * (int64_t)slot;
     double c[3] = {p[0], p[1], p[2]}, h = p[3];
     double t, q2;
@@ -272,8 +268,7 @@ extern "C" void sph_trace_cuda_release(void) {
                         &g->x_hii,    &g->n_hi,    &g->gamma_s, &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,    &g->table,   &g->src_pos,  &g->src_ndot,
                         &g->photo[0], &g->photo[1], &g->photo[2], &g->photo[3], &g->counts,
-                        &g->offsets,  &g->rel,     &g->keys_a,  &g->keys_b,   &g->vals_a,
-                        &g->vals_b,   &g->temp,    &g->gstack};
+                        &g->offsets,  &g->rel,     &g->keys_a,  &g->keys_b,   &g->temp,    &g->gstack};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   if (g->stream) cudaStreamDestroy(g->stream);
   memset(g, 0, sizeof *g);
@@ -328,16 +323,13 @@ static ionf_err make_resident(const struct sph_trace_input *in) {
 /* Hit buffers and CUB temporary storage for `capacity` hits in up to `segments` rays. */
 static ionf_err ensure_hit_buffers(int64_t capacity, int64_t segments) {
   struct trace_state *g = &g_trace;
-  IONF_CALL(dbuf_ensure(&g->keys_a, (size_t)capacity * sizeof(double), "hit distances"));
-  IONF_CALL(dbuf_ensure(&g->keys_b, (size_t)capacity * sizeof(double), "sorted hit distances"));
-  IONF_CALL(dbuf_ensure(&g->vals_a, (size_t)capacity * sizeof(int32_t), "hit particles"));
-  IONF_CALL(dbuf_ensure(&g->vals_b, (size_t)capacity * sizeof(int32_t), "sorted hit particles"));
+  IONF_CALL(dbuf_ensure(&g->keys_a, (size_t)capacity * sizeof(uint64_t), "hit keys"));
+  IONF_CALL(dbuf_ensure(&g->keys_b, (size_t)capacity * sizeof(uint64_t), "sorted hit keys"));
   size_t sort_bytes = 0, scan_bytes = 0;
   const int64_t *rel = (const int64_t *)g->rel.p;
-  TRACE_CUDA(cub::DeviceSegmentedSort::StableSortPairs(
-                 NULL, sort_bytes, (const double *)g->keys_a.p, (double *)g->keys_b.p,
-                 (const int32_t *)g->vals_a.p, (int32_t *)g->vals_b.p, capacity, segments, rel,
-                 rel + 1, g->stream),
+  TRACE_CUDA(cub::DeviceSegmentedSort::SortKeys(
+                 NULL, sort_bytes, (const uint64_t *)g->keys_a.p, (uint64_t *)g->keys_b.p,
+                 capacity, segments, rel, rel + 1, g->stream),
              "segmented sort storage query");
   TRACE_CUDA(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (const int64_t *)g->counts.p,
                                            (int64_t *)g->offsets.p, TRACE_BATCH_RAYS + 1,
@@ -363,14 +355,12 @@ static ionf_err size_hit_buffers(void) {
   if (g->hit_capacity > 0) return IONF_OK;
   size_t free_b = 0, total_b = 0;
   TRACE_CUDA(cudaMemGetInfo(&free_b, &total_b), "free memory query");
-  /* 24 bytes a hit (keys and values, twice) + sort storage of about as much again */
-  int64_t cap = (int64_t)((double)free_b * 0.5 / 48.0);
+  /* 16 bytes a hit (keys, twice) + sort storage of about as much again */
+  int64_t cap = (int64_t)((double)free_b * 0.5 / 32.0);
   if (cap > TRACE_MAX_HIT_CAPACITY) cap = TRACE_MAX_HIT_CAPACITY;
   if (forced > 0) {
     dbuf_free(&g->keys_a);
     dbuf_free(&g->keys_b);
-    dbuf_free(&g->vals_a);
-    dbuf_free(&g->vals_b);
     return ensure_hit_buffers(forced, TRACE_BATCH_RAYS);
   }
   if (cap < ((int64_t)1 << 16)) cap = (int64_t)1 << 16;
@@ -381,8 +371,6 @@ static ionf_err size_hit_buffers(void) {
     ionf_error_clear();
     dbuf_free(&g->keys_a);
     dbuf_free(&g->keys_b);
-    dbuf_free(&g->vals_a);
-    dbuf_free(&g->vals_b);
     dbuf_free(&g->temp);
     cap /= 2;
   }
@@ -508,32 +496,29 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
         int64_t base = offsets_h[(size_t)a];
         /* fill: rays [a, b) of the batch, hit offsets relative to the piece */
         trace_kernel<true><<<blocks_for(m), TRACE_THREADS, 0, st>>>(
-            s, r0 + a, m, NULL, offsets + a, base, (double *)g->keys_a.p, (int32_t *)g->vals_a.p,
-            gstack, stack_stride);
+            s, r0 + a, m, NULL, offsets + a, base, (uint64_t *)g->keys_a.p, gstack, stack_stride);
         TRACE_CUDA(cudaGetLastError(), "fill kernel launch");
         int64_t *rel = (int64_t *)g->rel.p;
         rel_offsets_kernel<<<blocks_for(m + 1), TRACE_THREADS, 0, st>>>(offsets, a, m, rel);
         temp_bytes = g->temp.bytes;
         size_t need = 0;
-        TRACE_CUDA(cub::DeviceSegmentedSort::StableSortPairs(
-                       NULL, need, (const double *)g->keys_a.p, (double *)g->keys_b.p,
-                       (const int32_t *)g->vals_a.p, (int32_t *)g->vals_b.p, piece_hits, m, rel,
-                       rel + 1, st),
+        TRACE_CUDA(cub::DeviceSegmentedSort::SortKeys(
+                       NULL, need, (const uint64_t *)g->keys_a.p, (uint64_t *)g->keys_b.p,
+                       piece_hits, m, rel, rel + 1, st),
                    "segmented sort storage query");
         if (need > temp_bytes) {
           TRACE_CUDA(cudaStreamSynchronize(st), "sync before growing the sort storage");
           IONF_CALL(dbuf_ensure(&g->temp, need, "CUB temporary storage"));
           temp_bytes = g->temp.bytes;
         }
-        TRACE_CUDA(cub::DeviceSegmentedSort::StableSortPairs(
-                       g->temp.p, temp_bytes, (const double *)g->keys_a.p, (double *)g->keys_b.p,
-                       (const int32_t *)g->vals_a.p, (int32_t *)g->vals_b.p, piece_hits, m, rel,
-                       rel + 1, st),
+        TRACE_CUDA(cub::DeviceSegmentedSort::SortKeys(
+                       g->temp.p, temp_bytes, (const uint64_t *)g->keys_a.p, (uint64_t *)g->keys_b.p,
+                       piece_hits, m, rel, rel + 1, st),
                    "segmented sort of the hits");
         /* walk: offsets relative to the piece's first ray: walk_kernel subtracts offsets[a] */
         walk_kernel<<<blocks_for(m), TRACE_THREADS, 0, st>>>(
             s, tv, heating, (const double *)g->src_ndot.p, r0, a, m, offsets,
-            (const int32_t *)g->vals_b.p, (const double *)g->n_hi.p, (double *)g->gamma_s.p,
+            (const uint64_t *)g->keys_b.p, (const double *)g->n_hi.p, (double *)g->gamma_s.p,
             (double *)g->heat_s.p);
         TRACE_CUDA(cudaGetLastError(), "walk kernel launch");
       }

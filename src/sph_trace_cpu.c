@@ -7,7 +7,7 @@
  * source), walks the tree depth-first (stack of tree->height + 1 entries:
  * popping one node and pushing its two children keeps at most one pending
  * sibling per level), collects the ray's hits in a private buffer that grows
- * as needed, sorts them stably by t (ties in traversal order), and walks them accumulating
+ * as needed, sorts them by sph_hit_key (float t, then slot), and walks them accumulating
  * tau; the rates go to the particles with atomic adds (rays cross the same
  * particles rarely at once, so contention is low and no per-thread copies of
  * the N-particle arrays are needed).
@@ -23,14 +23,12 @@
 #include "sph_trace_prep.h"
 
 struct hit {
-  double t;      /* signed distance of closest approach (the sort key) */
+  uint64_t key;  /* sph_hit_key(t, slot): the walk order, unique per ray */
   double col;    /* column per atom [cm^-2] */
-  int32_t slot;  /* sorted particle slot */
 };
 
 /*
- * Stable sort of a ray's hits by t (ties keep the traversal order, as the
- * GPU's stable segmented sort does): insertion sort of runs of HIT_RUN, then
+ * Sort of a ray's hits by key: insertion sort of runs of HIT_RUN, then
  * bottom-up merges through `tmp`.  Inline comparisons: 3-4x faster than
  * qsort with a comparator, which took 40% of a pass.
  */
@@ -42,7 +40,7 @@ static void hits_sort(struct hit *h, struct hit *tmp, int64_t n) {
     for (int64_t i = lo + 1; i < hi; ++i) {
       struct hit x = h[i];
       int64_t j = i;
-      while (j > lo && h[j - 1].t > x.t) {
+      while (j > lo && h[j - 1].key > x.key) {
         h[j] = h[j - 1];
         --j;
       }
@@ -54,11 +52,11 @@ static void hits_sort(struct hit *h, struct hit *tmp, int64_t n) {
     for (int64_t lo = 0; lo < n; lo += 2 * width) {
       int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
       int64_t i = lo, j = mid, k = lo;
-      if (mid == hi || src[mid - 1].t <= src[mid].t) { /* already in order */
+      if (mid == hi || src[mid - 1].key <= src[mid].key) { /* already in order */
         memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof *src);
         continue;
       }
-      while (i < mid && j < hi) dst[k++] = src[j].t < src[i].t ? src[j++] : src[i++];
+      while (i < mid && j < hi) dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
       while (i < mid) dst[k++] = src[i++];
       while (j < hi) dst[k++] = src[j++];
     }
@@ -74,7 +72,7 @@ struct hit_buf {
   int64_t n, cap;
 };
 
-static int hit_push(struct hit_buf *b, double t, double col, int32_t slot) {
+static int hit_push(struct hit_buf *b, uint64_t key, double col) {
   if (b->n == b->cap) {
     int64_t cap = b->cap ? 2 * b->cap : 1024;
     struct hit *h = realloc(b->h, (size_t)cap * sizeof *h);
@@ -86,9 +84,8 @@ static int hit_push(struct hit_buf *b, double t, double col, int32_t slot) {
     b->cap = cap;
   }
   struct hit *e = &b->h[b->n];
-  e->t = t;
+  e->key = key;
   e->col = col;
-  e->slot = slot;
   ++b->n;
   return 1;
 }
@@ -102,7 +99,7 @@ static int leaf_hits(const struct bvh *tree, const struct sph_trace_prep *prep,
     double t, q2;
     int inside;
     if (sph_ray_sphere(ray, p, p[3], &t, &q2, &inside) &&
-        !hit_push(b, t, sph_hit_column_per_atom(prep->column_table, q2, p[3], inside), s))
+        !hit_push(b, sph_hit_key(t, s), sph_hit_column_per_atom(prep->column_table, q2, p[3], inside)))
       return 0;
   }
   return 1;
@@ -176,15 +173,16 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
       double tau = 0.0;
       for (int64_t j = 0; j < b.n; ++j) {
         const struct hit *e = &b.h[j];
+        int32_t slot = sph_hit_key_slot(e->key);
         double tau_out, dheat = 0.0;
-        double g = sph_hit_credit(tab, ndot_ray, tau, prep.n_hi[e->slot], e->col, &tau_out,
+        double g = sph_hit_credit(tab, ndot_ray, tau, prep.n_hi[slot], e->col, &tau_out,
                                   heating ? &dheat : NULL);
         tau = tau_out;
 #pragma omp atomic
-        gamma[e->slot] += g;
+        gamma[slot] += g;
         if (heating) {
 #pragma omp atomic
-          heat[e->slot] += dheat;
+          heat[slot] += dheat;
         }
       }
     }

@@ -15,13 +15,17 @@
  * source gives each ray half its chord column: every line through the source
  * is two opposite rays (HEALPix pixel centres come in antipodal pairs), so the
  * pair together takes the full chord and the particle's column is not counted
- * twice.  Hits are walked in increasing t (ties: in traversal order).
+ * twice.  Hits are walked in the order of sph_hit_key: t rounded to float,
+ * then the sorted slot: a total order that does not depend on how a path
+ * found the hits (traversal order, windows, threads), so CPU and GPU walk
+ * every ray's hits identically.
  */
 #ifndef IONF_SPH_TRACE_K_H
 #define IONF_SPH_TRACE_K_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bvh_k.h"
 #include "ionf_hd.h"
@@ -100,6 +104,33 @@ IONF_HD IONF_INLINE int sph_ray_sphere(const struct sph_ray *r, const double *c,
   *inside = in;
   return 1;
 }
+
+/**
+ * The sort key of a hit: float(t)'s bits made order-preserving as an unsigned
+ * integer (sign bit flipped for t >= 0, all bits for t < 0) in the high word,
+ * the particle's sorted slot in the low word.  Distances that round to the same
+ * float are ordered by slot (a rounding of 6e-8 relative puts such particles at
+ * the same place along the ray).
+ */
+IONF_HD IONF_INLINE uint64_t sph_hit_key(double t, int32_t slot) {
+  float f = (float)t;
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  return ((uint64_t)bits << 32) | (uint64_t)(uint32_t)slot;
+}
+
+/** The float distance of a key (the inverse of sph_hit_key's high word). */
+IONF_HD IONF_INLINE float sph_hit_key_t(uint64_t key) {
+  uint32_t bits = (uint32_t)(key >> 32);
+  bits = (bits & 0x80000000u) ? (bits & 0x7fffffffu) : ~bits;
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/** The sorted slot of a key. */
+IONF_HD IONF_INLINE int32_t sph_hit_key_slot(uint64_t key) { return (int32_t)(uint32_t)key; }
 
 /** Column per atom of a hit [cm^-2]: C(q2) / h^2, halved when the sphere holds the source. */
 IONF_HD IONF_INLINE double sph_hit_column_per_atom(const double *column_table, double q2,
