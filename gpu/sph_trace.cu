@@ -473,7 +473,7 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   for (int64_t r0 = 0; r0 < total_rays && n > 0; r0 += batch_rays) {
     int64_t nb = total_rays - r0 < batch_rays ? total_rays - r0 : batch_rays;
     trace_kernel<false><<<blocks_for(nb), TRACE_THREADS, 0, st>>>(s, r0, nb, counts, NULL, 0, NULL,
-                                                                  NULL, gstack, stack_stride);
+                                                                  gstack, stack_stride);
     TRACE_CUDA(cudaGetLastError(), "count kernel launch");
     TRACE_CUDA(cudaMemsetAsync(counts + nb, 0, sizeof(int64_t), st), "clear");
     size_t temp_bytes = g->temp.bytes;
