@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphrun|newgpu|two|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphrun|newgpu|two|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -51,11 +51,28 @@ if [ "$what" = bvh ]; then
   benchmarks/gpu_bvh.sh .devbuild 2>&1 | tee "$out/bvh.txt"
 fi
 if [ "$what" = sphtrace ]; then # the particle tracer: CPU == GPU, sanitizer, benchmark
-  .devbuild/tests/test_sph_trace_gpu 2>&1 | tee "$out/test_sph_trace_gpu.log"
-  compute-sanitizer --tool memcheck --error-exitcode 1 .devbuild/tests/test_sph_trace_gpu \
-    > "$out/sanitizer_sph_trace.log" 2>&1
-  echo "compute-sanitizer memcheck test_sph_trace_gpu: exit $? ($(tail -1 "$out/sanitizer_sph_trace.log"))"
+  timeout 300 stdbuf -oL .devbuild/tests/test_sph_trace_gpu 2>&1 | tee "$out/test_sph_trace_gpu.log"
+  for tool in memcheck racecheck; do # both schedules; the warp's shared-memory stack, keys, sort
+    for s in warp:1024 warp:24 thread:1024; do
+      IONF_SPH_TRACE_RAYS=${s%%:*} IONF_SPH_TRACE_WINDOW_HITS=${s##*:} compute-sanitizer --tool $tool \
+        --error-exitcode 1 .devbuild/bench_sph_trace both 20000 clustered 8:3 1 > "$out/${tool}_sph_${s%%:*}_${s##*:}.log" 2>&1
+      echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_${s%%:*}_${s##*:}.log"))"
+    done
+  done
   benchmarks/gpu_sph_trace.sh .devbuild 2>&1 | tee "$out/sph_trace.txt"
+fi
+if [ "$what" = sphtune ]; then # the warp schedule's window buffer and launch bound, measured
+  timeout 300 stdbuf -oL .devbuild/tests/test_sph_trace_gpu > "$out/test_sph_trace_gpu.log" 2>&1
+  echo "test_sph_trace_gpu: exit $? ($(grep -c 'rel diff' "$out/test_sph_trace_gpu.log") comparisons)"
+  awk '/max rel diff/ {for (i = 1; i <= NF; ++i) if ($i == "gamma") g = $(i + 1); if (g > m) m = g} END {print "largest gamma difference in the test:", m}' "$out/test_sph_trace_gpu.log"
+  IONF_SPH_TRACE_RAYS=warp .devbuild/bench_sph_trace both 2097152 uniform 32:10,64:1 3 | tee "$out/sph_agree.txt"
+  IONF_SPH_TRACE_RAYS=warp .devbuild/bench_sph_trace both 2097152 clustered 8:10 3 | tee -a "$out/sph_agree.txt"
+  for k in 256 512 1024; do
+    for mb in 1 6 8; do
+      IONF_SPH_TRACE_WINDOW_HITS=$k IONF_SPH_TRACE_MIN_BLOCKS=$mb .devbuild/bench_sph_trace cuda 2097152 uniform \
+        32:100,128:10,256:1,8:1000 3 | grep -v "^#" | sed "s/^cuda /keys=$k min_blocks=$mb /" | tee -a "$out/sph_tune.txt"
+    done
+  done
 fi
 if [ "$what" = newgpu ]; then # this session's GPU code under compute-sanitizer memcheck
   for t in test_sph_trace_gpu test_sph_chem_gpu test_mc_gpu test_render_gpu; do

@@ -3,13 +3,15 @@
 # GPU machine from the repository root:
 #   benchmarks/gpu_sph_trace.sh BUILD_DIR [quick]
 # Prints one line per backend and configuration (columns in
-# benchmarks/bench_sph_trace.c); GPU lines of "both" runs end with the largest
-# relative difference of the GPU rates from the CPU's.
+# benchmarks/bench_sph_trace.c), each GPU line prefixed with the ray schedule
+# (IONF_SPH_TRACE_RAYS: warp = one warp per ray, the default; thread = one thread
+# per ray); GPU lines of "both" runs end with the largest relative difference of
+# the GPU rates from the CPU's.
 #
 # Configurations (nside:sources), N = 2^21 particles by default:
 #   rays per source 768 .. 786432 (nside 8 .. 256) for 1 source;
 #   1 .. 1000 sources at nside 8 (768 rays) and 32 (12288 rays);
-#   10 and 100 sources at nside 128 (GPU only: ~1e8 hits/s and up).
+#   10 and 100 sources at nside 128.
 set -u
 build="${1:-build}"
 quick="${2:-}"
@@ -18,13 +20,24 @@ bench="$build/bench_sph_trace"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
 echo "# cpu threads: ${OMP_NUM_THREADS:-$(nproc)}"
 run() { "$bench" "$@" || echo "FAILED: $*"; }
+sched() { # SCHEDULE ARGS...: GPU lines tagged with the schedule
+  local s="$1"
+  shift
+  IONF_SPH_TRACE_RAYS="$s" run "$@" | sed "s/^cuda /$s cuda /"
+}
+# where a pass's time goes (host preparation, uploads, trace, rates out), small and large
+for s in warp thread; do
+  IONF_SPH_TRACE_TIMING=1 IONF_SPH_TRACE_RAYS=$s "$bench" cuda "$n" uniform 8:1,128:10 2 2>&1 | grep -E "sph_trace_cuda" | tail -4
+done
 # CPU and GPU side by side (agreement checked) where the CPU takes seconds
-run both "$n" uniform 8:1,8:10,32:1,32:10,64:1 3
+for s in warp thread; do sched $s both "$n" uniform 8:1,32:1,32:10,64:1 3; done
 [ -n "$quick" ] && exit 0
-run both "$n" clustered 8:10,32:1 3
+for s in warp thread; do sched $s both "$n" clustered 8:10,32:1 3; done
 # GPU: rays per source, then sources
-run cuda "$n" uniform 8:1,16:1,32:1,64:1,128:1,256:1 5
-run cuda "$n" uniform 8:10,8:100,8:1000,32:10,32:100,32:1000,128:10,128:100 3
-run cuda "$n" clustered 32:100,128:10 3
+for s in warp thread; do
+  sched $s cuda "$n" uniform 8:1,16:1,32:1,64:1,128:1,256:1 5
+  sched $s cuda "$n" uniform 8:10,8:100,8:1000,32:10,32:100,32:1000,128:10,128:100 3
+  sched $s cuda "$n" clustered 32:100,128:10 3
+done
 # CPU at the larger sizes (all OpenMP threads)
 run cpu "$n" uniform 32:100,128:1,256:1 1

@@ -134,7 +134,7 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
                        struct sph_trace_stats *stats) {
   double t0 = omp_get_wtime();
   struct sph_trace_prep prep;
-  IONF_CALL(sph_trace_prepare(in, out, 1, &prep));
+  IONF_CALL(sph_trace_prepare(in, out, SPH_PREP_DIRECTIONS | SPH_PREP_PARTICLES, &prep));
   int64_t n = prep.n_particles;
   int heating = in->heating && in->tables.heating;
   double *gamma = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
@@ -170,14 +170,14 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
       total_hits += b.n;
       hits_sort(b.h, b.tmp, b.n);
       double ndot_ray = in->sources.ndot_per_s[src] / (double)prep.n_rays;
-      double tau = 0.0;
+      struct sph_tau tau = {0.0, 0.0};
       for (int64_t j = 0; j < b.n; ++j) {
         const struct hit *e = &b.h[j];
         int32_t slot = sph_hit_key_slot(e->key);
-        double tau_out, dheat = 0.0;
-        double g = sph_hit_credit(tab, ndot_ray, tau, prep.n_hi[slot], e->col, &tau_out,
+        double dheat = 0.0;
+        double g = sph_hit_credit(tab, ndot_ray, sph_tau_value(tau), prep.n_hi[slot], e->col,
                                   heating ? &dheat : NULL);
-        tau = tau_out;
+        sph_tau_add(&tau, sph_hit_dtau(tab, prep.n_hi[slot], e->col));
 #pragma omp atomic
         gamma[slot] += g;
         if (heating) {

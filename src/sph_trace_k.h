@@ -55,16 +55,15 @@ IONF_HD IONF_INLINE double sph_min(double a, double b) { return (a < b || b != b
 IONF_HD IONF_INLINE double sph_max(double a, double b) { return (a > b || b != b) ? a : b; }
 
 /**
- * Slab test of the box [lo, hi] over the ray's t in [0, t_max + h_max]: the
- * conservative reach (a sphere of radius h whose closest approach is at
- * t <= t_max lies within t <= t_max + h).  NaN slabs (0 * inf, the origin on
- * a face with a zero direction component) are ignored by the min/max; that
- * case cannot hide a hit because the float boxes lie strictly outside their
- * spheres.
+ * Slab test of the box [lo, hi] over the ray's t in [t_lo, t_hi].  NaN slabs
+ * (0 * inf, the origin on a face with a zero direction component) are ignored
+ * by the min/max; that case cannot hide a hit because the float boxes lie
+ * strictly outside their spheres.
  */
-IONF_HD IONF_INLINE int sph_ray_box(const struct sph_ray *r, double reach, float x_lo, float x_hi,
-                                    float y_lo, float y_hi, float z_lo, float z_hi) {
-  double t_near = 0.0, t_far = reach;
+IONF_HD IONF_INLINE int sph_ray_box_range(const struct sph_ray *r, double t_lo, double t_hi,
+                                          float x_lo, float x_hi, float y_lo, float y_hi,
+                                          float z_lo, float z_hi) {
+  double t_near = t_lo, t_far = t_hi;
   double lo[3] = {x_lo, y_lo, z_lo}, hi[3] = {x_hi, y_hi, z_hi};
   for (int a = 0; a < 3; ++a) {
     double t0 = (lo[a] - r->o[a]) * r->inv_d[a];
@@ -75,13 +74,29 @@ IONF_HD IONF_INLINE int sph_ray_box(const struct sph_ray *r, double reach, float
   return t_near <= t_far;
 }
 
-/** Both children of a node: hit[0] left, hit[1] right. */
+/**
+ * The slab test over t in [0, reach], reach = t_max + h_max: the conservative
+ * reach (a sphere of radius h whose closest approach is at t <= t_max lies
+ * within t <= t_max + h).
+ */
+IONF_HD IONF_INLINE int sph_ray_box(const struct sph_ray *r, double reach, float x_lo, float x_hi,
+                                    float y_lo, float y_hi, float z_lo, float z_hi) {
+  return sph_ray_box_range(r, 0.0, reach, x_lo, x_hi, y_lo, y_hi, z_lo, z_hi);
+}
+
+/** Both children of a node over t in [t_lo, t_hi]: hit[0] left, hit[1] right. */
+IONF_HD IONF_INLINE void sph_ray_node_range(const struct sph_ray *r, double t_lo, double t_hi,
+                                            const struct bvh_node *n, int *hit) {
+  hit[0] = sph_ray_box_range(r, t_lo, t_hi, n->left_xy[0], n->left_xy[1], n->left_xy[2],
+                             n->left_xy[3], n->z[0], n->z[1]);
+  hit[1] = sph_ray_box_range(r, t_lo, t_hi, n->right_xy[0], n->right_xy[1], n->right_xy[2],
+                             n->right_xy[3], n->z[2], n->z[3]);
+}
+
+/** Both children of a node over t in [0, reach]. */
 IONF_HD IONF_INLINE void sph_ray_node(const struct sph_ray *r, double reach,
                                       const struct bvh_node *n, int *hit) {
-  hit[0] = sph_ray_box(r, reach, n->left_xy[0], n->left_xy[1], n->left_xy[2], n->left_xy[3],
-                       n->z[0], n->z[1]);
-  hit[1] = sph_ray_box(r, reach, n->right_xy[0], n->right_xy[1], n->right_xy[2],
-                       n->right_xy[3], n->z[2], n->z[3]);
+  sph_ray_node_range(r, 0.0, reach, n, hit);
 }
 
 /**
@@ -140,21 +155,55 @@ IONF_HD IONF_INLINE double sph_hit_column_per_atom(const double *column_table, d
 }
 
 /**
+ * The optical depth along a ray so far, as an unevaluated sum hi + lo
+ * (Knuth's TwoSum keeps each addition's rounding error in lo).  Why: the CPU
+ * adds hit by hit, the GPU's warp schedule by runs of hits and a warp scan;
+ * with plain doubles the two groupings round differently (relative 1e-12 in
+ * the rates of deep particles); with the error term both give the sum to
+ * ~1e-32 relative, so sph_tau_value agrees to the last bit but for rare ties.
+ */
+struct sph_tau {
+  double hi, lo;
+};
+
+IONF_HD IONF_INLINE void sph_tau_add(struct sph_tau *a, double x) {
+  double s = a->hi + x;
+  double b = s - a->hi;
+  a->lo += (a->hi - (s - b)) + (x - b);
+  a->hi = s;
+}
+
+/** a += b (both sums). */
+IONF_HD IONF_INLINE void sph_tau_merge(struct sph_tau *a, struct sph_tau b) {
+  sph_tau_add(a, b.hi);
+  a->lo += b.lo;
+}
+
+IONF_HD IONF_INLINE double sph_tau_value(struct sph_tau a) { return a.hi + a.lo; }
+
+/** A hit's optical depth: sigma0 times its neutral atoms' column. */
+IONF_HD IONF_INLINE double sph_hit_dtau(const struct photo_table_view *t, double n_hi_atoms,
+                                        double col_cm2) {
+  /* particles hold hydrogen alone for now (the grids' species list, species_k.h) */
+  return t->sp[SPECIES_HI].sigma0_cm2 * n_hi_atoms * col_cm2;
+}
+
+/**
  * The photon-conserving credit of one hit: a ray carrying ndot_ray photons/s
  * at optical depth tau_in crosses a particle of n_hi_atoms neutral atoms and
- * column per atom col_cm2 (tau_out = tau_in + sigma0 n_hi_atoms col_cm2).
- * Returns the photoionization rate per HI atom, photons lost / n_hi_atoms,
- * through photo_rates with the particle standing in for a cell: "density" =
- * its neutral atoms, "volume" = 1, "path" = col_cm2, so n_HI ds = the
- * particle's column and the thin branch (n_hi_atoms -> 0) stays finite.
- * heat_out (may be NULL): photo-heating per HI atom [erg/s].
+ * column per atom col_cm2 (tau_out = tau_in + sph_hit_dtau).  Returns the
+ * photoionization rate per HI atom, photons lost / n_hi_atoms, through
+ * photo_rates with the particle standing in for a cell: "density" = its
+ * neutral atoms, "volume" = 1, "path" = col_cm2, so n_HI ds = the particle's
+ * column and the thin branch (n_hi_atoms -> 0) stays finite.  heat_out (may
+ * be NULL): photo-heating per HI atom [erg/s].  Callers carry the ray's tau in
+ * a struct sph_tau (sph_tau_add of sph_hit_dtau), not through tau_out.
  */
 IONF_HD IONF_INLINE double sph_hit_credit(const struct photo_table_view *t, double ndot_ray,
                                           double tau_in, double n_hi_atoms, double col_cm2,
-                                          double *tau_out, double *heat_out) {
-  /* particles hold hydrogen alone for now (the grids' species list, species_k.h) */
-  *tau_out = tau_in + t->sp[SPECIES_HI].sigma0_cm2 * n_hi_atoms * col_cm2;
-  return photo_rates(t, SPECIES_HI, ndot_ray, tau_in, *tau_out, n_hi_atoms, col_cm2, 1.0,
+                                          double *heat_out) {
+  double tau_out = tau_in + sph_hit_dtau(t, n_hi_atoms, col_cm2);
+  return photo_rates(t, SPECIES_HI, ndot_ray, tau_in, tau_out, n_hi_atoms, col_cm2, 1.0,
                      heat_out);
 }
 

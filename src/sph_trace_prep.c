@@ -57,20 +57,20 @@ static ionf_err check_input(const struct sph_trace_input *in, const struct sph_t
 }
 
 ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_trace_output *out,
-                           int with_particles, struct sph_trace_prep *prep) {
+                           unsigned what, struct sph_trace_prep *prep) {
   memset(prep, 0, sizeof *prep);
   IONF_CALL(check_input(in, out));
   IONF_CALL(sph_rays_nside(in->n_rays, &prep->nside));
   prep->n_rays = in->n_rays;
   prep->n_particles = in->particles->count;
   IONF_CALL(sph_kernel_table_fill(prep->column_table));
-  IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
+  if (what & SPH_PREP_DIRECTIONS) IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
   const struct particle_set *p = in->particles;
   double h_max = 0.0;
 #pragma omp parallel for reduction(max : h_max) schedule(static)
   for (int64_t i = 0; i < p->count; ++i) h_max = fmax(h_max, p->h_cm[i]);
   prep->h_max_cm = h_max;
-  if (!with_particles || p->count == 0) return IONF_OK;
+  if (!(what & SPH_PREP_PARTICLES) || p->count == 0) return IONF_OK;
   int64_t n = p->count;
   prep->xyzh = ionf_malloc((size_t)n * 4 * sizeof(double), "the tracer's sorted particles");
   prep->n_hi = ionf_malloc((size_t)n * sizeof(double), "the tracer's neutral atoms");

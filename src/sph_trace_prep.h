@@ -21,21 +21,27 @@ struct sph_trace_prep {
   int64_t nside;
   int64_t n_rays;            /*!< per source */
   int64_t n_particles;
-  double *dirs;              /*!< n_rays x 3 unit vectors (HEALPix NESTED) */
+  double *dirs;              /*!< n_rays x 3 unit vectors (HEALPix NESTED); SPH_PREP_DIRECTIONS */
   double column_table[SPH_COLUMN_INTERVALS + 1];
-  double *xyzh;              /*!< per sorted slot: x, y, z, h [cm] */
-  double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x) */
+  double *xyzh;              /*!< per sorted slot: x, y, z, h [cm]; SPH_PREP_PARTICLES */
+  double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x); idem */
   double h_max_cm;           /*!< largest h (the slab tests' reach past r_max) */
 };
 
 /**
+ * What sph_trace_prepare fills beyond the checks, the table, nside and h_max:
+ * the ray directions (the CUDA path keeps its device copy while nside stays),
+ * the particles gathered into sorted order (the CUDA path keeps its own).
+ */
+enum { SPH_PREP_DIRECTIONS = 1, SPH_PREP_PARTICLES = 2 };
+
+/**
  * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; IONF_ERR_UNSUPPORTED
  * for periodic particles: rays are not wrapped across the box) and fill `prep`
- * (free with sph_trace_prep_free).  with_particles = 0 skips the gathered
- * particle arrays (the CUDA path gathers on the device).
+ * (free with sph_trace_prep_free); `what`: SPH_PREP_* flags.
  */
 IONF_NODISCARD ionf_err sph_trace_prepare(const struct sph_trace_input *in,
-                                          const struct sph_trace_output *out, int with_particles,
+                                          const struct sph_trace_output *out, unsigned what,
                                           struct sph_trace_prep *prep);
 void sph_trace_prep_free(struct sph_trace_prep *prep);
 

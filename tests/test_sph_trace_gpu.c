@@ -7,7 +7,9 @@
  *        and on a clustered random set; with hit buffers forced small, so
  *        that each batch splits into many pieces; and after
  *        sph_trace_cuda_release and with a different particle set (the
- *        resident copies are replaced).  Skips (77) without a GPU; in a
+ *        resident copies are replaced); each with both GPU schedules (one
+ *        warp per ray, with normal and forced-small windows, and one thread
+ *        per ray).  Skips (77) without a GPU; in a
  *        CPU-only build it checks that sph_trace_cuda says unsupported.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -44,7 +46,7 @@ static double max_rel_diff(const double *a, const double *b, int64_t n) {
  * hit's credit is the difference of two interpolated values, which magnifies
  * that by tau/dtau.
  */
-static void compare(const char *what, struct trace_case *c, struct sph_trace_input in) {
+static void compare_one(const char *what, struct trace_case *c, struct sph_trace_input in) {
   double tol = in.tables.grey ? 1e-12 : 1e-10;
   int64_t n = c->p.count;
   double *g_cpu = calloc((size_t)n, sizeof(double)), *h_cpu = calloc((size_t)n, sizeof(double));
@@ -74,6 +76,35 @@ static void compare(const char *what, struct trace_case *c, struct sph_trace_inp
   free(h_cpu);
   free(g_gpu);
   free(h_gpu);
+}
+
+/* Both GPU schedules (gpu/sph_trace_gpu.h) against the CPU; the warp schedule also
+   with windows of 24 hits (many windows, many cut and traversed again).  Windows of
+   2 hits (rays with 3 hits at one float distance make the pass fall back to threads)
+   cost a traversal per hit: only the small cases run them (`tiny_windows`). */
+static void compare_schedules(const char *what, struct trace_case *c, struct sph_trace_input in,
+                              int tiny_windows) {
+  static const char *runs[][3] = {{"warp", "", "warp rays"},
+                                  {"thread", "", "thread rays"},
+                                  {"warp", "24", "warp rays, windows of 24 hits"},
+                                  {"warp", "2", "warp rays, windows of 2 hits"}};
+  size_t n_runs = sizeof runs / sizeof runs[0] - (tiny_windows ? 0 : 1);
+  for (size_t k = 0; k < n_runs; ++k) {
+    char label[256];
+    snprintf(label, sizeof label, "%s [%s]", what, runs[k][2]);
+    setenv("IONF_SPH_TRACE_RAYS", runs[k][0], 1);
+    if (runs[k][1][0])
+      setenv("IONF_SPH_TRACE_WINDOW_HITS", runs[k][1], 1);
+    else
+      unsetenv("IONF_SPH_TRACE_WINDOW_HITS");
+    compare_one(label, c, in);
+  }
+  unsetenv("IONF_SPH_TRACE_RAYS");
+  unsetenv("IONF_SPH_TRACE_WINDOW_HITS");
+}
+
+static void compare(const char *what, struct trace_case *c, struct sph_trace_input in) {
+  compare_schedules(what, c, in, 0);
 }
 
 int main(void) {
@@ -125,7 +156,8 @@ int main(void) {
     sph_trace_cuda_release();
     photo_tables_free(&t);
   }
-  compare("lattice, grey, after release", &c, trace_input(&c, grey_tables(sigma_mid), 1, src, ndot, 192, 0.0));
+  compare_schedules("lattice, grey, after release", &c,
+                    trace_input(&c, grey_tables(sigma_mid), 1, src, ndot, 192, 0.0), 1);
   trace_case_free(&c);
 
   /* a chain-like tree (height 2999): the GPU's global-memory traversal stacks */

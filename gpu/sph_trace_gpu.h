@@ -1,0 +1,129 @@
+/**
+ * @file sph_trace_gpu.h
+ * @brief Internal to the CUDA particle tracer: what its two ray schedules
+ *        share.  gpu/sph_trace.cu keeps the particles and the tree on the
+ *        device and prepares a pass; it then runs one of
+ *  - gpu/sph_trace_warp.cu: one warp per ray, hits gathered and sorted in
+ *    shared memory window by window along the ray (the default);
+ *  - gpu/sph_trace_thread.cu: one thread per ray, hits counted, written to
+ *    global memory and sorted there by CUB (independent rays, grace's
+ *    "individual" traversal; used for trees too deep for the warp's stack and
+ *    when IONF_SPH_TRACE_RAYS=thread).
+ * Both walk each ray's hits in sph_hit_key order with the shared maths of
+ * src/sph_trace_k.h, so they compute the CPU's function.
+ */
+#ifndef IONF_SPH_TRACE_GPU_H
+#define IONF_SPH_TRACE_GPU_H
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+extern "C" {
+#include "error.h"
+#include "photo_k.h"
+#include "sph_trace_k.h"
+}
+
+#define TRACE_THREADS 128
+
+/* ---- errors and device buffers ------------------------------------------------------- */
+
+ionf_err trace_cuda_fail(cudaError_t err, const char *what);
+
+#define TRACE_CUDA(expr, what)                          \
+  do {                                                  \
+    cudaError_t trace_cuda_err_ = (expr);               \
+    if (trace_cuda_err_ != cudaSuccess) {               \
+      ionf_error_trace(__func__, __FILE__, __LINE__);   \
+      return trace_cuda_fail(trace_cuda_err_, (what));  \
+    }                                                   \
+  } while (0)
+
+/** A device buffer that grows. */
+struct dbuf {
+  void *p;
+  size_t bytes;
+};
+
+/** At least `bytes` (contents not kept when it grows); IONF_ERR_GPU_MEM naming `what`. */
+ionf_err dbuf_ensure(struct dbuf *b, size_t bytes, const char *what);
+void dbuf_free(struct dbuf *b);
+
+static inline unsigned int trace_blocks_for(int64_t n) {
+  return (unsigned int)((n + TRACE_THREADS - 1) / TRACE_THREADS);
+}
+
+/* ---- one pass ------------------------------------------------------------------------ */
+
+/** What the traversal reads (device pointers). */
+struct trace_scene {
+  const double *xyzh;            /*!< per sorted slot: x, y, z, h [cm] */
+  const struct bvh_node *nodes;
+  const struct bvh_leaf *leaves;
+  int32_t root;
+  int32_t n_leaves;
+  int32_t height;                /*!< tree height (stack depth) */
+  struct bvh_box root_box;
+  const double *dirs;            /*!< n_rays x 3 */
+  const double *src_pos;         /*!< sources x 3 [cm] */
+  int64_t n_rays;                /*!< per source */
+  double r_max_cm;               /*!< <= 0: unlimited */
+  double reach;                  /*!< r_max + h_max (INFINITY: unlimited) */
+  double h_max_cm;
+  const double *table;           /*!< kernel column table */
+};
+
+/** What the walk of sorted hits reads and writes (device pointers). */
+struct trace_walk {
+  struct photo_table_view tv;    /*!< device copies of the rate tables */
+  int heating;
+  const double *ndot;            /*!< per source [1/s] */
+  const double *n_hi;            /*!< per sorted slot: neutral atoms */
+  double *gamma;                 /*!< per sorted slot, accumulated */
+  double *heat;                  /*!< per sorted slot, accumulated (heating) */
+};
+
+__device__ static inline void trace_make_ray(const struct trace_scene &s, int64_t r,
+                                             struct sph_ray *ray) {
+  int64_t src = r / s.n_rays, k = r % s.n_rays;
+  sph_ray_make(s.src_pos + 3 * src, s.dirs + 3 * k, s.r_max_cm, ray);
+}
+
+/* ---- independent rays (gpu/sph_trace_thread.cu) ---------------------------------------- */
+
+struct thread_rays_state {
+  struct dbuf counts, offsets, rel, keys_a, keys_b, temp, gstack;
+  int64_t hit_capacity;
+  int64_t *offsets_host; /*!< pinned, TRACE_BATCH_RAYS + 1 */
+};
+
+IONF_NODISCARD ionf_err sph_trace_thread_rays(const struct trace_scene *s,
+                                              const struct trace_walk *w, int64_t total_rays,
+                                              cudaStream_t st, struct thread_rays_state *g,
+                                              int64_t *hits);
+void sph_trace_thread_rays_free(struct thread_rays_state *g);
+
+/* ---- one warp per ray (gpu/sph_trace_warp.cu) ------------------------------------------ */
+
+struct warp_rays_state {
+  struct dbuf counters;          /*!< next ray, hits, failure flag */
+  int blocks;                    /*!< persistent blocks (0: not sized yet) */
+  int keys;                      /*!< the kernel variant they were sized for */
+};
+
+/** Largest tree height the warp schedule's shared-memory stack takes. */
+#define WARP_RAYS_MAX_HEIGHT 126
+
+/**
+ * The pass with one warp per ray.  *too_dense = 1 (and nothing accumulated
+ * that the caller must keep: it clears the rates and reruns with independent
+ * rays) when some ray has more hits at one float distance than a window
+ * holds.
+ */
+IONF_NODISCARD ionf_err sph_trace_warp_rays(const struct trace_scene *s,
+                                            const struct trace_walk *w, int64_t total_rays,
+                                            cudaStream_t st, struct warp_rays_state *g,
+                                            int64_t *hits, int *too_dense);
+void sph_trace_warp_rays_free(struct warp_rays_state *g);
+
+#endif /* IONF_SPH_TRACE_GPU_H */
