@@ -18,6 +18,8 @@
 #include "constants.h"
 #include "h5_util.h"
 #include "io_particles.h"
+#include "snapshot.h"
+#include "sph_checkpoint.h"
 #include "sph_deposit.h"
 
 #define KIND "particle snapshot"
@@ -130,7 +132,8 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
     return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", KIND, path, tmp,
                           detail);
   }
-  int ok = write_header(file, v) && write_particles(file, v);
+  int ok = write_header(file, v) && write_particles(file, v) &&
+           (!v->checkpoint || sph_checkpoint_write_attrs(file, v->checkpoint, v->time_s, v->step));
   ionf_err rc = IONF_OK;
   if (ok && v->deposit_n > 0) rc = write_grid(file, v, &ok);
   char detail[4096] = "";
@@ -138,6 +141,13 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
   if (H5Fclose(file) < 0 && ok) {
     ok = 0;
     h5_util_error_text(detail, sizeof detail);
+  }
+  if (ok && rc == IONF_OK) {
+    rc = output_file_sync(tmp, path);
+    if (rc != IONF_OK) {
+      unlink(tmp);
+      return rc;
+    }
   }
   if (ok && rc == IONF_OK && rename(tmp, path) != 0) {
     ok = 0;
