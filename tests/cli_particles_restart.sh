@@ -5,7 +5,8 @@
 # handler `ionfront run` installs) exits 13 with DIR/checkpoint.h5, and `--restart`
 # continues it to the uninterrupted run's snapshot bit for bit (h5diff without a
 # tolerance; one thread) on 1 and on 2 ranks, and to 1e-12 across rank counts
-# (1 -> 2, 2 -> 1); output.checkpoint_every writes one too; the log continues.
+# (1 -> 2, 2 -> 1); output.checkpoint_every writes one too; the log continues; a
+# real SIGTERM stops a run with a checkpoint.
 # Bad restarts fail naming the file and the mismatch: no checkpoint, a grid
 # checkpoint for particles and the reverse, another particle count, other rays, a
 # checkpoint already at t_end; a checkpoint that cannot be written leaves the good
@@ -84,6 +85,19 @@ echo "ok   output.checkpoint_every = 3: a checkpoint after step 3, restarted to 
 for d in Coordinates SmoothingLength Masses Density IonizedFraction Temperature; do
   h5ls "stop1/checkpoint.h5/PartType0/$d" > /dev/null 2>&1 || fail "checkpoint lacks PartType0/$d"
 done
+
+# a real SIGTERM from outside while the particle run steps: a checkpoint, exit 13
+"$ionfront" run run.yaml --set 'time.t_end=2000 Myr' --set 'time.outputs=[2000 Myr]' \
+  --set output.progress=true --output term > term.log 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q "^step" term.log && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 13 ] || { tail -5 term.log; fail "SIGTERM: exit code $rc, not 13"; }
+grep -q "stopped by signal 15" term.log || fail "SIGTERM: no stop message"
+[ -s term/checkpoint.h5 ] || fail "SIGTERM: no checkpoint"
+echo "ok   SIGTERM wrote a checkpoint and stopped the particle run (exit 13)"
 
 # bad restarts: clear messages, nothing written
 source "$(dirname "$0")/expect_fails.sh"
