@@ -208,9 +208,10 @@ ionf_status ionf_engine_run(ionf_engine *engine);
 ionf_status ionf_engine_write_snapshot(ionf_engine *engine, int index, char *path,
                                        size_t path_size);
 /** Write output.directory/checkpoint.h5 (a restart file); `path` as above.  Collective.
-    Particle engines: IONF_STATUS_UNSUPPORTED (as ionf_engine_restart). */
+    Grid and particle engines (a particle checkpoint is also a particle snapshot). */
 ionf_status ionf_engine_write_checkpoint(ionf_engine *engine, char *path, size_t path_size);
-/** Continue from a checkpoint (x, T, time, step).  Right after creation.  Collective. */
+/** Continue from a checkpoint (x, T, time, step) of the same kind of run (grid or
+    particles, the same grid size or particle set).  Right after creation.  Collective. */
 ionf_status ionf_engine_restart(ionf_engine *engine, const char *checkpoint_path);
 
 #ifdef __cplusplus

@@ -39,6 +39,16 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
   if (file < 0) return ionf_error_set(IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
   int64_t is_checkpoint = 0, grid_n = 0, next = 0;
   ionf_err rc = read_attr(file, path, "checkpoint", H5T_NATIVE_INT64, &is_checkpoint);
+  if (rc == IONF_OK && h5_util_path_exists(file, "/PartType0")) { /* io/sph_checkpoint.h */
+    int64_t count = -1;
+    if (H5Aexists(file, "particle_count") > 0)
+      rc = read_attr(file, path, "particle_count", H5T_NATIVE_INT64, &count);
+    if (rc == IONF_OK)
+      rc = ionf_error_set(IONF_ERR_INPUT,
+                          "'%s' is the checkpoint of a particle run (%lld particles); this config "
+                          "is a grid run (grid.N = %lld): restart it from its own DIR/checkpoint.h5",
+                          path, (long long)count, (long long)n);
+  }
   if (rc == IONF_OK) rc = read_attr(file, path, "N", H5T_NATIVE_INT64, &grid_n);
   if (rc == IONF_OK) rc = read_attr(file, path, "time_s", H5T_NATIVE_DOUBLE, &state->time_s);
   if (rc == IONF_OK) rc = read_attr(file, path, "step", H5T_NATIVE_INT64, &state->step);

@@ -337,7 +337,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
 
 /* Push the temporary file's data to storage before the rename makes it visible,
  * so that a crash after the rename cannot leave a truncated snapshot. */
-static ionf_err snapshot_sync(const char *tmp_path, const char *path) {
+ionf_err output_file_sync(const char *tmp_path, const char *path) {
   int fd = open(tmp_path, O_RDONLY);
   if (fd < 0)
     return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': reopening '%s' to sync: %s",
@@ -414,7 +414,7 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   if (rc == IONF_OK && any != IONF_OK)
     rc = ionf_error_set(IONF_ERR_PEER, "another rank failed writing snapshot '%s'", path);
   int leader = comm_rank() == 0;
-  if (rc == IONF_OK && leader) rc = snapshot_sync(tmp_path, path);
+  if (rc == IONF_OK && leader) rc = output_file_sync(tmp_path, path);
   if (rc == IONF_OK && leader && rename(tmp_path, path) != 0)
     rc = ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': renaming '%s' to it: %s",
                         path, tmp_path, strerror(errno));

@@ -71,6 +71,10 @@ IONF_NODISCARD ionf_err snapshot_write(const struct ionf_config *cfg, const stru
                                        const struct snapshot_meta *meta, char *path_out,
                                        size_t path_out_size);
 
+/** fsync the finished temporary file `tmp_path` before it is renamed to `path` (named in
+    errors), so that a crash after the rename cannot leave a truncated file under `path`. */
+IONF_NODISCARD ionf_err output_file_sync(const char *tmp_path, const char *path);
+
 /** Create the output directory (and parents); error names the directory. */
 IONF_NODISCARD ionf_err output_dir_prepare(const char *dir);
 

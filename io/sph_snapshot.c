@@ -18,6 +18,8 @@
 #include "constants.h"
 #include "h5_util.h"
 #include "io_particles.h"
+#include "snapshot.h"
+#include "sph_checkpoint.h"
 #include "sph_deposit.h"
 
 #define KIND "particle snapshot"
@@ -118,19 +120,21 @@ static ionf_err write_grid(hid_t file, const struct sph_snapshot_view *v, int *o
 }
 
 ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v) {
+  const char *kind = v->checkpoint ? "particle checkpoint" : KIND;
   char tmp[2048];
   int len = snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  IONF_CHECK(len > 0 && (size_t)len < sizeof tmp, IONF_ERR_IO, "%s path '%s' is too long", KIND,
+  IONF_CHECK(len > 0 && (size_t)len < sizeof tmp, IONF_ERR_IO, "%s path '%s' is too long", kind,
              path);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file < 0) {
     char detail[512];
     h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", KIND, path, tmp,
+    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", kind, path, tmp,
                           detail);
   }
-  int ok = write_header(file, v) && write_particles(file, v);
+  int ok = write_header(file, v) && write_particles(file, v) &&
+           (!v->checkpoint || sph_checkpoint_write_attrs(file, v->checkpoint, v->time_s, v->step));
   ionf_err rc = IONF_OK;
   if (ok && v->deposit_n > 0) rc = write_grid(file, v, &ok);
   char detail[4096] = "";
@@ -139,6 +143,13 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
     ok = 0;
     h5_util_error_text(detail, sizeof detail);
   }
+  if (ok && rc == IONF_OK) {
+    rc = output_file_sync(tmp, path);
+    if (rc != IONF_OK) {
+      unlink(tmp);
+      return rc;
+    }
+  }
   if (ok && rc == IONF_OK && rename(tmp, path) != 0) {
     ok = 0;
     snprintf(detail, sizeof detail, "renaming '%s' to it: %s", tmp, strerror(errno));
@@ -146,7 +157,7 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
   if (!ok || rc != IONF_OK) {
     unlink(tmp);
     if (rc != IONF_OK) return rc;
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", KIND, path, detail);
+    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", kind, path, detail);
   }
   return IONF_OK;
 }

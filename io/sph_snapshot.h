@@ -19,6 +19,8 @@
  *   /Grid/x_HII, /Grid/T         (N, N, N) when deposit_n = N > 0 (src/sph_deposit.h):
  *                                hydrogen-mass-weighted kernel averages over cells
  *                                (attribute box_size_cm); grid tools read these
+ * A checkpoint (v->checkpoint) adds the root attributes of io/sph_checkpoint.h.
+ * The temporary file PATH.tmp is synced before the rename.
  */
 #ifndef IONF_SPH_SNAPSHOT_H
 #define IONF_SPH_SNAPSHOT_H
@@ -28,6 +30,8 @@
 #include "error.h"
 #include "particles.h"
 
+struct sph_checkpoint_meta; /* io/sph_checkpoint.h */
+
 struct sph_snapshot_view {
   const struct particle_set *particles;
   const double *x_hii, *gamma_hi_per_s, *temperature_k, *n_h_cm3;
@@ -35,6 +39,8 @@ struct sph_snapshot_view {
   int64_t step;
   int64_t deposit_n;             /*!< 0: no /Grid */
   const char *effective_yaml;    /*!< may be NULL */
+  const struct sph_checkpoint_meta *checkpoint; /*!< non-NULL: a checkpoint (its root
+                                                     attributes, io/sph_checkpoint.h) */
 };
 
 IONF_NODISCARD ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v);

@@ -635,8 +635,18 @@ ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, si
 ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path_size) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK && e->sph)
-    rc = ionf_error_set(IONF_ERR_UNSUPPORTED, "checkpoints of particle runs are not supported yet");
+  if (rc == IONF_OK && e->sph) {
+    ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
+    ionf_err any = IONF_OK;
+    rc = comm_agree(prep, &any);
+    if (rc == IONF_OK) rc = prep;
+    if (rc == IONF_OK && any != IONF_OK)
+      rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+                          e->sph_cfg.base.output_dir);
+    int next = e->sph->next_snapshot_index > 0 ? e->sph->next_snapshot_index : 1;
+    if (rc == IONF_OK) rc = sph_engine_write_checkpoint(e->sph, next, path, path_size);
+    return api_end(e, rc);
+  }
   if (rc == IONF_OK) rc = engine_write_checkpoint(e->core, path, path_size);
   return api_end(e, rc);
 }
@@ -644,10 +654,12 @@ ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path
 ionf_status ionf_engine_restart(ionf_engine *e, const char *checkpoint_path) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK && e->sph)
-    rc = ionf_error_set(IONF_ERR_UNSUPPORTED, "restarts of particle runs are not supported yet");
   if (rc == IONF_OK && !checkpoint_path)
     rc = ionf_error_set(IONF_ERR_INPUT, "the checkpoint path is NULL");
+  if (rc == IONF_OK && e->sph) {
+    rc = sph_engine_restart(e->sph, checkpoint_path);
+    return api_end(e, rc);
+  }
   if (rc == IONF_OK && (e->core->step != 0 || e->core->restarted))
     rc = ionf_error_set(IONF_ERR_USAGE, "a restart must come right after the engine's creation "
                         "(this engine has taken %lld step(s))", (long long)e->core->step);

@@ -753,6 +753,21 @@ void engine_install_signal_handlers(void) {
   sigaction(SIGUSR1, &sa, NULL); /* SLURM's warning: sbatch --signal=B:USR1@120 */
 }
 
+ionf_err engine_stop_requested(int64_t step, int *signal_out) {
+  *signal_out = 0;
+  long signal_after = engine_fault_inject("signal");
+  if (signal_after >= 0 && step == signal_after && comm_rank() == 0) raise(SIGUSR1);
+  /* every rank stops at the same step if any was signalled */
+  return comm_max_int((int)stop_signal, signal_out);
+}
+
+ionf_err engine_stopped_error(int sig, int64_t step, double time_s, const char *checkpoint) {
+  return ionf_error_set(IONF_STOPPED,
+                        "stopped by signal %d after step %lld (t = %.6g Myr); checkpoint "
+                        "written to %s; continue with: ionfront run CONFIG --restart %s",
+                        sig, (long long)step, time_s / IONF_MYR_S, checkpoint, checkpoint);
+}
+
 static ionf_err write_checkpoint(struct engine *e, int next_index, char *path, size_t size) {
   double t0 = ionf_wtime();
   IONF_CALL(engine_sync_to_host(e));
@@ -832,7 +847,6 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   int64_t n_steps_total = e->step;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++n_steps_total)
     t += next_step_length(cfg, t, t_tiny);
-  long signal_after = engine_fault_inject("signal");
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
     while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
       next_output++;
@@ -870,10 +884,9 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       next_output++;
       if (rc != IONF_OK) break;
     }
-    if (signal_after >= 0 && e->step == signal_after && comm_rank() == 0) raise(SIGUSR1);
-    /* every rank stops at the same step if any was signalled */
     int stop = 0;
-    IONF_CALL(comm_max_int((int)stop_signal, &stop));
+    rc = engine_stop_requested(e->step, &stop);
+    if (rc != IONF_OK) break;
     int finished = e->time_s >= cfg->t_end_s - t_tiny;
     int periodic = cfg->checkpoint_every > 0 && e->step % cfg->checkpoint_every == 0;
     if ((stop || periodic) && !finished) {
@@ -881,11 +894,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       if (rc != IONF_OK) break;
     }
     if (stop && !finished) {
-      rc = ionf_error_set(IONF_STOPPED,
-                          "stopped by signal %d after step %lld (t = %.6g Myr); checkpoint "
-                          "written to %s; continue with: ionfront run CONFIG --restart %s",
-                          stop, (long long)e->step, e->time_s / IONF_MYR_S, report->checkpoint,
-                          report->checkpoint);
+      rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
       break;
     }
   }

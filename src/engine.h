@@ -118,6 +118,17 @@ IONF_NODISCARD ionf_err engine_write_checkpoint(struct engine *e, char *path, si
 IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
 /** SIGTERM / SIGUSR1 stop the run at the end of the current step with a checkpoint. */
 void engine_install_signal_handlers(void);
+/**
+ * At the end of step `step` of a run loop (grid or particle engine): *signal_out :=
+ * the stop signal any rank received (SIGTERM, SIGUSR1), else 0, the same on every
+ * rank.  IONFRONT_FAULT_INJECT=signal:N raises SIGUSR1 on rank 0 after step N (tests).
+ * Collective.
+ */
+IONF_NODISCARD ionf_err engine_stop_requested(int64_t step, int *signal_out);
+/** The IONF_STOPPED error of a run stopped by `sig` after `step`, naming the checkpoint
+    written and the command that continues it. */
+IONF_NODISCARD ionf_err engine_stopped_error(int sig, int64_t step, double time_s,
+                                             const char *checkpoint);
 
 /** Test hook: the number after "WHAT:" in IONFRONT_FAULT_INJECT, else -1 (engine.c). */
 long engine_fault_inject(const char *what);

@@ -184,15 +184,11 @@ static void print_rank_table(const struct engine *e) {
 /* `ionfront run` of a config with a particles: section (src/sph_engine.h). */
 static int command_run_particles(const char *config_path, char *const *overrides,
                                  int n_overrides, const char *restart_path) {
-  if (restart_path) {
-    if (comm_rank() == 0)
-      fprintf(stderr, "ionfront run: error: --restart is not supported for particle runs yet\n");
-    return (int)IONF_ERR_USAGE;
-  }
   /* through the public API, as grid runs (src/api.c holds the particle engine) */
   ionf_engine *api = NULL;
   ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
                                                        n_overrides, IONF_COMM_WORLD, &api);
+  if (rc == IONF_OK && restart_path) rc = (ionf_err)ionf_engine_restart(api, restart_path);
   int code;
   if ((code = finish_phase(rc)) != 0) {
     ionf_engine_destroy(api);
@@ -211,8 +207,17 @@ static int command_run_particles(const char *config_path, char *const *overrides
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);
+  if (restart_path)
+    ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
+                  (long long)e->step, e->time_s / IONF_MYR_S);
+  engine_install_signal_handlers();
   struct engine_report rep;
   rc = ionf_engine_run_report(api, &rep);
+  if (rc == IONF_STOPPED) {
+    ionf_message0("ionfront: %s", ionf_error_message());
+    ionf_engine_destroy(api);
+    return (int)rc;
+  }
   if (rc != IONF_OK && comm_size() > 1 && rc != IONF_ERR_PEER) {
     /* as for grids: the failing rank says why and ends the job, never a hang */
     fprintf(stderr, "ionfront: error on rank %d (%s): %s\n", comm_rank(), comm_host_name(),

@@ -405,7 +405,9 @@ static const char problems_iliev4_particles[] =
     "\n"
     "output:\n"
     "  directory: out/iliev4_particles\n"
-    "  progress: true\n";
+    "  progress: true\n"
+    "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n"
+    "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n";
 
 static const char problems_eor[] =
     "# eor: a small reionization run.  A 100 comoving Mpc box, 128^3 cells, from\n"
@@ -534,7 +536,9 @@ static const char problems_iliev1_particles[] =
     "\n"
     "output:\n"
     "  directory: out/iliev1_particles\n"
-    "  progress: true\n";
+    "  progress: true\n"
+    "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n"
+    "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n";
 
 /* Test 2 on particles: iliev2's thermal physics on the set of iliev1_particles. */
 static const char problems_iliev2_particles[] =
@@ -594,7 +598,9 @@ static const char problems_iliev2_particles[] =
     "\n"
     "output:\n"
     "  directory: out/iliev2_particles\n"
-    "  progress: true\n";
+    "  progress: true\n"
+    "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n"
+    "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n";
 
 struct problems_entry {
   const char *name;

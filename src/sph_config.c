@@ -501,9 +501,6 @@ static ionf_err read_shared(const struct sph_ctx *c, const struct param_node *ro
   cfg->r_max_cm = cfg->base.r_max_cells; /* one cell = 1 cm */
   IONF_CHECK(!cfg->base.cosmological, IONF_ERR_CONFIG,
              "%s: cosmology.cosmological: particle runs are static (not cosmological)", c->name);
-  IONF_CHECK(cfg->base.checkpoint_every == 0, IONF_ERR_CONFIG,
-             "%s: output.checkpoint_every = %lld: particle runs have no checkpoints yet (0)",
-             c->name, (long long)cfg->base.checkpoint_every);
   IONF_CHECK(!cfg->base.write_c2ray_binary, IONF_ERR_CONFIG,
              "%s: output.c2ray_binary: C2-Ray's files are grids; particle runs write "
              "particles (and /Grid with particles.output_grid)",

@@ -27,8 +27,8 @@
  *               cells, each source at its cell's centre
  *   material:   temperature, x_HII_initial, isothermal as for grids (no n_H: the
  *               particles' SPH densities give it, n_H = X_H rho / m_p)
- *   chemistry, spectrum, time: as for grids; output: as for grids, but no
- *   checkpoint_every or c2ray_binary (xdmf is ignored); raytracing: as for grids, R_max
+ *   chemistry, spectrum, time: as for grids; output: as for grids (checkpoint_every:
+ *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary (xdmf is ignored); raytracing: as for grids, R_max
  *   a length ('3 kpc') or 0 (source_batch_size is ignored); mpi.reduction must be auto
  *   or allreduce (every rank holds every particle).  grid:, cosmology:, sequence:,
  *   synthetic: do not apply.

@@ -28,6 +28,7 @@
 #include "io_particles.h"
 #include "particles_make.h"
 #include "snapshot.h"
+#include "sph_checkpoint.h"
 #include "sph_chem.h"
 #include "sph_neighbours.h"
 #include "sph_rays.h"
@@ -339,11 +340,40 @@ ionf_err sph_engine_step(struct sph_engine *e, double dt_s, struct sph_step_info
   return IONF_OK;
 }
 
-ionf_err sph_engine_write_snapshot(struct sph_engine *e, int index, char *path_out,
-                                   size_t path_out_size) {
+/* The particle set for messages: its file, or the generator's settings. */
+static void particles_origin(const struct sph_config *cfg, char *buf, size_t size) {
+  static const char *const kinds[] = {"none", "lattice", "glass", "density_file"};
+  if (cfg->generate == SPH_GENERATE_NONE)
+    snprintf(buf, size, "%s", cfg->file);
+  else if (cfg->generate == SPH_GENERATE_DENSITY_FILE)
+    snprintf(buf, size, "particles.generate: density_file %s, seed %llu", cfg->gen_density_file,
+             (unsigned long long)cfg->gen_seed);
+  else
+    snprintf(buf, size, "particles.generate: %s, count_1d %lld, seed %llu", kinds[cfg->generate],
+             (long long)cfg->count_1d, (unsigned long long)cfg->gen_seed);
+}
+
+/* What a checkpoint of this run records to be checked on a restart; `origin` holds
+   the text meta->origin points at. */
+static void checkpoint_meta(struct sph_engine *e, int next_index, struct sph_checkpoint_meta *m,
+                            char *origin, size_t origin_size) {
+  if (!e->identity[0]) sph_checkpoint_identity(&e->particles, e->identity);
+  memset(m, 0, sizeof *m);
+  particles_origin(e->cfg, origin, origin_size);
+  m->next_index = next_index;
+  m->particle_count = e->particles.count;
+  memcpy(m->identity, e->identity, sizeof m->identity);
+  m->origin = origin;
+  m->rays_per_source = e->n_rays;
+  m->r_max_cm = e->cfg->r_max_cm;
+  m->hydrogen_mass_fraction = e->cfg->hydrogen_mass_fraction;
+  m->isothermal = e->heating_erg_per_s == NULL;
+}
+
+/* Rank 0 writes `path` (a snapshot, or a checkpoint when ck); every rank learns the outcome. */
+static ionf_err write_state(struct sph_engine *e, const char *path,
+                            const struct sph_checkpoint_meta *ck) {
   double t0 = ionf_wtime();
-  char path[IONF_PATH_MAX + 32];
-  snprintf(path, sizeof path, "%s/snapshot_%04d.h5", e->cfg->base.output_dir, index);
   ionf_err rc = IONF_OK;
   if (comm_rank() == 0) {
     struct sph_snapshot_view v;
@@ -355,16 +385,82 @@ ionf_err sph_engine_write_snapshot(struct sph_engine *e, int index, char *path_o
     v.n_h_cm3 = e->n_h_cm3;
     v.time_s = e->time_s;
     v.step = e->step;
-    v.deposit_n = e->cfg->output_grid;
+    v.deposit_n = ck ? 0 : e->cfg->output_grid; /* a checkpoint needs the particles only */
     v.effective_yaml = e->cfg->base.effective_yaml;
+    v.checkpoint = ck;
     rc = sph_snapshot_write(path, &v);
   }
   ionf_err any;
   IONF_CALL(comm_agree(rc, &any));
   IONF_CALL(rc);
   IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to write '%s'", path);
-  if (path_out) snprintf(path_out, path_out_size, "%s", path);
   e->timers.io_s += ionf_wtime() - t0;
+  return IONF_OK;
+}
+
+ionf_err sph_engine_write_snapshot(struct sph_engine *e, int index, char *path_out,
+                                   size_t path_out_size) {
+  char path[IONF_PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/snapshot_%04d.h5", e->cfg->base.output_dir, index);
+  IONF_CALL(write_state(e, path, NULL));
+  if (path_out) snprintf(path_out, path_out_size, "%s", path);
+  return IONF_OK;
+}
+
+ionf_err sph_engine_write_checkpoint(struct sph_engine *e, int next_index, char *path_out,
+                                     size_t path_out_size) {
+  char path[IONF_PATH_MAX + 32], origin[IONF_PATH_MAX + 128];
+  snprintf(path, sizeof path, "%s/checkpoint.h5", e->cfg->base.output_dir);
+  struct sph_checkpoint_meta m;
+  checkpoint_meta(e, next_index, &m, origin, sizeof origin);
+  IONF_CALL(write_state(e, path, &m));
+  if (path_out) snprintf(path_out, path_out_size, "%s", path);
+  return IONF_OK;
+}
+
+ionf_err sph_engine_restart(struct sph_engine *e, const char *path) {
+  IONF_CHECK(e->step == 0 && !e->restarted, IONF_ERR_USAGE,
+             "a restart must come right after the engine's creation (this engine has taken %lld "
+             "step(s))",
+             (long long)e->step);
+  char origin[IONF_PATH_MAX + 128];
+  struct sph_checkpoint_meta want;
+  checkpoint_meta(e, 0, &want, origin, sizeof origin);
+  int64_t n = e->particles.count;
+  /* every rank reads the whole state (it is replicated); the outcome is agreed on */
+  double *x = ionf_malloc(2 * sizeof(double) * (size_t)n, "the checkpoint's state");
+  ionf_err rc = x ? IONF_OK : IONF_ERR_MEM;
+  struct sph_checkpoint_state st;
+  memset(&st, 0, sizeof st);
+  if (rc == IONF_OK) rc = sph_checkpoint_read(path, &want, x, x + n, &st);
+  const double t_end = e->cfg->base.t_end_s;
+  if (rc == IONF_OK && !(st.time_s < t_end - 1e-9 * e->cfg->base.dt_s))
+    rc = ionf_error_set(IONF_ERR_INPUT,
+                        "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
+                        st.time_s / IONF_MYR_S, t_end / IONF_MYR_S);
+  ionf_err any;
+  ionf_err agreed = comm_agree(rc, &any);
+  if (rc == IONF_OK) rc = agreed;
+  if (rc == IONF_OK && any != IONF_OK)
+    rc = ionf_error_set(IONF_ERR_PEER, "another rank failed to read checkpoint '%s'", path);
+  if (rc != IONF_OK) {
+    free(x);
+    return rc;
+  }
+  size_t bytes = sizeof(double) * (size_t)n;
+  memcpy(e->x_hii, x, bytes);
+  memcpy(e->x_hii_av, x, bytes);
+  memcpy(e->x_hii_end, x, bytes);
+  memcpy(e->temperature_k, x + n, bytes);
+  if (e->temperature_av_k) {
+    memcpy(e->temperature_av_k, x + n, bytes);
+    memcpy(e->temperature_end_k, x + n, bytes);
+  }
+  free(x);
+  e->time_s = st.time_s;
+  e->step = st.step;
+  e->next_snapshot_index = st.next_index;
+  e->restarted = 1;
   return IONF_OK;
 }
 
@@ -389,16 +485,18 @@ ionf_err sph_engine_run(struct sph_engine *e, struct engine_report *report) {
   ionf_err rc = IONF_OK;
   if (comm_rank() == 0) {
     rc = output_dir_prepare(cfg->output_dir);
-    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir, -1);
+    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1);
   }
   ionf_err any;
   IONF_CALL(comm_agree(rc, &any));
   if (rc != IONF_OK) return rc;
   IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
              cfg->output_dir);
-  rc = sph_engine_write_snapshot(e, 0, report->last_snapshot, sizeof report->last_snapshot);
-  if (rc == IONF_OK) report->n_snapshots++;
-  int index = 1, next_output = 0;
+  if (!e->restarted) {
+    rc = sph_engine_write_snapshot(e, 0, report->last_snapshot, sizeof report->last_snapshot);
+    if (rc == IONF_OK) report->n_snapshots++;
+  }
+  int index = e->restarted ? e->next_snapshot_index : 1, next_output = 0;
   const double t_tiny = 1e-9 * cfg->dt_s;
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
     while (next_output < cfg->n_outputs && cfg->output_times_s[next_output] <= e->time_s + t_tiny)
@@ -428,6 +526,21 @@ ionf_err sph_engine_run(struct sph_engine *e, struct engine_report *report) {
                                      sizeof report->last_snapshot);
       if (rc == IONF_OK) report->n_snapshots++;
       next_output++;
+      if (rc != IONF_OK) break;
+    }
+    /* as engine_run: checkpoints every checkpoint_every steps and on a stop signal */
+    int stop = 0;
+    rc = engine_stop_requested(e->step, &stop);
+    if (rc != IONF_OK) break;
+    int finished = e->time_s >= cfg->t_end_s - t_tiny;
+    int periodic = cfg->checkpoint_every > 0 && e->step % cfg->checkpoint_every == 0;
+    if ((stop || periodic) && !finished) {
+      rc = sph_engine_write_checkpoint(e, index, report->checkpoint, sizeof report->checkpoint);
+      if (rc != IONF_OK) break;
+    }
+    if (stop && !finished) {
+      rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
+      break;
     }
   }
   if (log.file) step_log_close(&log);

@@ -55,6 +55,9 @@ struct sph_engine {
   double sum_n_h_atoms;          /*!< mass-weighted means */
   struct engine_timers timers;
   int64_t hits;                  /*!< ray-particle intersections traced by this rank */
+  int restarted;                 /*!< state came from a checkpoint (sph_engine_restart) */
+  int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
+  char identity[17];             /*!< the particle set's (io/sph_checkpoint.h); "" until needed */
 };
 
 /** Per-step outcome (as for grids). */
@@ -78,12 +81,32 @@ IONF_NODISCARD ionf_err sph_engine_create(const struct sph_config *cfg, sph_trac
 /** Advance by dt_s (C2-Ray's iteration to convergence).  Collective. */
 IONF_NODISCARD ionf_err sph_engine_step(struct sph_engine *e, double dt_s,
                                         struct sph_step_info *info);
-/** Run to t_end with snapshots and log.csv.  Collective. */
+/**
+ * Run to t_end with snapshots and log.csv; DIR/checkpoint.h5 every
+ * output.checkpoint_every steps, and on SIGTERM / SIGUSR1 (engine_stop_requested)
+ * a checkpoint and IONF_STOPPED.  After sph_engine_restart it continues the log and
+ * the snapshot numbering.  Collective.
+ */
 IONF_NODISCARD ionf_err sph_engine_run(struct sph_engine *e, struct engine_report *report);
 void sph_engine_destroy(struct sph_engine *e);
 
 /** DIR/snapshot_NNNN.h5 of the current state (rank 0 writes); path_out may be NULL. */
 IONF_NODISCARD ionf_err sph_engine_write_snapshot(struct sph_engine *e, int index, char *path_out,
                                                   size_t path_out_size);
+/**
+ * DIR/checkpoint.h5 of the current state (io/sph_checkpoint.h; rank 0 writes through a
+ * temporary file renamed into place); next_index: the NNNN of the next snapshot.
+ * Collective.
+ */
+IONF_NODISCARD ionf_err sph_engine_write_checkpoint(struct sph_engine *e, int next_index,
+                                                    char *path_out, size_t path_out_size);
+/**
+ * Continue from checkpoint `path`: x_HII, T, time, step, next snapshot index.  Every
+ * rank reads it (the state is replicated), so any rank count continues any
+ * checkpoint.  Refused (naming the file and the mismatch) for other particles,
+ * tracer settings, a grid checkpoint, or a checkpoint already at time.t_end.
+ * Right after sph_engine_create.  Collective.
+ */
+IONF_NODISCARD ionf_err sph_engine_restart(struct sph_engine *e, const char *path);
 
 #endif /* IONF_SPH_ENGINE_H */

@@ -36,3 +36,9 @@ set_tests_properties(cli_particles_run PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS
 add_test(NAME cli_particles_density COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_density.sh
                                             $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_particles_density PROPERTIES LABELS unit)
+# particle checkpoints and restarts: stopped + restarted = uninterrupted (bit for bit on
+# 1 and 2 ranks, 1e-12 across rank counts), checkpoint_every, refused restarts
+add_test(NAME cli_particles_restart COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_restart.sh
+                                            ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_restart PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi
+                     TIMEOUT 300)

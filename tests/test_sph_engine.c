@@ -171,11 +171,15 @@ static void test_config(void) {
   expect_error("rays not HEALPix", "particles.rays_per_source=100", "rays_per_source", "100");
   expect_error("bad shared key", "time.dt=-1", "time.dt", NULL);
   expect_error("R_max in cells", "raytracing.R_max=3", "raytracing.R_max", "length");
-  expect_error("checkpoints", "output.checkpoint_every=5", "output.checkpoint_every", "5");
   expect_error("negative rate", "sources=[{position: [0, 0, 0], Ndot: -1}]", "sources[0].Ndot",
                "-1");
   expect_error("rays: nside not a power of two", "particles.rays_per_source=108",
                "rays_per_source", "108");
+  const char *every5[] = {"output.checkpoint_every=5"};
+  rc = load(base_yaml, every5, 1, &cfg);
+  EXPECT(rc == IONF_OK && cfg.base.checkpoint_every == 5, "output.checkpoint_every accepted: %s",
+         rc == IONF_OK ? "" : ionf_error_message());
+  if (rc == IONF_OK) sph_config_free(&cfg);
   const char *rays192[] = {"particles.rays_per_source=192"};
   rc = load(base_yaml, rays192, 1, &cfg);
   EXPECT(rc == IONF_OK && cfg.rays_per_source == 192, "rays_per_source 192 (nside 4) accepted");
@@ -266,6 +270,139 @@ static ionf_err screened_trace(const struct sph_trace_input *in, struct sph_trac
   return IONF_OK;
 }
 
+/* ---- checkpoints and restarts ------------------------------------------------------ */
+
+static const char *const ck_yaml =
+    "particles:\n"
+    "  generate: {kind: lattice, count_1d: 6, n_H: 1.0e-3, box: 6.6 kpc}\n"
+    "  rays_per_source: 48\n"
+    "material: {temperature: 100, x_HII_initial: 1.2e-3, isothermal: false}\n"
+    "sources:\n"
+    "  - {position: [1 kpc, 1 kpc, 1 kpc], Ndot: 1e48}\n"
+    "  - {position: [5 kpc, 2 kpc, 3 kpc], Ndot: 3e48}\n"
+    "time: {dt: 2 Myr, t_end: 8 Myr, outputs: [4 Myr, 8 Myr]}\n"
+    "output: {progress: false, checkpoint_every: 3}\n";
+
+/* An engine of ck_yaml with `extra` ("" for none) and output.directory `dir`. */
+static ionf_err ck_engine(const char *dir, const char *extra, struct sph_config *cfg,
+                          struct sph_engine **e) {
+  char set[IONF_PATH_MAX + 32];
+  snprintf(set, sizeof set, "output.directory=%s", dir);
+  const char *sets[] = {set, extra};
+  *e = NULL;
+  IONF_CALL(load(ck_yaml, sets, extra[0] ? 2 : 1, cfg));
+  ionf_err rc = sph_engine_create(cfg, screened_trace, e);
+  if (rc != IONF_OK) sph_config_free(cfg);
+  return rc;
+}
+
+/* A restart from `path` of ck_yaml + `extra` is refused with IONF error `want` naming
+   `needle`. */
+static void expect_restart_refused(const char *what, const char *path, const char *extra,
+                                   ionf_err want, const char *needle) {
+  struct sph_config cfg;
+  struct sph_engine *e = NULL;
+  ionf_err rc = ck_engine("test_sph_engine_ck_bad", extra, &cfg, &e);
+  EXPECT(rc == IONF_OK, "%s: engine: %s", what, ionf_error_message());
+  if (rc != IONF_OK) return;
+  ionf_error_clear();
+  rc = sph_engine_restart(e, path);
+  const char *m = ionf_error_message();
+  EXPECT(rc == want && strstr(m, path) && strstr(m, needle), "%s: refused (%d, want %d) naming "
+         "'%s' and '%s': %s", what, (int)rc, (int)want, path, needle, m);
+  EXPECT(e->step == 0 && e->time_s == 0.0 && !e->restarted, "%s: the engine is untouched", what);
+  sph_engine_destroy(e);
+  sph_config_free(&cfg);
+}
+
+static int same_doubles(const double *a, const double *b, int64_t n) {
+  return memcmp(a, b, sizeof(double) * (size_t)n) == 0;
+}
+
+static void test_checkpoint(void) {
+  /* A: 4 steps to 8 Myr, a checkpoint after step 3 (checkpoint_every 3; none at the end) */
+  struct sph_config cfg;
+  struct sph_engine *a = NULL, *b = NULL;
+  ionf_err rc = ck_engine("test_sph_engine_ck_a", "", &cfg, &a);
+  EXPECT(rc == IONF_OK, "engine A: %s", ionf_error_message());
+  if (rc != IONF_OK) return;
+  struct engine_report rep;
+  rc = sph_engine_run(a, &rep);
+  EXPECT(rc == IONF_OK && a->step == 4, "run A: %s", ionf_error_message());
+  EXPECT(strstr(rep.checkpoint, "test_sph_engine_ck_a/checkpoint.h5"), "A wrote %s",
+         rep.checkpoint);
+  sph_engine_destroy(a);
+  sph_config_free(&cfg);
+  const char *ck = "test_sph_engine_ck_a/checkpoint.h5";
+  /* the checkpoint is a particle snapshot at step 3 */
+  struct sph_snapshot_data d;
+  rc = sph_snapshot_read(ck, &d);
+  EXPECT(rc == IONF_OK && d.step == 3 && fabs(d.time_s - 6 * MYR) < 1e-6 * MYR,
+         "checkpoint reads as a snapshot of step 3: %s", rc == IONF_OK ? "" : ionf_error_message());
+  if (rc == IONF_OK) sph_snapshot_free(&d);
+
+  /* B: restarted from it, writes snapshot 2 (8 Myr), equal to A's bit for bit */
+  remove("test_sph_engine_ck_b/snapshot_0000.h5");
+  remove("test_sph_engine_ck_b/snapshot_0001.h5");
+  rc = ck_engine("test_sph_engine_ck_b", "", &cfg, &b);
+  EXPECT(rc == IONF_OK, "engine B: %s", ionf_error_message());
+  if (rc != IONF_OK) return;
+  rc = sph_engine_restart(b, ck);
+  EXPECT(rc == IONF_OK && b->step == 3 && b->next_snapshot_index == 2, "restart: %s",
+         ionf_error_message());
+  ionf_error_clear();
+  EXPECT(sph_engine_restart(b, ck) == IONF_ERR_USAGE && strstr(ionf_error_message(), "right after"),
+         "restarting a restarted engine is refused: %s", ionf_error_message());
+  if (rc == IONF_OK) rc = sph_engine_run(b, &rep);
+  EXPECT(rc == IONF_OK && b->step == 4 && rep.n_snapshots == 1, "run B: %s (%d snapshots)",
+         ionf_error_message(), rep.n_snapshots);
+  sph_engine_destroy(b);
+  sph_config_free(&cfg);
+  FILE *f0 = fopen("test_sph_engine_ck_b/snapshot_0000.h5", "rb");
+  FILE *f1 = fopen("test_sph_engine_ck_b/snapshot_0001.h5", "rb");
+  EXPECT(!f0 && !f1, "the restart writes no initial or earlier snapshot");
+  if (f0) fclose(f0);
+  if (f1) fclose(f1);
+  struct sph_snapshot_data da, db;
+  ionf_err ra = sph_snapshot_read("test_sph_engine_ck_a/snapshot_0002.h5", &da);
+  ionf_err rb = sph_snapshot_read("test_sph_engine_ck_b/snapshot_0002.h5", &db);
+  EXPECT(ra == IONF_OK && rb == IONF_OK, "both final snapshots read: %s", ionf_error_message());
+  if (ra == IONF_OK && rb == IONF_OK) {
+    int64_t n = da.particles.count;
+    EXPECT(db.particles.count == n && da.step == 4 && db.step == 4 && da.time_s == db.time_s,
+           "same count, step, time");
+    EXPECT(same_doubles(da.x_hii, db.x_hii, n) && same_doubles(da.temperature_k, db.temperature_k, n) &&
+               same_doubles(da.gamma_hi_per_s, db.gamma_hi_per_s, n),
+           "x_HII, T and Gamma after the restart equal the uninterrupted run's bit for bit");
+    double x_max = 0.0, t_max = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (da.x_hii[i] > x_max) x_max = da.x_hii[i];
+      if (da.temperature_k[i] > t_max) t_max = da.temperature_k[i];
+    }
+    EXPECT(x_max > 0.02 && t_max > 300.0, "the state moved (max x %g, max T %g K)", x_max, t_max);
+  }
+  if (ra == IONF_OK) sph_snapshot_free(&da);
+  if (rb == IONF_OK) sph_snapshot_free(&db);
+
+  /* refusals name the file and the mismatch, and leave the engine as created */
+  expect_restart_refused("missing file", "test_sph_engine_ck_none/checkpoint.h5", "", IONF_ERR_IO,
+                         "cannot open checkpoint");
+  expect_restart_refused("a snapshot", "test_sph_engine_ck_a/snapshot_0001.h5", "", IONF_ERR_INPUT,
+                         "not an ionfront checkpoint");
+  expect_restart_refused("other count", ck, "particles.generate.count_1d=5", IONF_ERR_INPUT,
+                         "holds 216 particles");
+  expect_restart_refused("other particles", ck, "particles.generate.seed=7", IONF_ERR_INPUT,
+                         "other particles");
+  expect_restart_refused("other rays", ck, "particles.rays_per_source=192", IONF_ERR_INPUT,
+                         "rays_per_source");
+  expect_restart_refused("other R_max", ck, "raytracing.R_max=3 kpc", IONF_ERR_INPUT,
+                         "raytracing.R_max");
+  expect_restart_refused("isothermal", ck, "material.isothermal=true", IONF_ERR_INPUT,
+                         "material.isothermal");
+  expect_restart_refused("at t_end", ck, "time={dt: 2 Myr, t_end: 6 Myr, outputs: [6 Myr]}",
+                         IONF_ERR_INPUT, "already at time.t_end");
+}
+
 static int run_ranks(const char *dir) {
   static const char *const yaml =
       "particles:\n"
@@ -303,6 +440,7 @@ int main(int argc, char **argv) {
     test_config();
     test_thin_chemistry();
     test_snapshot();
+    test_checkpoint();
     code = test_failures ? 1 : 0;
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     else printf("all checks passed\n");

@@ -177,6 +177,32 @@ def test_particle_run_equals_the_command_line(tmp_path):
     np.testing.assert_allclose(x, x_cli, rtol=1e-12, atol=0)
 
 
+def test_particle_checkpoint_and_restart(tmp_path):
+    """A particle engine's checkpoint from Python: two steps, checkpoint, a new engine
+    restarted from it and two more steps give the four-step engine's x_HII (to 1e-12:
+    the threaded tracer); a grid engine refuses the particle checkpoint."""
+    over = {**PARTICLES, "time.t_end": "40 Myr", "time.outputs": "[40 Myr]"}
+    with ionfront.Engine(builtin="iliev1_particles",
+                         overrides={**over, "output.directory": str(tmp_path / "a")}) as e:
+        for _ in range(2):
+            e.step(e.dt_s)
+        path = e.write_checkpoint()
+        for _ in range(2):
+            e.step(e.dt_s)
+        x_full = e.x_HII.copy()
+    assert path.endswith("checkpoint.h5")
+    with ionfront.Engine(builtin="iliev1_particles",
+                         overrides={**over, "output.directory": str(tmp_path / "b")}) as e:
+        e.restart(path)
+        assert e.steps == 2
+        for _ in range(2):
+            e.step(e.dt_s)
+        np.testing.assert_allclose(e.x_HII, x_full, rtol=1e-12, atol=0)
+    with small(tmp_path / "grid") as g:
+        with pytest.raises(ionfront.IonfrontError, match="checkpoint of a particle run"):
+            g.restart(path)
+
+
 def test_gpu_fields_and_sources_match_cpu(tmp_path):
     """On a GPU (CUDA build): fields set from Python reach the GPU, sources too, and the
     steps give the CPU's result (x_HII and T to 1e-10, Gamma to 1e-9, as

@@ -150,8 +150,9 @@ int main(void) {
          IONF_STATUS_INPUT, p, "cm");
   expect("set a read-only particle field", ionf_engine_set_field(p, "n_H", values, 216),
          IONF_STATUS_USAGE, p, "read-only");
-  expect("particle checkpoint", ionf_engine_write_checkpoint(p, NULL, 0), IONF_STATUS_UNSUPPORTED,
-         p, "particle");
+  expect("particle restart from a missing file", ionf_engine_restart(p, "/nonexistent/checkpoint.h5"),
+         IONF_STATUS_IO, p, "/nonexistent/checkpoint.h5");
+  expect("particle restart from NULL", ionf_engine_restart(p, NULL), IONF_STATUS_INPUT, p, "NULL");
   expect("particle field with a wrong count", ionf_engine_set_field(p, "x_HII", values, 512),
          IONF_STATUS_INPUT, p, "216");
   expect("finalize with an engine alive", ionf_finalize(), IONF_STATUS_USAGE, NULL, "still alive");
