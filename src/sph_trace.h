@@ -27,6 +27,16 @@
 #include "particles.h"
 #include "photo_k.h"
 
+/**
+ * Periodic sets (particles->periodic, box particles->box_size_cm): rays wrap,
+ * every image of the box within r_max is traced (src/sph_periodic_k.h); r_max
+ * must be finite, > 0 and at most SPH_PERIODIC_MAX_R_BOXES smallest box sides,
+ * and the sources lie in the box.  The CPU path wraps; the CUDA path refuses
+ * periodic sets (IONF_ERR_UNSUPPORTED, from sph_trace_prepare) while this is 0:
+ * set it to 1 once gpu/sph_trace.cu enumerates the images.
+ */
+#define SPH_TRACE_CUDA_WRAPS 0
+
 /** Point sources among particles (positions in the particles' frame). */
 struct sph_sources {
   int64_t count;
@@ -43,7 +53,7 @@ struct sph_trace_input {
   int heating;                          /*!< also fill heating_erg_per_s */
   struct sph_sources sources;           /*!< this rank's sources */
   int64_t n_rays;                       /*!< rays per source: 12 * nside^2 (HEALPix) */
-  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited */
+  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets only) */
 };
 
 /** What a pass writes (per particle, overwritten, not accumulated). */

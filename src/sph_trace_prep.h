@@ -26,13 +26,17 @@ struct sph_trace_prep {
   double *xyzh;              /*!< per sorted slot: x, y, z, h [cm] */
   double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x) */
   double h_max_cm;           /*!< largest h (the slab tests' reach past r_max) */
+  int periodic;              /*!< rays wrap: every image of the box (src/sph_periodic_k.h) */
+  double box_cm[3];          /*!< the periodic box's sides [cm] */
 };
 
 /**
- * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; IONF_ERR_UNSUPPORTED
- * for periodic particles: rays are not wrapped across the box) and fill `prep`
- * (free with sph_trace_prep_free).  with_particles = 0 skips the gathered
- * particle arrays (the CUDA path gathers on the device).
+ * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; a periodic set needs a
+ * box, 0 < r_max <= SPH_PERIODIC_MAX_R_BOXES smallest sides and its sources in
+ * the box) and fill `prep` (free with sph_trace_prep_free).  with_particles = 0
+ * (the CUDA path, which gathers on the device) skips the gathered particle
+ * arrays and, while SPH_TRACE_CUDA_WRAPS is 0, refuses periodic sets with
+ * IONF_ERR_UNSUPPORTED.
  */
 IONF_NODISCARD ionf_err sph_trace_prepare(const struct sph_trace_input *in,
                                           const struct sph_trace_output *out, int with_particles,
