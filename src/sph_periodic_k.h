@@ -31,9 +31,10 @@
 
 /**
  * The largest r_max a periodic pass takes, in units of the smallest box side
- * (sph_trace_prep.c refuses more): it bounds the offsets enumerated per ray to
- * (2 * 8 + 4)^3 = 8000 (most of them culled by one slab test each) and keeps
- * every offset in an int.
+ * (sph_trace_prep.c refuses more): a ray's ranges then hold at most
+ * ceil((r_max + 3 h_max) / L) + 3 offsets per axis, 13^3 in all at 8 sides
+ * with h_max < L/2 (most of them culled by one slab test each), and every
+ * offset fits an int.
  */
 #define SPH_PERIODIC_MAX_R_BOXES 8.0
 
