@@ -31,7 +31,7 @@
  * Periodic sets (particles->periodic, box particles->box_size_cm): rays wrap,
  * every image of the box within r_max is traced (src/sph_periodic_k.h); r_max
  * must be finite, > 0 and at most SPH_PERIODIC_MAX_R_BOXES smallest box sides,
- * and the sources lie in the box.  The CPU path wraps; the CUDA path refuses
+ * and the particles and sources lie in the box [0, L].  The CPU path wraps; the CUDA path refuses
  * periodic sets (IONF_ERR_UNSUPPORTED, from sph_trace_prepare) while this is 0:
  * set it to 1 once gpu/sph_trace.cu enumerates the images.
  */

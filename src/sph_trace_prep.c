@@ -13,7 +13,8 @@
 #include "sph_rays.h"
 
 /* A periodic set: a box, a finite r_max of at most SPH_PERIODIC_MAX_R_BOXES
-   smallest sides (rays wrap across the box and must end), sources in the box. */
+   smallest sides (rays wrap across the box and must end), particles and sources
+   in the box. */
 static ionf_err check_periodic(const struct sph_trace_input *in) {
   const struct particle_set *p = in->particles;
   if (!p->periodic) return IONF_OK;
@@ -33,6 +34,14 @@ static ionf_err check_periodic(const struct sph_trace_input *in) {
              "sph_trace: r_max = %g cm is more than %g times the periodic box's smallest side "
              "(%g cm)",
              in->r_max_cm, SPH_PERIODIC_MAX_R_BOXES, l_min);
+  /* the image ranges (sph_periodic_ranges) assume centres in the box */
+  for (int64_t i = 0; i < p->count; ++i)
+    for (int a = 0; a < 3; ++a) {
+      double x = p->pos_cm[3 * i + a];
+      IONF_CHECK(x >= 0.0 && x <= p->box_size_cm[a], IONF_ERR_INPUT,
+                 "sph_trace: particle %lld at %c = %g cm lies outside the periodic box [0, %g] cm",
+                 (long long)i, "xyz"[a], x, p->box_size_cm[a]);
+    }
   for (int64_t s = 0; s < in->sources.count; ++s)
     for (int a = 0; a < 3; ++a) {
       double x = in->sources.pos_cm[3 * s + a];

@@ -32,8 +32,8 @@ struct sph_trace_prep {
 
 /**
  * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; a periodic set needs a
- * box, 0 < r_max <= SPH_PERIODIC_MAX_R_BOXES smallest sides and its sources in
- * the box) and fill `prep` (free with sph_trace_prep_free).  with_particles = 0
+ * box, 0 < r_max <= SPH_PERIODIC_MAX_R_BOXES smallest sides, and its particles
+ * and sources in the box [0, L]) and fill `prep` (free with sph_trace_prep_free).  with_particles = 0
  * (the CUDA path, which gathers on the device) skips the gathered particle
  * arrays and, while SPH_TRACE_CUDA_WRAPS is 0, refuses periodic sets with
  * IONF_ERR_UNSUPPORTED.

@@ -19,7 +19,7 @@
  *    the ranges once, and the ranges cover every image box the widened
  *    segment touches (random rays);
  *  - bad input: periodic without r_max, r_max over 8 box sides, no box, a
- *    source outside the box; the CUDA path's preparation (with_particles = 0)
+ *    source or a particle outside the box; the CUDA path's preparation (with_particles = 0)
  *    refuses periodic sets while SPH_TRACE_CUDA_WRAPS is 0;
  *  - deposition onto a grid wraps kernels across the faces.
  */
@@ -295,6 +295,16 @@ static void check_bad_input(void) {
   }
   c.p.has_box = 1;
   src[0] = 0.5 * KPC;
+  {
+    double keep = c.p.pos_cm[3 * 5 + 1];
+    c.p.pos_cm[3 * 5 + 1] = -0.01 * KPC;
+    struct sph_trace_input in = trace_input(&c, grey_tables(1e-20), 1, src, &ndot, 12, 0.5 * KPC);
+    ionf_error_clear();
+    ionf_err rc = sph_trace_cpu(&in, &out, NULL);
+    EXPECT(rc == IONF_ERR_INPUT && strstr(ionf_error_message(), "particle 5 at y"),
+           "particle outside the box: rc %d, '%s'", rc, ionf_error_message());
+    c.p.pos_cm[3 * 5 + 1] = keep;
+  }
   /* exactly 8 box sides is allowed */
   struct sph_trace_input in = trace_input(&c, grey_tables(1e-20), 1, src, &ndot, 12, 8.0 * KPC);
   EXPECT(sph_trace_cpu(&in, &out, NULL) == IONF_OK, "r_max of 8 box sides: %s", ionf_error_message());
