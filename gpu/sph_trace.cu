@@ -269,6 +269,8 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   s.reach = in->r_max_cm > 0.0 ? in->r_max_cm + prep->h_max_cm : INFINITY;
   s.h_max_cm = prep->h_max_cm;
   s.table = (const double *)g->table.p;
+  s.periodic = prep->periodic;
+  for (int a = 0; a < 3; ++a) s.box_cm[a] = prep->box_cm[a];
   struct trace_walk w;
   w.tv = tv;
   w.heating = heating;

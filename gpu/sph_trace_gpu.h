@@ -21,6 +21,7 @@
 extern "C" {
 #include "error.h"
 #include "photo_k.h"
+#include "sph_periodic_k.h"
 #include "sph_trace_k.h"
 }
 
@@ -71,6 +72,8 @@ struct trace_scene {
   double reach;                  /*!< r_max + h_max (INFINITY: unlimited) */
   double h_max_cm;
   const double *table;           /*!< kernel column table */
+  int periodic;                  /*!< rays wrap: every image offset (src/sph_periodic_k.h) */
+  double box_cm[3];              /*!< the periodic box */
 };
 
 /** What the walk of sorted hits reads and writes (device pointers). */
@@ -87,6 +90,54 @@ __device__ static inline void trace_make_ray(const struct trace_scene &s, int64_
                                              struct sph_ray *ray) {
   int64_t src = r / s.n_rays, k = r % s.n_rays;
   sph_ray_make(s.src_pos + 3 * src, s.dirs + 3 * k, s.r_max_cm, ray);
+}
+
+/* Ray r from the origin of image offset k (periodic scenes; k = 0 and no shift otherwise). */
+__device__ static inline void trace_image_ray(const struct trace_scene &s, const struct sph_ray &ray,
+                                              const struct sph_periodic_range &range, int64_t k,
+                                              struct sph_ray *shifted) {
+  if (!s.periodic) {
+    *shifted = ray;
+    return;
+  }
+  int m[3];
+  double o[3];
+  sph_periodic_offset(&range, k, m);
+  sph_periodic_origin(ray.o, m, s.box_cm, o);
+  sph_ray_make(o, ray.d, s.r_max_cm, shifted);
+}
+
+/* The image offsets of ray r (periodic scenes); returns how many (1 otherwise). */
+__device__ static inline int64_t trace_image_range(const struct trace_scene &s,
+                                                   const struct sph_ray &ray,
+                                                   struct sph_periodic_range *range) {
+  if (!s.periodic) return 1;
+  return sph_periodic_ranges(ray.o, ray.d, s.reach, s.h_max_cm, s.box_cm, range);
+}
+
+/*
+ * A sorted hit's column per atom: the sphere test again, from the image the hit
+ * belongs to (sph_periodic_image_of), so the same doubles as when it was found.
+ */
+__device__ static inline double trace_hit_column(const struct trace_scene &s,
+                                                 const struct sph_ray &ray, uint64_t key) {
+  int32_t slot = sph_hit_key_slot(key);
+  const double2 *q = (const double2 *)s.xyzh + 2 * (int64_t)slot;
+  double2 a = __ldg(q), b = __ldg(q + 1);
+  double c[3] = {a.x, a.y, b.x}, h = b.y, t = 0.0, q2 = 1.0;
+  int inside = 0;
+  if (s.periodic) {
+    int m[3];
+    double o[3];
+    struct sph_ray shifted;
+    sph_periodic_image_of(ray.o, ray.d, (double)sph_hit_key_t(key), c, s.box_cm, m);
+    sph_periodic_origin(ray.o, m, s.box_cm, o);
+    sph_ray_make(o, ray.d, s.r_max_cm, &shifted);
+    sph_ray_sphere(&shifted, c, h, &t, &q2, &inside);
+  } else {
+    sph_ray_sphere(&ray, c, h, &t, &q2, &inside);
+  }
+  return sph_hit_column_per_atom(s.table, q2, h, inside);
 }
 
 /* ---- independent rays (gpu/sph_trace_thread.cu) ---------------------------------------- */

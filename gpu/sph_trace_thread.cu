@@ -85,12 +85,15 @@ __global__ void trace_kernel(struct trace_scene s, int64_t r0, int64_t nb, int64
   if (i >= nb) return;
   int32_t local[TRACE_LOCAL_STACK];
   int32_t *stack = gstack ? gstack + (size_t)i * (size_t)stack_stride : local;
-  struct sph_ray ray;
-  trace_make_ray(s, r0 + i, &ray);
-  if (WRITE)
-    traverse<true>(s, ray, stack, keys, offsets[i] - base);
-  else
-    counts[i] = traverse<false>(s, ray, stack, NULL, 0);
+  struct sph_ray primary, ray;
+  trace_make_ray(s, r0 + i, &primary);
+  struct sph_periodic_range range;
+  int64_t n_images = trace_image_range(s, primary, &range), count = 0;
+  for (int64_t k = 0; k < n_images; ++k) { /* periodic: every image offset of the box */
+    trace_image_ray(s, primary, range, k, &ray);
+    count += traverse<WRITE>(s, ray, stack, keys, WRITE ? offsets[i] - base + count : 0);
+  }
+  if (!WRITE) counts[i] = count;
 }
 
 /* Segment offsets of rays [a, b) relative to the first: rel[k] = offsets[a + k] - offsets[a]. */
@@ -112,12 +115,7 @@ __global__ void walk_kernel(struct trace_scene s, struct trace_walk w, int64_t r
   struct sph_tau tau = {0.0, 0.0};
   for (int64_t j = offsets[i] - base; j < offsets[i + 1] - base; ++j) {
     int32_t slot = sph_hit_key_slot(keys[j]);
-    const double *p = s.xyzh + 4 * (int64_t)slot;
-    double c[3] = {p[0], p[1], p[2]}, h = p[3];
-    double t, q2;
-    int inside;
-    if (!sph_ray_sphere(&ray, c, h, &t, &q2, &inside)) continue; /* cannot happen */
-    double col = sph_hit_column_per_atom(s.table, q2, h, inside);
+    double col = trace_hit_column(s, ray, keys[j]);
     double dheat = 0.0;
     double g = sph_hit_credit(&w.tv, ndot_ray, sph_tau_value(tau), w.n_hi[slot], col,
                               w.heating ? &dheat : NULL);

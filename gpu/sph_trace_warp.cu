@@ -66,7 +66,8 @@ struct warp_shared {
  * a count > cap, once they do not fit).  Uniform across the warp.
  */
 template <int KEYS>
-__device__ static int window_hits(const struct trace_scene &s, const struct sph_ray &ray,
+__device__ static int window_hits(const struct trace_scene &s, const struct sph_ray &primary,
+                                  const struct sph_periodic_range &range, int64_t n_images,
                                   float fa, float fb, int cap, struct warp_shared<KEYS> &m,
                                   int lane) {
   double fa_d = (double)fa, fb_d = (double)fb;
@@ -74,61 +75,70 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
   double lo = isinf(fa_d) ? 0.0 : fmax(0.0, fa_d - s.h_max_cm - fabs(fa_d) * 1.2e-7);
   double hi = isinf(fb_d) ? s.reach : fmin(s.reach, fb_d + s.h_max_cm + fabs(fb_d) * 1.2e-7);
   unsigned below = (1u << lane) - 1u;
-  int n = 0, sp = 1;
-  if (lane == 0) m.stack[0] = s.root;
-  __syncwarp();
-  while (sp > 0) {
-    int k = sp >= WARP_STACK_SOFT ? 1 : (sp < 32 ? sp : 32);
-    int32_t ref = lane < k ? m.stack[sp - 1 - lane] : 0;
+  int n = 0;
+  for (int64_t image = 0; image < n_images && n <= cap; ++image) {
+    struct sph_ray ray;
+    trace_image_ray(s, primary, range, image, &ray);
+    const struct bvh_box &rb = s.root_box;
+    if (s.periodic && !sph_ray_box_range(&ray, lo, hi, rb.lo[0], rb.hi[0], rb.lo[1], rb.hi[1],
+                                         rb.lo[2], rb.hi[2]))
+      continue; /* this image of the box is off the window */
+    int sp = 1;
+    if (lane == 0) m.stack[0] = s.root;
     __syncwarp();
-    sp -= k;
-    int active = lane < k, leaf = active && bvh_ref_is_leaf(ref);
-    int hit[2] = {0, 0};
-    int32_t child[2] = {0, 0};
-    if (active && !leaf) {
-      struct bvh_node nd = s.nodes[ref];
-      sph_ray_node_range(&ray, lo, hi, &nd, hit);
-      child[0] = nd.child[0];
-      child[1] = nd.child[1];
-    }
-    unsigned b1 = __ballot_sync(FULL_MASK, hit[1]), b0 = __ballot_sync(FULL_MASK, hit[0]);
-    int n1 = __popc(b1);
-    if (hit[1]) m.stack[sp + __popc(b1 & below)] = child[1];
-    if (hit[0]) m.stack[sp + n1 + __popc(b0 & below)] = child[0];
-    sp += n1 + __popc(b0);
-    unsigned leaves = __ballot_sync(FULL_MASK, leaf);
-    while (leaves) {
-      int owner = __ffs(leaves) - 1;
-      leaves &= leaves - 1u;
-      struct bvh_leaf l = s.leaves[bvh_ref_leaf(__shfl_sync(FULL_MASK, ref, owner))];
-      for (int base = 0; base < l.count; base += 32) {
-        int is_hit = 0;
-        uint64_t key = 0;
-        if (base + lane < l.count) {
-          int32_t slot = l.first + base + lane;
-          double c[3], h, t, q2;
-          int inside;
-          load_xyzh(s.xyzh, slot, c, &h);
-          if (sph_ray_sphere(&ray, c, h, &t, &q2, &inside)) {
-            float ft = (float)t;
-            if (ft >= fa && ft < fb) {
-              is_hit = 1;
-              key = sph_hit_key(t, slot);
+    while (sp > 0) {
+      int k = sp >= WARP_STACK_SOFT ? 1 : (sp < 32 ? sp : 32);
+      int32_t ref = lane < k ? m.stack[sp - 1 - lane] : 0;
+      __syncwarp();
+      sp -= k;
+      int active = lane < k, leaf = active && bvh_ref_is_leaf(ref);
+      int hit[2] = {0, 0};
+      int32_t child[2] = {0, 0};
+      if (active && !leaf) {
+        struct bvh_node nd = s.nodes[ref];
+        sph_ray_node_range(&ray, lo, hi, &nd, hit);
+        child[0] = nd.child[0];
+        child[1] = nd.child[1];
+      }
+      unsigned b1 = __ballot_sync(FULL_MASK, hit[1]), b0 = __ballot_sync(FULL_MASK, hit[0]);
+      int n1 = __popc(b1);
+      if (hit[1]) m.stack[sp + __popc(b1 & below)] = child[1];
+      if (hit[0]) m.stack[sp + n1 + __popc(b0 & below)] = child[0];
+      sp += n1 + __popc(b0);
+      unsigned leaves = __ballot_sync(FULL_MASK, leaf);
+      while (leaves) {
+        int owner = __ffs(leaves) - 1;
+        leaves &= leaves - 1u;
+        struct bvh_leaf l = s.leaves[bvh_ref_leaf(__shfl_sync(FULL_MASK, ref, owner))];
+        for (int base = 0; base < l.count; base += 32) {
+          int is_hit = 0;
+          uint64_t key = 0;
+          if (base + lane < l.count) {
+            int32_t slot = l.first + base + lane;
+            double c[3], h, t, q2;
+            int inside;
+            load_xyzh(s.xyzh, slot, c, &h);
+            if (sph_ray_sphere(&ray, c, h, &t, &q2, &inside)) {
+              float ft = (float)t;
+              if (ft >= fa && ft < fb) {
+                is_hit = 1;
+                key = sph_hit_key(t, slot);
+              }
             }
           }
+          unsigned hm = __ballot_sync(FULL_MASK, is_hit);
+          if (is_hit) {
+            int pos = n + __popc(hm & below);
+            if (pos < cap) m.keys[pos] = key;
+          }
+          n += __popc(hm);
         }
-        unsigned hm = __ballot_sync(FULL_MASK, is_hit);
-        if (is_hit) {
-          int pos = n + __popc(hm & below);
-          if (pos < cap) m.keys[pos] = key;
-        }
-        n += __popc(hm);
       }
+      __syncwarp();
+      if (n > cap) break; /* the window is cut and traversed again */
     }
     __syncwarp();
-    if (n > cap) break; /* the window is cut and traversed again */
   }
-  __syncwarp();
   return n;
 }
 
@@ -151,16 +161,6 @@ __device__ static void window_sort(uint64_t *keys, int n, int lane) {
       __syncwarp();
     }
   }
-}
-
-/* A sorted hit's column per atom (the sphere test again: the same result as when found). */
-__device__ static double hit_column(const struct trace_scene &s, const struct sph_ray &ray,
-                                    int32_t slot) {
-  double c[3], h, t = 0.0, q2 = 1.0;
-  int inside = 0;
-  load_xyzh(s.xyzh, slot, c, &h);
-  sph_ray_sphere(&ray, c, h, &t, &q2, &inside);
-  return sph_hit_column_per_atom(s.table, q2, h, inside);
 }
 
 /* The warp's values of a sum from lane `from` (d lanes down) / broadcast. */
@@ -189,7 +189,7 @@ __device__ static struct sph_tau window_walk(const struct trace_scene &s,
   struct sph_tau run = {0.0, 0.0};
   for (int j = j0; j < j1; ++j) {
     int32_t slot = sph_hit_key_slot(keys[j]);
-    sph_tau_add(&run, sph_hit_dtau(&w.tv, w.n_hi[slot], hit_column(s, ray, slot)));
+    sph_tau_add(&run, sph_hit_dtau(&w.tv, w.n_hi[slot], trace_hit_column(s, ray, keys[j])));
   }
   struct sph_tau incl = run; /* inclusive scan over lanes */
   for (int d = 1; d < 32; d <<= 1) {
@@ -203,7 +203,7 @@ __device__ static struct sph_tau window_walk(const struct trace_scene &s,
   if (lane > 0) sph_tau_merge(&tau, before);
   for (int j = j0; j < j1; ++j) {
     int32_t slot = sph_hit_key_slot(keys[j]);
-    double col = hit_column(s, ray, slot), dheat = 0.0;
+    double col = trace_hit_column(s, ray, keys[j]), dheat = 0.0;
     double g = sph_hit_credit(&w.tv, ndot_ray, sph_tau_value(tau), w.n_hi[slot], col,
                               w.heating ? &dheat : NULL);
     sph_tau_add(&tau, sph_hit_dtau(&w.tv, w.n_hi[slot], col));
@@ -222,6 +222,11 @@ __device__ static struct sph_tau window_walk(const struct trace_scene &s,
  */
 __device__ static int ray_extent(const struct trace_scene &s, const struct sph_ray &ray,
                                  double *t_in, double *t_out) {
+  if (s.periodic) { /* every image: only r_max (finite for periodic sets) bounds t */
+    *t_in = -s.h_max_cm;
+    *t_out = ray.t_max;
+    return s.n_leaves > 0;
+  }
   double a = -INFINITY, b = INFINITY;
   for (int ax = 0; ax < 3; ++ax) {
     double t0 = (s.root_box.lo[ax] - ray.o[ax]) * ray.inv_d[ax];
@@ -253,6 +258,8 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
     trace_make_ray(s, (int64_t)r, &ray);
     double t_in, t_out;
     if (!ray_extent(s, ray, &t_in, &t_out)) continue;
+    struct sph_periodic_range range;
+    int64_t n_images = trace_image_range(s, ray, &range);
     double ndot_ray = w.ndot[(int64_t)r / s.n_rays] / (double)s.n_rays;
     struct sph_tau tau = {0.0, 0.0};
     float fa = __double2float_rd(t_in);
@@ -268,7 +275,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
       int last = allow_last && end >= t_out;
       float fb = last ? INFINITY : __double2float_rn(end);
       if (!(fb > fa)) fb = nextafterf(fa, INFINITY);
-      int n = window_hits(s, ray, fa, fb, cap, m, lane);
+      int n = window_hits(s, ray, range, n_images, fa, fb, cap, m, lane);
       double ulp = (double)nextafterf(fa, INFINITY) - (double)fa;
       double used = last ? fmax(t_out - (double)fa, ulp) : (double)fb - (double)fa;
       if (n > cap) {

@@ -257,7 +257,7 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
                                struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"file",       "generate",        "unit_length",
                                      "unit_mass",  "hydrogen_mass_fraction",
-                                     "rays_per_source", "output_grid"};
+                                     "rays_per_source", "output_grid", "wrap_rays"};
   IONF_CHECK(u && u->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
              "%s: particles: expected a mapping {file: PATH} or {generate: {...}}, got %s",
              c->name, kind_text(u));
@@ -316,6 +316,8 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
   }
   IONF_CALL(take(u, "output_grid", "0", eff, &n));
   IONF_CALL(read_int(c, "particles.output_grid", n, 0, 1024, &cfg->output_grid));
+  IONF_CALL(take(u, "wrap_rays", "true", eff, &n));
+  IONF_CALL(read_bool(c, "particles.wrap_rays", n, &cfg->wrap_rays));
   return IONF_OK;
 }
 

@@ -8,8 +8,9 @@
  *                 config file), or generate {kind lattice|glass, count_1d [2..1024],
  *                 n_H [cm^-3 > 0], box [length > 0], jitter [0..1, 0.1],
  *                 relax_iterations [glass: 30], neighbours [48], seed [1],
- *                 periodic [bool, false: h and densities wrap across the faces]} (exactly
- *                 one of the two; rays are never wrapped: the run treats the box as open),
+ *                 periodic [bool, false: h, densities and rays wrap across the faces]}
+ *                 (exactly one of the two; a file is periodic when it says so,
+ *                 Header/Periodic, or else when it has a BoxSize),
  *                 or generate {kind density_file, file PATH, dataset [n_H], count_1d (the
  *                 file's cells per side), box, jitter, neighbours, seed, periodic}: one
  *                 particle per cell of a grid of proper n_H [cm^-3] (e.g. 'ionfront
@@ -19,7 +20,11 @@
  *               hydrogen_mass_fraction [0 < X_H <= 1, 1],
  *               rays_per_source [0 = the tracer's default for N particles
  *                 (sph_rays_default_nside); else 12 nside^2, nside a power of two],
- *               output_grid [0, or N: also deposit x_HII on an N^3 grid, /Grid/x_HII]
+ *               output_grid [0, or N: also deposit x_HII on an N^3 grid, /Grid/x_HII],
+ *               wrap_rays [bool, true: rays of a periodic set wrap across the box, every
+ *                 image within raytracing.R_max, which must then be a length of at most
+ *                 8 box sides; false: h and densities stay periodic, but the run treats
+ *                 the box as open (rays end at its faces; R_max may be 0)]
  *   sources:    a list of {position: [x, y, z] (lengths from the box corner; a bare
  *               number is in Mpc, like every length), Ndot [s^-1 > 0]}, inside the box;
  *               or, with generate.kind density_file, {file: PATH, format [auto|text|hdf5]}:
@@ -69,6 +74,7 @@ struct sph_config {
   double hydrogen_mass_fraction;
   int64_t rays_per_source;      /*!< 0: automatic */
   int64_t output_grid;          /*!< 0: none */
+  int wrap_rays;                /*!< a periodic set's rays wrap (1), or the box counts as open */
   double r_max_cm;              /*!< rays stop here; 0: unlimited */
   /* sources */
   int64_t n_sources;

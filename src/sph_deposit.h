@@ -2,7 +2,9 @@
  * @file sph_deposit.h
  * @brief Particle values onto an N^3 grid: per cell, the average of a
  *        per-particle value weighted by the particle's hydrogen atoms times
- *        its kernel at the cell centre (a mass-weighted SPH average).
+ *        its kernel at the cell centre (a mass-weighted SPH average).  In a
+ *        periodic box (the set's periodic and has_box) kernels wrap across
+ *        the faces.
  */
 #ifndef IONF_SPH_DEPOSIT_H
 #define IONF_SPH_DEPOSIT_H

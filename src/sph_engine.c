@@ -31,6 +31,7 @@
 #include "sph_checkpoint.h"
 #include "sph_chem.h"
 #include "sph_neighbours.h"
+#include "sph_periodic_k.h"
 #include "sph_rays.h"
 #include "ionf_config.h"
 #include "sph_snapshot.h"
@@ -89,12 +90,41 @@ static ionf_err load_particles(struct sph_engine *e) {
     IONF_CALL(particles_validate(p, cfg->file));
   }
   particles_set_hydrogen(p, cfg->hydrogen_mass_fraction);
-  /* periodicity shaped h and the densities (the generator's and the file's); the
-     tracer does not wrap rays across the box, so the run treats the box as open */
-  if (p->periodic && cfg->generate == SPH_GENERATE_NONE)
-    ionf_warning("%s is periodic: its densities stand, but rays are not wrapped across the box",
-                 cfg->file);
-  p->periodic = 0;
+  /* particles.wrap_rays: false: periodicity shaped h and the densities (the
+     generator's and the file's), but the run treats the box as open */
+  if (!cfg->wrap_rays) p->periodic = 0;
+  return IONF_OK;
+}
+
+/*
+ * A periodic set (particles.generate.periodic, or a file with Header/Periodic or a
+ * BoxSize; not with particles.wrap_rays: false): rays wrap across the box (sph_trace.h), so they need an end,
+ * 0 < R_max <= SPH_PERIODIC_MAX_R_BOXES smallest box sides.  Beyond half the
+ * smallest side a particle can be reached from two images of one source (each
+ * image within R_max counts, where the grid tracer's periodic domain sees only
+ * the nearest): allowed, and said once.
+ */
+static ionf_err check_periodic(const struct sph_engine *e) {
+  const struct sph_config *cfg = e->cfg;
+  const struct particle_set *p = &e->particles;
+  if (!p->periodic) return IONF_OK;
+  const char *origin = cfg->generate == SPH_GENERATE_NONE ? cfg->file : "particles.generate.periodic";
+  double l_min = fmin(p->box_size_cm[0], fmin(p->box_size_cm[1], p->box_size_cm[2]));
+  IONF_CHECK(cfg->r_max_cm > 0.0, IONF_ERR_CONFIG,
+             "%s: raytracing.R_max = 0 (unlimited), but the particles are periodic (%s): rays "
+             "wrap across the box and need a length, at most %g box sides (e.g. '%g kpc' for "
+             "half the box), or particles.wrap_rays: false to treat the box as open",
+             cfg->base.config_name, origin, SPH_PERIODIC_MAX_R_BOXES, 0.5 * l_min / IONF_KPC_CM);
+  IONF_CHECK(cfg->r_max_cm <= SPH_PERIODIC_MAX_R_BOXES * l_min, IONF_ERR_CONFIG,
+             "%s: raytracing.R_max = %g kpc is more than %g times the periodic box's smallest "
+             "side (%g kpc)",
+             cfg->base.config_name, cfg->r_max_cm / IONF_KPC_CM, SPH_PERIODIC_MAX_R_BOXES,
+             l_min / IONF_KPC_CM);
+  if (cfg->r_max_cm > 0.5 * l_min && comm_rank() == 0)
+    ionf_warning("%s: raytracing.R_max = %g kpc is more than half the periodic box's smallest "
+                 "side (%g kpc): particles can receive light from more than one image of a "
+                 "source",
+                 cfg->base.config_name, cfg->r_max_cm / IONF_KPC_CM, l_min / IONF_KPC_CM);
   return IONF_OK;
 }
 
@@ -190,6 +220,7 @@ ionf_err sph_engine_create(const struct sph_config *cfg, sph_trace_fn trace,
   e->cfg = cfg;
   /* every rank makes or reads the same particles; failures are agreed on */
   ionf_err rc = load_particles(e);
+  if (rc == IONF_OK) rc = check_periodic(e);
   if (rc == IONF_OK) rc = check_sources(e);
   if (rc == IONF_OK) {
     if (trace) {

@@ -27,6 +27,14 @@
 #include "particles.h"
 #include "photo_k.h"
 
+/**
+ * Periodic sets (particles->periodic, box particles->box_size_cm): rays wrap,
+ * every image of the box within r_max is traced (src/sph_periodic_k.h); r_max
+ * must be finite, > 0 and at most SPH_PERIODIC_MAX_R_BOXES smallest box sides,
+ * and the particles and sources lie in the box [0, L].  Both paths wrap (the
+ * GPU's from the same functions).
+ */
+
 /** Point sources among particles (positions in the particles' frame). */
 struct sph_sources {
   int64_t count;
@@ -43,7 +51,7 @@ struct sph_trace_input {
   int heating;                          /*!< also fill heating_erg_per_s */
   struct sph_sources sources;           /*!< this rank's sources */
   int64_t n_rays;                       /*!< rays per source: 12 * nside^2 (HEALPix) */
-  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited */
+  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets only) */
 };
 
 /** What a pass writes (per particle, overwritten, not accumulated). */

@@ -11,6 +11,16 @@
  * tau; the rates go to the particles with atomic adds (rays cross the same
  * particles rarely at once, so contention is low and no per-thread copies of
  * the N-particle arrays are needed).
+ *
+ * Periodic sets: one traversal per image offset of the box (sph_periodic_k.h),
+ * all into the ray's one list.  A slot then appears once per image the ray
+ * crosses, and the key's slot no longer makes keys unique when two images of
+ * one particle have the same float t.  That needs both image centres within h
+ * of nearly one point of the ray (|dt| < 6e-8 t), so a separation L <= 2 h +
+ * |dt|: h >= L/2 (which the periodic neighbour search refuses, sph_neighbours.c)
+ * or a ray ~2^24 box sides long (r_max is at most SPH_PERIODIC_MAX_R_BOXES
+ * sides).  Even then only the order of those two hits would depend on the
+ * traversal.
  */
 #include <math.h>
 #include <omp.h>
@@ -18,12 +28,13 @@
 #include <string.h>
 
 #include "ionf_config.h"
+#include "sph_periodic_k.h"
 #include "sph_trace.h"
 #include "sph_trace_k.h"
 #include "sph_trace_prep.h"
 
 struct hit {
-  uint64_t key;  /* sph_hit_key(t, slot): the walk order, unique per ray */
+  uint64_t key;  /* sph_hit_key(t, slot): the walk order (unique per ray, see below) */
   double col;    /* column per atom [cm^-2] */
 };
 
@@ -105,10 +116,9 @@ static int leaf_hits(const struct bvh *tree, const struct sph_trace_prep *prep,
   return 1;
 }
 
-/* All hits of one ray, in traversal order (left child first). 0: out of memory. */
+/* The hits of one ray appended to b, in traversal order (left child first). 0: out of memory. */
 static int ray_hits(const struct bvh *tree, const struct sph_trace_prep *prep,
                     const struct sph_ray *ray, double reach, int32_t *stack, struct hit_buf *b) {
-  b->n = 0;
   const struct bvh_box *rb = &tree->root_box;
   if (tree->n_leaves == 0 ||
       !sph_ray_box(ray, reach, rb->lo[0], rb->hi[0], rb->lo[1], rb->hi[1], rb->lo[2], rb->hi[2]))
@@ -126,6 +136,34 @@ static int ray_hits(const struct bvh *tree, const struct sph_trace_prep *prep,
     sph_ray_node(ray, reach, n, hit);
     if (hit[1]) stack[sp++] = n->child[1];
     if (hit[0]) stack[sp++] = n->child[0];
+  }
+  return 1;
+}
+
+/*
+ * All hits of the ray from `origin` along `dir`: one traversal, or in a periodic
+ * box one per image offset (sph_periodic_k.h) with the origin shifted to
+ * o - m L; offsets whose shifted root box the ray misses end at ray_hits' first
+ * slab test.  0: out of memory.
+ */
+static int ray_all_hits(const struct bvh *tree, const struct sph_trace_prep *prep,
+                        const double *origin, const double *dir, double r_max, double reach,
+                        int32_t *stack, struct hit_buf *b) {
+  b->n = 0;
+  struct sph_ray ray;
+  if (!prep->periodic) {
+    sph_ray_make(origin, dir, r_max, &ray);
+    return ray_hits(tree, prep, &ray, reach, stack, b);
+  }
+  struct sph_periodic_range range;
+  int64_t count = sph_periodic_ranges(origin, dir, reach, prep->h_max_cm, prep->box_cm, &range);
+  for (int64_t k = 0; k < count; ++k) {
+    int m[3];
+    double o[3];
+    sph_periodic_offset(&range, k, m);
+    sph_periodic_origin(origin, m, prep->box_cm, o);
+    sph_ray_make(o, dir, r_max, &ray);
+    if (!ray_hits(tree, prep, &ray, reach, stack, b)) return 0;
   }
   return 1;
 }
@@ -161,9 +199,8 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
     for (int64_t r = 0; r < total_rays; ++r) {
       if (failed) continue;
       int64_t src = r / prep.n_rays, k = r % prep.n_rays;
-      struct sph_ray ray;
-      sph_ray_make(in->sources.pos_cm + 3 * src, prep.dirs + 3 * k, in->r_max_cm, &ray);
-      if (!ray_hits(tree, &prep, &ray, reach, stack, &b)) {
+      if (!ray_all_hits(tree, &prep, in->sources.pos_cm + 3 * src, prep.dirs + 3 * k,
+                        in->r_max_cm, reach, stack, &b)) {
         failed = 1;
         continue;
       }

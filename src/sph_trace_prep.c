@@ -9,17 +9,53 @@
 #include <string.h>
 
 #include "sph_kernel_table.h"
+#include "sph_periodic_k.h"
 #include "sph_rays.h"
+
+/* A periodic set: a box, a finite r_max of at most SPH_PERIODIC_MAX_R_BOXES
+   smallest sides (rays wrap across the box and must end), particles and sources
+   in the box. */
+static ionf_err check_periodic(const struct sph_trace_input *in) {
+  const struct particle_set *p = in->particles;
+  if (!p->periodic) return IONF_OK;
+  IONF_CHECK(p->has_box, IONF_ERR_INPUT, "sph_trace: a periodic particle set without a box size");
+  double l_min = INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    IONF_CHECK(p->box_size_cm[a] > 0.0 && isfinite(p->box_size_cm[a]), IONF_ERR_INPUT,
+               "sph_trace: periodic box side %c = %g cm must be finite and > 0", "xyz"[a],
+               p->box_size_cm[a]);
+    l_min = fmin(l_min, p->box_size_cm[a]);
+  }
+  IONF_CHECK(in->r_max_cm > 0.0, IONF_ERR_INPUT,
+             "sph_trace: r_max = %g cm with a periodic particle set: rays wrap across the box "
+             "and need a finite r_max > 0 (raytracing.R_max)",
+             in->r_max_cm);
+  IONF_CHECK(in->r_max_cm <= SPH_PERIODIC_MAX_R_BOXES * l_min, IONF_ERR_INPUT,
+             "sph_trace: r_max = %g cm is more than %g times the periodic box's smallest side "
+             "(%g cm)",
+             in->r_max_cm, SPH_PERIODIC_MAX_R_BOXES, l_min);
+  /* the image ranges (sph_periodic_ranges) assume centres in the box */
+  for (int64_t i = 0; i < p->count; ++i)
+    for (int a = 0; a < 3; ++a) {
+      double x = p->pos_cm[3 * i + a];
+      IONF_CHECK(x >= 0.0 && x <= p->box_size_cm[a], IONF_ERR_INPUT,
+                 "sph_trace: particle %lld at %c = %g cm lies outside the periodic box [0, %g] cm",
+                 (long long)i, "xyz"[a], x, p->box_size_cm[a]);
+    }
+  for (int64_t s = 0; s < in->sources.count; ++s)
+    for (int a = 0; a < 3; ++a) {
+      double x = in->sources.pos_cm[3 * s + a];
+      IONF_CHECK(x >= 0.0 && x <= p->box_size_cm[a], IONF_ERR_INPUT,
+                 "sph_trace: source %lld at %c = %g cm lies outside the periodic box [0, %g] cm",
+                 (long long)s, "xyz"[a], x, p->box_size_cm[a]);
+    }
+  return IONF_OK;
+}
 
 static ionf_err check_input(const struct sph_trace_input *in, const struct sph_trace_output *out) {
   IONF_CHECK(in && out, IONF_ERR_INTERNAL, "sph_trace: no input or output");
   const struct particle_set *p = in->particles;
   IONF_CHECK(p && in->tree, IONF_ERR_INTERNAL, "sph_trace: no particles or tree");
-  /* Rays are straight segments from the source; a periodic box would need them
-     wrapped (and the tree's images), which this tracer does not do. */
-  IONF_CHECK(!p->periodic, IONF_ERR_UNSUPPORTED,
-             "sph_trace: periodic particle sets are not supported (rays are not wrapped "
-             "across the box); use an open (non-periodic) set");
   IONF_CHECK(in->tree->n_particles == p->count, IONF_ERR_INTERNAL,
              "sph_trace: the tree holds %lld particles, the set %lld",
              (long long)in->tree->n_particles, (long long)p->count);
@@ -47,6 +83,7 @@ static ionf_err check_input(const struct sph_trace_input *in, const struct sph_t
                "sph_trace: source %lld photon rate %g /s must be finite and >= 0", (long long)s,
                nd);
   }
+  IONF_CALL(check_periodic(in));
   for (int64_t i = 0; i < p->count; ++i) {
     double x = in->x_hii[i];
     IONF_CHECK(x >= 0.0 && x <= 1.0, IONF_ERR_INPUT,
@@ -60,6 +97,8 @@ ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_tr
                            unsigned what, struct sph_trace_prep *prep) {
   memset(prep, 0, sizeof *prep);
   IONF_CALL(check_input(in, out));
+  prep->periodic = in->particles->periodic;
+  for (int a = 0; a < 3; ++a) prep->box_cm[a] = in->particles->box_size_cm[a];
   IONF_CALL(sph_rays_nside(in->n_rays, &prep->nside));
   prep->n_rays = in->n_rays;
   prep->n_particles = in->particles->count;

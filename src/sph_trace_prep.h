@@ -26,6 +26,8 @@ struct sph_trace_prep {
   double *xyzh;              /*!< per sorted slot: x, y, z, h [cm]; SPH_PREP_PARTICLES */
   double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x); idem */
   double h_max_cm;           /*!< largest h (the slab tests' reach past r_max) */
+  int periodic;              /*!< rays wrap: every image of the box (src/sph_periodic_k.h) */
+  double box_cm[3];          /*!< the periodic box's sides [cm] */
 };
 
 /**
@@ -36,9 +38,10 @@ struct sph_trace_prep {
 enum { SPH_PREP_DIRECTIONS = 1, SPH_PREP_PARTICLES = 2 };
 
 /**
- * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; IONF_ERR_UNSUPPORTED
- * for periodic particles: rays are not wrapped across the box) and fill `prep`
- * (free with sph_trace_prep_free); `what`: SPH_PREP_* flags.
+ * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; a periodic set needs a
+ * box, 0 < r_max <= SPH_PERIODIC_MAX_R_BOXES smallest sides, and its particles
+ * and sources in the box [0, L]) and fill `prep` (free with
+ * sph_trace_prep_free); `what`: SPH_PREP_* flags.
  */
 IONF_NODISCARD ionf_err sph_trace_prepare(const struct sph_trace_input *in,
                                           const struct sph_trace_output *out, unsigned what,

@@ -17,6 +17,9 @@ set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
 ionf_add_test(NAME test_sph_kernel_table SOURCES test_sph_kernel_table.c LABELS unit)
 ionf_add_test(NAME test_sph_trace_volume SOURCES test_sph_trace_volume.c LABELS unit)
 ionf_add_test(NAME test_sph_trace_cpu SOURCES test_sph_trace_cpu.c LABELS unit)
+# periodic boxes: the tracer against an explicit tiling of images, photon
+# conservation in a closed thick box, image enumeration, bad input, deposition
+ionf_add_test(NAME test_sph_trace_periodic SOURCES test_sph_trace_periodic.c LABELS unit)
 # GPU tracer == CPU tracer; skips (77) without a GPU (in a CPU-only build after
 # checking that sph_trace_cuda says unsupported)
 ionf_add_test(NAME test_sph_trace_gpu SOURCES test_sph_trace_gpu.c LABELS gpu TIMEOUT 600)

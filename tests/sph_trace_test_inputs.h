@@ -27,7 +27,7 @@ struct trace_case {
 };
 
 /** A jittered lattice of n_side^3 in a 1 kpc box (open), optional clump, its tree. */
-static int trace_case_lattice(int64_t n_side, double jitter, int with_clump, uint64_t seed,
+static inline int trace_case_lattice(int64_t n_side, double jitter, int with_clump, uint64_t seed,
                               struct trace_case *c) {
   memset(c, 0, sizeof *c);
   struct particles_make_params prm;
@@ -56,7 +56,7 @@ static int trace_case_lattice(int64_t n_side, double jitter, int with_clump, uin
 }
 
 /** A degenerate set from tests/bvh_test_inputs.h (a line: a chain-like deep tree). */
-static int trace_case_bvh_input(enum bvh_input_kind kind, int64_t n, int max_leaf,
+static inline int trace_case_bvh_input(enum bvh_input_kind kind, int64_t n, int max_leaf,
                                 struct trace_case *c) {
   memset(c, 0, sizeof *c);
   struct bvh_input bi;
@@ -76,7 +76,7 @@ static int trace_case_bvh_input(enum bvh_input_kind kind, int64_t n, int max_lea
   return c->x_hii && c->gamma && c->heat;
 }
 
-static void trace_case_free(struct trace_case *c) {
+static inline void trace_case_free(struct trace_case *c) {
   particles_free(&c->p);
   bvh_free(&c->tree);
   free(c->x_hii);
@@ -84,7 +84,7 @@ static void trace_case_free(struct trace_case *c) {
   free(c->heat);
 }
 
-static struct photo_table_view grey_tables(double sigma0_cm2) {
+static inline struct photo_table_view grey_tables(double sigma0_cm2) {
   struct photo_table_view t;
   memset(&t, 0, sizeof t);
   t.grey = 1;
@@ -92,7 +92,7 @@ static struct photo_table_view grey_tables(double sigma0_cm2) {
   return t;
 }
 
-static struct sph_trace_input trace_input(const struct trace_case *c, struct photo_table_view t,
+static inline struct sph_trace_input trace_input(const struct trace_case *c, struct photo_table_view t,
                                           int64_t n_sources, const double *pos,
                                           const double *ndot, int64_t n_rays, double r_max_cm) {
   struct sph_trace_input in;

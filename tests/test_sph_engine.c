@@ -6,7 +6,9 @@
  *    (n_e = n_H x), and the error must shrink with the step (the time-averaged
  *    implicit update converges);
  *  - the tracer sees the time-averaged x and this rank's sources;
- *  - config errors name the key and value; a snapshot reads back exactly;
+ *  - config errors name the key and value; periodic sets need raytracing.R_max
+ *    (a length of at most 8 box sides), or particles.wrap_rays: false, and the
+ *    CPU tracer; a snapshot reads back exactly;
  *    deposition of a uniform value is that value.
  * With arguments "ranks DIR": a multi-source run with an x-dependent tracer
  * whose snapshot tests/sph_mpi_ranks.sh compares across rank counts.
@@ -36,7 +38,7 @@ static const char *const base_yaml =
     "sources:\n"
     "  - {position: [0 kpc, 0 kpc, 0 kpc], Ndot: 5e48}\n"
     "time: {dt: 5 Myr, t_end: 100 Myr}\n"
-    "raytracing: {backend: cpu}\n"
+    "raytracing: {backend: cpu, R_max: 3 kpc}\n"
     "output: {progress: false}\n";
 
 static ionf_err load(const char *yaml, const char *const *sets, int n_sets, struct sph_config *cfg) {
@@ -184,6 +186,56 @@ static void test_config(void) {
   rc = load(base_yaml, rays192, 1, &cfg);
   EXPECT(rc == IONF_OK && cfg.rays_per_source == 192, "rays_per_source 192 (nside 4) accepted");
   if (rc == IONF_OK) sph_config_free(&cfg);
+}
+
+/* ---- periodic sets: R_max required and bounded, wrap_rays, no CUDA tracer yet -------- */
+
+static ionf_err create_with(const char *const *sets, int n_sets, sph_trace_fn trace,
+                            struct sph_config *cfg, struct sph_engine **e) {
+  *e = NULL;
+  ionf_error_clear();
+  ionf_err rc = load(base_yaml, sets, n_sets, cfg);
+  if (rc != IONF_OK) return rc;
+  rc = sph_engine_create(cfg, trace, e);
+  if (rc != IONF_OK) sph_config_free(cfg);
+  return rc;
+}
+
+static void test_periodic_config(void) {
+  struct sph_config cfg;
+  struct sph_engine *e;
+  const char *no_rmax[] = {"raytracing.R_max=0"};
+  ionf_err rc = create_with(no_rmax, 1, thin_trace, &cfg, &e);
+  EXPECT(rc == IONF_ERR_CONFIG && strstr(ionf_error_message(), "raytracing.R_max") &&
+             strstr(ionf_error_message(), "periodic") &&
+             strstr(ionf_error_message(), "particles.generate.periodic") &&
+             strstr(ionf_error_message(), "wrap_rays"),
+         "periodic without R_max: rc %d, %s", rc, ionf_error_message());
+  const char *far[] = {"raytracing.R_max=60 kpc"}; /* > 8 x 6.6 kpc */
+  rc = create_with(far, 1, thin_trace, &cfg, &e);
+  EXPECT(rc == IONF_ERR_CONFIG && strstr(ionf_error_message(), "raytracing.R_max = 60 kpc"),
+         "R_max beyond 8 boxes: rc %d, %s", rc, ionf_error_message());
+  /* accepted: R_max of 4 box sides (warned), and an open run of the periodic set */
+  const char *long_r[] = {"raytracing.R_max=26.4 kpc"};
+  rc = create_with(long_r, 1, NULL, &cfg, &e);
+  EXPECT(rc == IONF_OK && e->particles.periodic &&
+             (!strcmp(e->tracer_name, "cpu") || !strcmp(e->tracer_name, "cuda")),
+         "R_max of 4 boxes: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    sph_engine_destroy(e);
+    sph_config_free(&cfg);
+  }
+  const char *open_box[] = {"raytracing.R_max=0", "particles.wrap_rays=false"};
+  rc = create_with(open_box, 2, thin_trace, &cfg, &e);
+  EXPECT(rc == IONF_OK && !e->particles.periodic, "wrap_rays false: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    sph_engine_destroy(e);
+    sph_config_free(&cfg);
+  }
+  const char *not_bool[] = {"particles.wrap_rays=sometimes"};
+  rc = create_with(not_bool, 1, thin_trace, &cfg, &e);
+  EXPECT(rc == IONF_ERR_CONFIG && strstr(ionf_error_message(), "particles.wrap_rays"),
+         "wrap_rays not a bool: rc %d, %s", rc, ionf_error_message());
 }
 
 /* ---- snapshots and deposition -------------------------------------------------------- */
@@ -415,6 +467,7 @@ static int run_ranks(const char *dir) {
       "  - {position: [2 kpc, 6 kpc, 5 kpc], Ndot: 2e48}\n"
       "  - {position: [6 kpc, 6 kpc, 1 kpc], Ndot: 1e48}\n"
       "time: {dt: 2 Myr, t_end: 6 Myr}\n"
+      "raytracing: {R_max: 4 kpc}\n"
       "output: {progress: false}\n";
   struct sph_config cfg;
   char set[IONF_PATH_MAX + 32];
@@ -439,6 +492,7 @@ int main(int argc, char **argv) {
   } else {
     test_config();
     test_thin_chemistry();
+    test_periodic_config();
     test_snapshot();
     test_checkpoint();
     code = test_failures ? 1 : 0;

@@ -20,7 +20,8 @@
  *    they are 2-6% high);
  *  - a chain-like tree (a line of particles, height > 64) and a small
  *    clustered random set: hits (and columns) as brute force;
- *  - bad input: n_rays not 12 nside^2 (power-of-two nside), periodic sets.
+ *  - bad input: n_rays not 12 nside^2 (power-of-two nside), a periodic set
+ *    without r_max (periodic sets: tests/test_sph_trace_periodic.c).
  */
 #include <math.h>
 #include <stdint.h>
@@ -273,11 +274,12 @@ static void check_bad_input(void) {
     EXPECT(rc == IONF_ERR_INPUT && strstr(ionf_error_message(), want),
            "n_rays %lld: rc %d, message '%s'", (long long)bad[k], rc, ionf_error_message());
   }
-  c.p.periodic = 1;
+  c.p.periodic = 1; /* periodic sets: tests/test_sph_trace_periodic.c; without r_max refused */
   struct sph_trace_input in = trace_input(&c, grey_tables(1e-18), 1, src, &ndot, 12, 0.0);
   ionf_error_clear();
-  EXPECT(sph_trace_cpu(&in, &out, NULL) == IONF_ERR_UNSUPPORTED, "periodic set accepted");
-  EXPECT(strstr(ionf_error_message(), "periodic") != NULL, "message: %s", ionf_error_message());
+  EXPECT(sph_trace_cpu(&in, &out, NULL) == IONF_ERR_INPUT, "periodic set without r_max accepted");
+  EXPECT(strstr(ionf_error_message(), "periodic") && strstr(ionf_error_message(), "r_max"),
+         "message: %s", ionf_error_message());
   ionf_error_clear();
   trace_case_free(&c);
   /* the default nside: 4 N^(2/3) rays at least */

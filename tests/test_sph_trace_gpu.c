@@ -9,7 +9,8 @@
  *        sph_trace_cuda_release and with a different particle set (the
  *        resident copies are replaced); each with both GPU schedules (one
  *        warp per ray, with normal and forced-small windows, and one thread
- *        per ray).  Skips (77) without a GPU; in a
+ *        per ray); and a periodic set, whose rays wrap through the box's
+ *        images.  Skips (77) without a GPU; in a
  *        CPU-only build it checks that sph_trace_cuda says unsupported.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -194,6 +195,32 @@ int main(void) {
     nh /= kpc * kpc * kpc;
     compare("clustered 2e5, 20 sources, nside 16", &r,
             trace_input(&r, grey_tables(3.0 / (nh * kpc)), NS, spos, sndot, 3072, 0.0));
+    trace_case_free(&r);
+  }
+  /* a periodic random set: rays wrap through the images of the box (r_max 0.7 and 1.6 L) */
+  {
+    struct trace_case r;
+    memset(&r, 0, sizeof r);
+    struct particles_random_params rp = {30000, kpc, PARTICLES_RANDOM_CLUSTERED, 48, 1e-24, 5};
+    EXPECT(particles_make_random(&rp, &r.p) == IONF_OK, "periodic set: %s", ionf_error_message());
+    EXPECT(r.p.periodic && r.p.has_box, "the generator's set is periodic");
+    struct bvh_scene scene;
+    particles_scene(&r.p, &scene);
+    EXPECT(bvh_build_cpu(r.p.pos_cm, r.p.h_cm, r.p.count, &scene, 32, &r.tree, NULL) == IONF_OK,
+           "tree: %s", ionf_error_message());
+    r.x_hii = calloc((size_t)r.p.count, sizeof(double));
+    for (int64_t i = 0; i < r.p.count; ++i) r.x_hii[i] = 0.5 * (double)(i % 7) / 7.0;
+    r.gamma = calloc(1, sizeof(double));
+    r.heat = calloc(1, sizeof(double));
+    double psrc[6] = {0.03 * kpc, 0.97 * kpc, 0.5 * kpc, 0.6 * kpc, 0.4 * kpc, 0.99 * kpc};
+    double pndot[2] = {1e50, 4e49};
+    double nh = 0.0;
+    for (int64_t i = 0; i < r.p.count; ++i) nh += r.p.n_h_atoms[i];
+    nh /= kpc * kpc * kpc;
+    compare("periodic clustered 3e4, r_max 0.7 L", &r,
+            trace_input(&r, grey_tables(1.0 / (nh * kpc)), 2, psrc, pndot, 768, 0.7 * kpc));
+    compare("periodic clustered 3e4, r_max 1.6 L", &r,
+            trace_input(&r, grey_tables(0.5 / (nh * kpc)), 2, psrc, pndot, 192, 1.6 * kpc));
     trace_case_free(&r);
   }
   sph_trace_cuda_release();
