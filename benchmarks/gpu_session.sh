@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphrun|newgpu|two|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphfinal|sphbench|sph4big|gputests|sphrun|newgpu|two|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -74,6 +74,32 @@ if [ "$what" = sphtune ]; then # the warp schedule's window buffer and launch bo
     done
   done
 fi
+if [ "$what" = sphfinal ]; then # the particle tracer's test, sanitizers on the default kernel, the runs
+  timeout 300 stdbuf -oL .devbuild/tests/test_sph_trace_gpu > "$out/test_sph_trace_gpu.log" 2>&1
+  echo "test_sph_trace_gpu: exit $? ($(grep -c 'rel diff' "$out/test_sph_trace_gpu.log") comparisons)"
+  grep -E "periodic|FAIL" "$out/test_sph_trace_gpu.log" | cut -c1-200
+  for tool in memcheck racecheck; do
+    for s in warp thread; do
+      IONF_SPH_TRACE_RAYS=$s compute-sanitizer --tool $tool --error-exitcode 1 .devbuild/bench_sph_trace \
+        both 20000 clustered 8:3 1 > "$out/${tool}_sph_$s.log" 2>&1
+      echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_$s.log"))"
+    done
+  done
+fi
+if [ "$what" = sphbench ]; then # the particle tracer's benchmark alone
+  benchmarks/gpu_sph_trace.sh .devbuild 2>&1 | tee "$out/sph_trace.txt"
+fi
+if [ "$what" = gputests ]; then # the GPU-labelled tests alone
+  (cd /work/main/.devbuild && OMP_NUM_THREADS=4 ctest -L gpu --output-on-failure 2>&1) > "$out/ctest_gpu.log"
+  tail -16 "$out/ctest_gpu.log"
+fi
+if [ "$what" = sph4big ]; then # Test 4 on 128^3 particles (the figure compared with taranis)
+  python3 validation/sph_iliev4.py --ionfront .devbuild/ionfront --N 128 --run-dir /tmp/v4 \
+    --out "$out/sph_iliev4_128" > "$out/sph_iliev4_128.log" 2>&1
+  echo "sph_iliev4 --N 128: exit $?"
+  grep -A4 "## Wall time" "$out/sph_iliev4_128/sph_iliev4_numbers.md"
+  grep -A8 "## Ionized fraction" "$out/sph_iliev4_128/sph_iliev4_numbers.md"
+fi
 if [ "$what" = newgpu ]; then # this session's GPU code under compute-sanitizer memcheck
   for t in test_sph_trace_gpu test_sph_chem_gpu test_mc_gpu test_render_gpu; do
     compute-sanitizer --tool memcheck --error-exitcode 1 .devbuild/tests/$t > "$out/sanitizer_$t.log" 2>&1
@@ -125,11 +151,16 @@ if [ "$what" = sphrun ]; then # the particle engine on the GPU: chemistry kernel
   echo "compute-sanitizer memcheck test_sph_chem_gpu: exit $? ($(tail -1 "$out/sanitizer_sph_chem.log"))"
   b="$root/.devbuild/ionfront"
   mkdir -p /tmp/sr && cd /tmp/sr
-  for prob in iliev1_particles iliev2_particles; do
+  # the third wraps its rays through the periodic box (source in a corner: 8 images meet)
+  for run in iliev1_particles iliev2_particles iliev1_particles:periodic; do
+    prob=${run%%:*}
+    extra=()
+    [ "$run" != "$prob" ] && extra=(--set particles.wrap_rays=true --set 'raytracing.R_max=4 kpc')
     "$b" example $prob > $prob.yaml
+    prob=${run/:/_}
     for be in cpu cuda; do
-      "$b" run $prob.yaml --backend $be --quiet --set particles.generate.count_1d=24 \
-        --set time.t_end=30Myr --set 'time.outputs=[30Myr]' --output /tmp/sr/$prob-$be \
+      "$b" run ${run%%:*}.yaml --backend $be --quiet --set particles.generate.count_1d=24 \
+        --set time.t_end=30Myr --set 'time.outputs=[30Myr]' "${extra[@]}" --output /tmp/sr/$prob-$be \
         > /tmp/sr/$prob-$be.log 2>&1
       echo "$prob 24^3 to 30 Myr ($be): exit $?; $(grep -E 'tracer|done:' /tmp/sr/$prob-$be.log | tr '\n' ' ')"
     done
