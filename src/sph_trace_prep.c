@@ -5,6 +5,7 @@
 #include "sph_trace_prep.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,14 +35,17 @@ static ionf_err check_periodic(const struct sph_trace_input *in) {
              "sph_trace: r_max = %g cm is more than %g times the periodic box's smallest side "
              "(%g cm)",
              in->r_max_cm, SPH_PERIODIC_MAX_R_BOXES, l_min);
-  /* the image ranges (sph_periodic_ranges) assume centres in the box */
-  for (int64_t i = 0; i < p->count; ++i)
-    for (int a = 0; a < 3; ++a) {
-      double x = p->pos_cm[3 * i + a];
-      IONF_CHECK(x >= 0.0 && x <= p->box_size_cm[a], IONF_ERR_INPUT,
-                 "sph_trace: particle %lld at %c = %g cm lies outside the periodic box [0, %g] cm",
-                 (long long)i, "xyz"[a], x, p->box_size_cm[a]);
-    }
+  /* the image ranges (sph_periodic_ranges) assume centres in the box; the first
+     coordinate outside is found in parallel (a pass may be one of many per step) */
+  int64_t bad = INT64_MAX, n3 = 3 * p->count;
+#pragma omp parallel for reduction(min : bad) schedule(static)
+  for (int64_t k = 0; k < n3; ++k) {
+    double x = p->pos_cm[k];
+    if (!(x >= 0.0 && x <= p->box_size_cm[k % 3]) && k < bad) bad = k;
+  }
+  IONF_CHECK(bad == INT64_MAX, IONF_ERR_INPUT,
+             "sph_trace: particle %lld at %c = %g cm lies outside the periodic box [0, %g] cm",
+             (long long)(bad / 3), "xyz"[bad % 3], p->pos_cm[bad], p->box_size_cm[bad % 3]);
   for (int64_t s = 0; s < in->sources.count; ++s)
     for (int a = 0; a < 3; ++a) {
       double x = in->sources.pos_cm[3 * s + a];
@@ -84,12 +88,13 @@ static ionf_err check_input(const struct sph_trace_input *in, const struct sph_t
                nd);
   }
   IONF_CALL(check_periodic(in));
-  for (int64_t i = 0; i < p->count; ++i) {
-    double x = in->x_hii[i];
-    IONF_CHECK(x >= 0.0 && x <= 1.0, IONF_ERR_INPUT,
-               "sph_trace: particle %lld ionized fraction x_HII = %g outside [0, 1]",
-               (long long)i, x);
-  }
+  int64_t bad = INT64_MAX; /* the first, found in parallel */
+#pragma omp parallel for reduction(min : bad) schedule(static)
+  for (int64_t i = 0; i < p->count; ++i)
+    if (!(in->x_hii[i] >= 0.0 && in->x_hii[i] <= 1.0) && i < bad) bad = i;
+  IONF_CHECK(bad == INT64_MAX, IONF_ERR_INPUT,
+             "sph_trace: particle %lld ionized fraction x_HII = %g outside [0, 1]", (long long)bad,
+             in->x_hii[bad]);
   return IONF_OK;
 }
 
