@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphfinal|sphbench|sph4big|gputests|sphrun|newgpu|two|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphfinal|sphbench|sph4big|gputests|scale4|sphrun|newgpu|two|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -99,6 +99,34 @@ if [ "$what" = sph4big ]; then # Test 4 on 128^3 particles (the figure compared 
   echo "sph_iliev4 --N 128: exit $?"
   grep -A4 "## Wall time" "$out/sph_iliev4_128/sph_iliev4_numbers.md"
   grep -A8 "## Ionized fraction" "$out/sph_iliev4_128/sph_iliev4_numbers.md"
+fi
+if [ "$what" = scale4 ]; then # particles and Monte Carlo on 1, 2, 4 GPUs (one rank per GPU)
+  nvidia-smi topo -m | tee "$out/topo.txt"
+  b="$root/.devbuild/ionfront"
+  mkdir -p /tmp/s4 && cd /tmp/s4
+  "$b" example iliev4_particles > p4.yaml
+  "$b" generate iliev4 --N 96 --out ic96 > gen.log 2>&1 || echo "generate failed: $(tail -2 gen.log)"
+  for p in 1 2 4; do
+    mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS=8 \
+      "$b" run p4.yaml --backend cuda --quiet --set particles.generate.count_1d=96 \
+      --set particles.generate.file=ic96/density.h5 --set sources.file=ic96/sources.txt \
+      --set 'time.t_end=0.1 Myr' --set 'time.outputs=[0.1 Myr]' --output /tmp/s4/p$p > /tmp/s4/p$p.log 2>&1
+    echo "iliev4_particles 96^3 (16 sources, 10 steps) on $p GPU(s): exit $?; $(grep -E 'done:' /tmp/s4/p$p.log)"
+  done
+  python3 - <<'PY'
+import glob
+import h5py
+import numpy as np
+a = sorted(glob.glob("/tmp/s4/p1/snapshot_*.h5"))[-1]
+for p in (2, 4):
+    for d in ("IonizedFraction", "PhotoionizationRate"):
+        x, y = h5py.File(a)["PartType0/" + d][...], h5py.File(a.replace("p1", f"p{p}"))["PartType0/" + d][...]
+        print(f"particles 1 vs {p} GPUs, {d}: largest relative difference {np.max(np.abs(x - y) / np.maximum(np.abs(x), 1e-300)):.2e}")
+PY
+  cd "$root"
+  for p in 1 2 4; do
+    echo "bench_mc on $p GPU(s): $(mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH .devbuild/bench_mc cuda 256 100 1000000 0.999 3 2>&1 | grep -v '^#' | tail -1)"
+  done
 fi
 if [ "$what" = newgpu ]; then # this session's GPU code under compute-sanitizer memcheck
   for t in test_sph_trace_gpu test_sph_chem_gpu test_mc_gpu test_render_gpu; do
