@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Strong and weak scaling over the GPUs of one node, one MPI rank per GPU.
 #   benchmarks/gpu_scaling.sh BUILD_DIR [MAX_GPUS]
+# Environment: COUNTS (GPU counts, default 1 .. MAX_GPUS), MODES (the mpi.reduction
+# choices compared for strong scaling, default "nccl allreduce scatter reduce").
 # Problem (the distributed-runs issue): N = 256, R = 30 cells, random sources,
 # 10 time steps of 1 Myr, sources of 1e54 photons/s (several iterations a step); strong: 1e5 sources on 1..MAX GPUs; weak: 5e4 sources
 # per GPU. The main loop's time ("done: ... in T s") excludes start-up; it is
@@ -41,10 +43,12 @@ run() { # run LABEL GPUS SOURCES MODE
     awk -v it="$iters" '{ for (i = 1; i <= NF; i++) { if ($i == "(trace") t = $(i+1); if ($i == "reduce") r = $(i+1) }
       printf "%s | per iteration: trace %.3f s, reduce %.3f s\n", $0, t / it, r / it }'
 }
+counts="${COUNTS:-$(seq 1 "$max")}"
+modes="${MODES:-nccl allreduce scatter reduce}"
 echo "# strong scaling: 1e5 sources"
-run strong 1 100000 auto
-for p in $(seq 2 "$max"); do
-  for mode in nccl allreduce scatter reduce; do run strong "$p" 100000 "$mode"; done
+for p in $counts; do
+  if [ "$p" = 1 ]; then run strong 1 100000 auto; continue; fi
+  for mode in $modes; do run strong "$p" 100000 "$mode"; done
 done
 echo "# weak scaling: 5e4 sources per GPU"
-for p in $(seq 1 "$max"); do run weak "$p" $((50000 * p)) auto; done
+for p in $counts; do run weak "$p" $((50000 * p)) auto; done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphfinal|sphbench|sph4big|gputests|scale4|sphrun|newgpu|two|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphfinal|sphbench|sph4big|gputests|scale4|eight|sphrun|newgpu|two|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -127,6 +127,25 @@ PY
   for p in 1 2 4; do
     echo "bench_mc on $p GPU(s): $(mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH .devbuild/bench_mc cuda 256 100 1000000 0.999 3 2>&1 | grep -v '^#' | tail -1)"
   done
+fi
+if [ "$what" = eight ]; then # the 8-GPU scaling issue: grid strong/weak, Monte Carlo, particles
+  nvidia-smi topo -m > "$out/topo.txt" 2>&1; head -10 "$out/topo.txt"
+  COUNTS="1 2 4 8" MODES=nccl benchmarks/gpu_scaling.sh .devbuild 8 2>&1 | grep -E "^(strong|weak|#)" | tee "$out/scaling8.txt"
+  for p in 1 2 4 8; do
+    echo "bench_mc on $p GPU(s): $(mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH .devbuild/bench_mc cuda 256 100 1000000 0.999 3 2>&1 | grep -v '^#' | tail -1)" | tee -a "$out/mc8.txt"
+  done
+  b="$root/.devbuild/ionfront"
+  mkdir -p /tmp/s8 && cd /tmp/s8
+  "$b" example iliev4_particles > p4.yaml
+  "$b" generate iliev4 --N 96 --out ic96 > gen.log 2>&1 || echo "generate failed: $(tail -2 gen.log)"
+  for p in 1 2 4 8; do
+    mpirun --allow-run-as-root -np $p -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS=8 \
+      "$b" run p4.yaml --backend cuda --quiet --set particles.generate.count_1d=96 \
+      --set particles.generate.file=ic96/density.h5 --set sources.file=ic96/sources.txt \
+      --set 'time.t_end=0.1 Myr' --set 'time.outputs=[0.1 Myr]' --output /tmp/s8/p$p > /tmp/s8/p$p.log 2>&1
+    echo "iliev4_particles 96^3 (16 sources, 10 steps) on $p GPU(s): exit $?; $(grep -E 'done:' /tmp/s8/p$p.log)" | tee -a "$out/sph8.txt"
+  done
+  cd "$root"
 fi
 if [ "$what" = newgpu ]; then # this session's GPU code under compute-sanitizer memcheck
   for t in test_sph_trace_gpu test_sph_chem_gpu test_mc_gpu test_render_gpu; do
