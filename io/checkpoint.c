@@ -17,16 +17,7 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
   if (H5Aexists(file, name) <= 0)
     return ionf_error_set(IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint: no attribute '%s'",
                           path, name);
-  hid_t attr = H5Aopen(file, name, H5P_DEFAULT);
-  herr_t rc = attr >= 0 ? H5Aread(attr, type, out) : -1;
-  if (attr >= 0) H5Aclose(attr);
-  if (rc < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot read attribute '%s' of '%s': %s", name, path,
-                          detail);
-  }
-  return IONF_OK;
+  return h5_util_attr_get(file, path, name, type, out);
 }
 
 ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *temperature_k,

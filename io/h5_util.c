@@ -162,3 +162,17 @@ int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size
   H5Aclose(attr);
   return ok;
 }
+
+ionf_err h5_util_attr_get(hid_t obj, const char *path, const char *name, hid_t mem_type,
+                          void *out) {
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  herr_t rc = attr >= 0 ? H5Aread(attr, mem_type, out) : -1;
+  if (attr >= 0) H5Aclose(attr);
+  if (rc < 0) {
+    char detail[512];
+    h5_util_error_text(detail, sizeof detail);
+    return ionf_error_set(IONF_ERR_IO, "cannot read attribute '%s' of '%s': %s", name, path,
+                          detail);
+  }
+  return IONF_OK;
+}

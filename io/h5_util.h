@@ -46,6 +46,14 @@ int h5_util_attr_double(hid_t obj, const char *name, double value);
 int h5_util_attr_put(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
                      hsize_t count, const void *value);
 
+/**
+ * Read attribute `name` of `obj` (which exists: callers check and word that
+ * error themselves) into `out` as `mem_type`; IONF_ERR_IO naming `name`, `path`
+ * and HDF5's reason when it cannot be read.
+ */
+IONF_NODISCARD ionf_err h5_util_attr_get(hid_t obj, const char *path, const char *name,
+                                         hid_t mem_type, void *out);
+
 /** A string attribute of `obj` into buf (truncated); 1 when it exists and is a string. */
 int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size);
 

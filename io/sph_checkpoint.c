@@ -67,16 +67,7 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
                           "particle checkpoint '%s' lacks the attribute '%s' (damaged, or not "
                           "written by ionfront?)",
                           path, name);
-  hid_t attr = H5Aopen(file, name, H5P_DEFAULT);
-  herr_t rc = attr >= 0 ? H5Aread(attr, type, out) : -1;
-  if (attr >= 0) H5Aclose(attr);
-  if (rc < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot read attribute '%s' of '%s': %s", name, path,
-                          detail);
-  }
-  return IONF_OK;
+  return h5_util_attr_get(file, path, name, type, out);
 }
 
 /* /PartType0/NAME: exactly n float64 values. */

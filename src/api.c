@@ -612,19 +612,26 @@ ionf_status ionf_engine_run(ionf_engine *e) {
   return api_end(e, rc);
 }
 
+/* A particle engine's output directory, made by rank 0 (the particle writers
+   assume it; the grid engine makes its own); every rank learns the outcome. */
+static ionf_err sph_output_dir_ready(ionf_engine *e) {
+  ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
+  ionf_err any = IONF_OK;
+  ionf_err rc = comm_agree(prep, &any);
+  if (rc == IONF_OK) rc = prep;
+  if (rc == IONF_OK && any != IONF_OK)
+    rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+                        e->sph_cfg.base.output_dir);
+  return rc;
+}
+
 ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, size_t path_size) {
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && (index < 0 || index > 9999))
     rc = ionf_error_set(IONF_ERR_INPUT, "snapshot index %d: 0 to 9999", index);
   if (rc == IONF_OK && e->sph) {
-    ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
-    ionf_err any = IONF_OK;
-    rc = comm_agree(prep, &any);
-    if (rc == IONF_OK) rc = prep;
-    if (rc == IONF_OK && any != IONF_OK)
-      rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-                          e->sph_cfg.base.output_dir);
+    rc = sph_output_dir_ready(e);
     if (rc == IONF_OK) rc = sph_engine_write_snapshot(e->sph, index, path, path_size);
     return api_end(e, rc);
   }
@@ -636,13 +643,7 @@ ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && e->sph) {
-    ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
-    ionf_err any = IONF_OK;
-    rc = comm_agree(prep, &any);
-    if (rc == IONF_OK) rc = prep;
-    if (rc == IONF_OK && any != IONF_OK)
-      rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-                          e->sph_cfg.base.output_dir);
+    rc = sph_output_dir_ready(e);
     int next = e->sph->next_snapshot_index > 0 ? e->sph->next_snapshot_index : 1;
     if (rc == IONF_OK) rc = sph_engine_write_checkpoint(e->sph, next, path, path_size);
     return api_end(e, rc);

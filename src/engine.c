@@ -753,6 +753,16 @@ void engine_install_signal_handlers(void) {
   sigaction(SIGUSR1, &sa, NULL); /* SLURM's warning: sbatch --signal=B:USR1@120 */
 }
 
+ionf_err engine_step_end(int64_t step, int finished, int64_t checkpoint_every, int *checkpoint,
+                         int *stop) {
+  int sig = 0;
+  IONF_CALL(engine_stop_requested(step, &sig));
+  int due = checkpoint_every > 0 && step % checkpoint_every == 0;
+  *checkpoint = (sig || due) && !finished;
+  *stop = finished ? 0 : sig;
+  return IONF_OK;
+}
+
 ionf_err engine_stop_requested(int64_t step, int *signal_out) {
   *signal_out = 0;
   long signal_after = engine_fault_inject("signal");
@@ -884,16 +894,13 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
       next_output++;
       if (rc != IONF_OK) break;
     }
-    int stop = 0;
-    rc = engine_stop_requested(e->step, &stop);
-    if (rc != IONF_OK) break;
-    int finished = e->time_s >= cfg->t_end_s - t_tiny;
-    int periodic = cfg->checkpoint_every > 0 && e->step % cfg->checkpoint_every == 0;
-    if ((stop || periodic) && !finished) {
+    int checkpoint = 0, stop = 0;
+    rc = engine_step_end(e->step, e->time_s >= cfg->t_end_s - t_tiny, cfg->checkpoint_every,
+                         &checkpoint, &stop);
+    if (rc == IONF_OK && checkpoint)
       rc = write_checkpoint(e, index, report->checkpoint, sizeof report->checkpoint);
-      if (rc != IONF_OK) break;
-    }
-    if (stop && !finished) {
+    if (rc != IONF_OK) break;
+    if (stop) {
       rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
       break;
     }

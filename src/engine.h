@@ -125,6 +125,14 @@ void engine_install_signal_handlers(void);
  * Collective.
  */
 IONF_NODISCARD ionf_err engine_stop_requested(int64_t step, int *signal_out);
+/**
+ * What a run loop does after step `step` (grid and particle engines alike):
+ * *checkpoint := 1 when a checkpoint is due (every checkpoint_every steps, or a stop
+ * signal arrived) and the run is not `finished`; *stop := the stop signal when the
+ * run must end now (0: go on).  Collective (engine_stop_requested).
+ */
+IONF_NODISCARD ionf_err engine_step_end(int64_t step, int finished, int64_t checkpoint_every,
+                                        int *checkpoint, int *stop);
 /** The IONF_STOPPED error of a run stopped by `sig` after `step`, naming the checkpoint
     written and the command that continues it. */
 IONF_NODISCARD ionf_err engine_stopped_error(int sig, int64_t step, double time_s,

@@ -560,16 +560,13 @@ ionf_err sph_engine_run(struct sph_engine *e, struct engine_report *report) {
       if (rc != IONF_OK) break;
     }
     /* as engine_run: checkpoints every checkpoint_every steps and on a stop signal */
-    int stop = 0;
-    rc = engine_stop_requested(e->step, &stop);
-    if (rc != IONF_OK) break;
-    int finished = e->time_s >= cfg->t_end_s - t_tiny;
-    int periodic = cfg->checkpoint_every > 0 && e->step % cfg->checkpoint_every == 0;
-    if ((stop || periodic) && !finished) {
+    int checkpoint = 0, stop = 0;
+    rc = engine_step_end(e->step, e->time_s >= cfg->t_end_s - t_tiny, cfg->checkpoint_every,
+                         &checkpoint, &stop);
+    if (rc == IONF_OK && checkpoint)
       rc = sph_engine_write_checkpoint(e, index, report->checkpoint, sizeof report->checkpoint);
-      if (rc != IONF_OK) break;
-    }
-    if (stop && !finished) {
+    if (rc != IONF_OK) break;
+    if (stop) {
       rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
       break;
     }

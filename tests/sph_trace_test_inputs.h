@@ -27,9 +27,25 @@ struct trace_case {
 };
 
 /** A jittered lattice of n_side^3 in a 1 kpc box (open), optional clump, its tree. */
+/* A lattice set from `prm` (particles_make_lattice), its tree and zeroed arrays. */
+static inline int trace_case_from_params(const struct particles_make_params *prm,
+                                         struct trace_case *c) {
+  memset(c, 0, sizeof *c);
+  if (particles_make_lattice(prm, &c->p) != IONF_OK) return 0;
+  struct bvh_scene scene;
+  particles_scene(&c->p, &scene);
+  if (bvh_build_cpu(c->p.pos_cm, c->p.h_cm, c->p.count, &scene, BVH_MAX_LEAF_DEFAULT, &c->tree,
+                    NULL) != IONF_OK)
+    return 0;
+  size_t n = (size_t)c->p.count;
+  c->x_hii = calloc(n, sizeof(double));
+  c->gamma = calloc(n, sizeof(double));
+  c->heat = calloc(n, sizeof(double));
+  return c->x_hii && c->gamma && c->heat;
+}
+
 static inline int trace_case_lattice(int64_t n_side, double jitter, int with_clump, uint64_t seed,
                               struct trace_case *c) {
-  memset(c, 0, sizeof *c);
   struct particles_make_params prm;
   particles_make_default_params(&prm);
   prm.n_side = n_side;
@@ -42,17 +58,7 @@ static inline int trace_case_lattice(int64_t n_side, double jitter, int with_clu
     prm.clumps = &clump;
     prm.n_clumps = 1;
   }
-  if (particles_make_lattice(&prm, &c->p) != IONF_OK) return 0;
-  struct bvh_scene scene;
-  particles_scene(&c->p, &scene);
-  if (bvh_build_cpu(c->p.pos_cm, c->p.h_cm, c->p.count, &scene, BVH_MAX_LEAF_DEFAULT, &c->tree,
-                    NULL) != IONF_OK)
-    return 0;
-  size_t n = (size_t)c->p.count;
-  c->x_hii = calloc(n, sizeof(double));
-  c->gamma = calloc(n, sizeof(double));
-  c->heat = calloc(n, sizeof(double));
-  return c->x_hii && c->gamma && c->heat;
+  return trace_case_from_params(&prm, c);
 }
 
 /** A degenerate set from tests/bvh_test_inputs.h (a line: a chain-like deep tree). */

@@ -51,17 +51,8 @@ static int periodic_case(int64_t n_side, struct trace_case *c) {
   struct particle_clump clump = {{0.03 * KPC, 0.05 * KPC, 0.96 * KPC}, 0.15 * KPC, 4.0};
   prm.clumps = &clump;
   prm.n_clumps = 1;
-  if (particles_make_lattice(&prm, &c->p) != IONF_OK) return 0;
-  struct bvh_scene scene;
-  particles_scene(&c->p, &scene);
-  if (bvh_build_cpu(c->p.pos_cm, c->p.h_cm, c->p.count, &scene, BVH_MAX_LEAF_DEFAULT, &c->tree,
-                    NULL) != IONF_OK)
-    return 0;
+  if (!trace_case_from_params(&prm, c)) return 0;
   size_t n = (size_t)c->p.count;
-  c->x_hii = calloc(n, sizeof(double));
-  c->gamma = calloc(n, sizeof(double));
-  c->heat = calloc(n, sizeof(double));
-  if (!c->x_hii || !c->gamma || !c->heat) return 0;
   for (size_t i = 0; i < n; ++i) c->x_hii[i] = 0.15 * (double)(i % 5);
   return 1;
 }
