@@ -2,11 +2,13 @@
  * @file h5_util.c
  * @brief Small HDF5 helpers shared by the readers and writers.
  */
+#define _POSIX_C_SOURCE 200809L /* unlink */
 #include "h5_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct h5_err_walk {
   char desc[512];
@@ -172,6 +174,24 @@ ionf_err h5_util_attr_get(hid_t obj, const char *path, const char *name, hid_t m
     char detail[512];
     h5_util_error_text(detail, sizeof detail);
     return ionf_error_set(IONF_ERR_IO, "cannot read attribute '%s' of '%s': %s", name, path,
+                          detail);
+  }
+  return IONF_OK;
+}
+
+ionf_err h5_util_create_temp(const char *path, const char *kind, char *tmp, size_t tmp_size,
+                             hid_t *file) {
+  *file = H5I_INVALID_HID;
+  int len = snprintf(tmp, tmp_size, "%s.tmp", path);
+  IONF_CHECK(len > 0 && (size_t)len < tmp_size, IONF_ERR_IO, "%s path '%s' is too long", kind,
+             path);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  *file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (*file < 0) {
+    char detail[512];
+    h5_util_error_text(detail, sizeof detail);
+    unlink(tmp);
+    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", kind, path, tmp,
                           detail);
   }
   return IONF_OK;

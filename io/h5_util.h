@@ -47,6 +47,14 @@ int h5_util_attr_put(hid_t obj, const char *name, hid_t file_type, hid_t mem_typ
                      hsize_t count, const void *value);
 
 /**
+ * Create PATH.tmp (written in full, then renamed over PATH by the caller, so that a
+ * failed write never leaves half a file where a good one was) into tmp[tmp_size]
+ * and *file.  IONF_ERR_IO naming `kind`, `path` and HDF5's reason otherwise.
+ */
+IONF_NODISCARD ionf_err h5_util_create_temp(const char *path, const char *kind, char *tmp,
+                                            size_t tmp_size, hid_t *file);
+
+/**
  * Read attribute `name` of `obj` (which exists: callers check and word that
  * error themselves) into `out` as `mem_type`; IONF_ERR_IO naming `name`, `path`
  * and HDF5's reason when it cannot be read.

@@ -524,18 +524,8 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
              "io_particles_write: NULL argument");
   IONF_CHECK(p->count >= 1, IONF_ERR_INPUT, "cannot write %s '%s': no particles", KIND, path);
   char tmp[1024];
-  int len = snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  IONF_CHECK(len > 0 && (size_t)len < sizeof tmp, IONF_ERR_IO, "%s path '%s' is too long", KIND,
-             path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    unlink(tmp);
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", KIND, path,
-                          tmp, detail);
-  }
+  hid_t file;
+  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &file));
   int ok = write_contents(file, p);
   char detail[2048] = "";
   if (!ok) h5_util_error_text(detail, sizeof detail);

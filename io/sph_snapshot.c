@@ -122,17 +122,8 @@ static ionf_err write_grid(hid_t file, const struct sph_snapshot_view *v, int *o
 ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v) {
   const char *kind = v->checkpoint ? "particle checkpoint" : KIND;
   char tmp[2048];
-  int len = snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  IONF_CHECK(len > 0 && (size_t)len < sizeof tmp, IONF_ERR_IO, "%s path '%s' is too long", kind,
-             path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", kind, path, tmp,
-                          detail);
-  }
+  hid_t file;
+  IONF_CALL(h5_util_create_temp(path, kind, tmp, sizeof tmp, &file));
   int ok = write_header(file, v) && write_particles(file, v) &&
            (!v->checkpoint || sph_checkpoint_write_attrs(file, v->checkpoint, v->time_s, v->step));
   ionf_err rc = IONF_OK;
