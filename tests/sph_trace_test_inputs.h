@@ -16,6 +16,8 @@
 #include "error.h"
 #include "particles.h"
 #include "particles_make.h"
+#include "config.h"
+#include "photo_tables.h"
 #include "sph_trace.h"
 
 struct trace_case {
@@ -88,6 +90,22 @@ static inline void trace_case_free(struct trace_case *c) {
   free(c->x_hii);
   free(c->gamma);
   free(c->heat);
+}
+
+/* Black-body (1e5 K) rate tables with heating at cross-section sigma0 (free with
+   photo_tables_free); 0 when they cannot be built. */
+static inline int blackbody_tables(double sigma0_cm2, struct photo_tables *t) {
+  struct ionf_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.spectrum = SPECTRUM_BLACKBODY;
+  cfg.t_eff_k = 1e5;
+  cfg.sigma0_cm2 = sigma0_cm2;
+  cfg.sigma_power_law_index = 2.8;
+  cfg.num_tau = 2000;
+  cfg.min_log_tau = -20.0;
+  cfg.max_log_tau = 4.0;
+  cfg.isothermal = 0;
+  return photo_tables_build(&cfg, t) == IONF_OK;
 }
 
 static inline struct photo_table_view grey_tables(double sigma0_cm2) {

@@ -145,17 +145,8 @@ static void check_hits_and_conservation(double r_max) {
   /* black body with heating, same depth: photons and energy telescope per ray too,
      absorbed = sum_rays ndot_ray [thick(0) - thick(tau_ray)], the same for heat_thick */
   if (r_max <= 0.0) {
-    struct ionf_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.spectrum = SPECTRUM_BLACKBODY;
-    cfg.t_eff_k = 1e5;
-    cfg.sigma0_cm2 = sigma_mid;
-    cfg.sigma_power_law_index = 2.8;
-    cfg.num_tau = 2000;
-    cfg.min_log_tau = -20.0;
-    cfg.max_log_tau = 4.0;
     struct photo_tables pt;
-    EXPECT(photo_tables_build(&cfg, &pt) == IONF_OK, "tables: %s", ionf_error_message());
+    EXPECT(blackbody_tables(sigma_mid, &pt), "tables: %s", ionf_error_message());
     struct photo_table_view v = photo_tables_view(&pt);
     in = trace_input(&c, v, 3, src, ndot, n_rays, r_max);
     in.heating = 1;

@@ -136,18 +136,8 @@ int main(void) {
   compare("lattice, grey, r_max 0.3 kpc", &c,
           trace_input(&c, grey_tables(sigma_mid), 3, src, ndot, 3072, 0.3 * kpc));
   {
-    struct ionf_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.spectrum = SPECTRUM_BLACKBODY;
-    cfg.t_eff_k = 1e5;
-    cfg.sigma0_cm2 = sigma_mid;
-    cfg.sigma_power_law_index = 2.8;
-    cfg.num_tau = 2000;
-    cfg.min_log_tau = -20.0;
-    cfg.max_log_tau = 4.0;
-    cfg.isothermal = 0;
     struct photo_tables t;
-    EXPECT(photo_tables_build(&cfg, &t) == IONF_OK, "tables: %s", ionf_error_message());
+    EXPECT(blackbody_tables(sigma_mid, &t), "tables: %s", ionf_error_message());
     struct sph_trace_input in = trace_input(&c, photo_tables_view(&t), 3, src, ndot, 768, 0.0);
     in.heating = 1;
     compare("lattice, black body with heating", &c, in);
