@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: GPU tests, sanitizers, benchmarks; logs to $OUT.
 # usage (from the repository root, with .devbuild and .devlibs carried):
-#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphfinal|sphbench|sph4big|gputests|scale4|eight|sphrun|newgpu|two|gpus-sequence|validate NAME...]
+#   bash benchmarks/gpu_session.sh [tests|bench|all|bvh|sphtrace|sphtune|sphprof|sphaim|sphiter|sphfinal|sphbench|sph4big|gputests|scale4|eight|sphrun|newgpu|two|gpus-sequence|validate NAME...]
 # 'validate' runs the full-size validation scripts on the GPU; they need h5py and
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
@@ -83,6 +83,30 @@ if [ "$what" = sphfinal ]; then # the particle tracer's test, sanitizers on the 
       IONF_SPH_TRACE_RAYS=$s compute-sanitizer --tool $tool --error-exitcode 1 .devbuild/bench_sph_trace \
         both 20000 clustered 8:3 1 > "$out/${tool}_sph_$s.log" 2>&1
       echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_$s.log"))"
+    done
+  done
+fi
+if [ "$what" = sphprof ] || [ "$what" = sphiter ]; then # Nsight Compute on the warp tracer (counters: --clock-control none)
+  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  .devbuild/bench_sph_trace cuda 2097152 uniform 32:10,128:1 3 | tee "$out/sph_base.txt"
+  "$ncu" --clock-control none --kernel-name regex:warp_rays_kernel --launch-skip 1 --launch-count 1 \
+    --set full --import-source yes -f -o "$out/warp_prof" \
+    .devbuild/bench_sph_trace cuda 2097152 uniform 32:10 2 > "$out/ncu_run.log" 2>&1
+  echo "ncu: exit $? ($(tail -2 "$out/ncu_run.log"))"
+  "$ncu" --import "$out/warp_prof.ncu-rep" --page details > "$out/ncu_details.txt" 2>&1
+  "$ncu" --import "$out/warp_prof.ncu-rep" --page source --csv --print-source cuda,sass \
+    > "$out/ncu_source.csv" 2>&1
+  head -c 300 "$out/ncu_source.csv"; echo
+fi
+if [ "$what" = sphaim ] || [ "$what" = sphiter ]; then # the warp tracer's test, then its window aim and buffer, measured
+  timeout 300 stdbuf -oL .devbuild/tests/test_sph_trace_gpu > "$out/test_sph_trace_gpu.log" 2>&1
+  echo "test_sph_trace_gpu: exit $? ($(grep -c 'rel diff' "$out/test_sph_trace_gpu.log") comparisons)"
+  .devbuild/bench_sph_trace both 2097152 uniform 32:10 3 | tee "$out/sph_agree.txt"
+  .devbuild/bench_sph_trace both 2097152 clustered 8:10 3 | grep -v "^#" | tee -a "$out/sph_agree.txt"
+  for k in 512 1024; do
+    for aim in ${AIMS:-0.35 0.5 0.7 0.85}; do
+      IONF_SPH_TRACE_WINDOW_HITS=$k IONF_SPH_TRACE_WINDOW_AIM=$aim .devbuild/bench_sph_trace cuda 2097152 uniform \
+        32:10,128:1 3 | grep -v "^#" | sed "s/^cuda /keys=$k aim=$aim /" | tee -a "$out/sph_aim.txt"
     done
   done
 fi

@@ -35,6 +35,7 @@
                                       512 with 8 blocks/SM beats 256 and 1024, RESULTS.md) */
 #define WARP_DEFAULT_MIN_BLOCKS 8  /* launch bound unless IONF_SPH_TRACE_MIN_BLOCKS says: 64
                                       registers, 32 warps per SM, some spills (measured) */
+#define WARP_DEFAULT_AIM 0.85      /* a window aims at this fraction of the buffer (measured: 0.85 beats 0.5 and 0.7) */
 #define WARP_STACK 512             /* traversal stack entries per warp */
 /* Above this depth the warp pops one node at a time (depth-first), which adds at
    most height + 1 entries: the stack never overflows for height <= MAX_HEIGHT. */
@@ -54,6 +55,15 @@ __device__ static inline void load_xyzh(const double *xyzh, int32_t slot, double
   c[2] = b.x;
   *h = b.y;
 }
+
+/*
+ * Where key i of a window lies in the buffer: i with its low four bits
+ * flipped when bit 4 is set.  Why: 8-byte keys fill the 32 banks 16 at a time;
+ * so placed, the 16 lanes of a half warp touch 16 different bank pairs both
+ * when they take 16 consecutive keys and in a bitonic step at stride < 16
+ * (whose keys differ in every bit of 0..4 but log2(stride)).
+ */
+__device__ static inline int key_pos(int i) { return i ^ (((i >> 4) & 1) * 15); }
 
 template <int KEYS>
 struct warp_shared {
@@ -93,28 +103,47 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
       sp -= k;
       int active = lane < k, leaf = active && bvh_ref_is_leaf(ref);
       int hit[2] = {0, 0};
-      int32_t child[2] = {0, 0};
+      int32_t child[2] = {0, 0}, first = 0, count = 0;
       if (active && !leaf) {
         struct bvh_node nd = s.nodes[ref];
         sph_ray_node_range(&ray, lo, hi, &nd, hit);
         child[0] = nd.child[0];
         child[1] = nd.child[1];
+      } else if (leaf) { /* every popped leaf's range in one round trip */
+        struct bvh_leaf l = s.leaves[bvh_ref_leaf(ref)];
+        first = l.first;
+        count = l.count;
       }
       unsigned b1 = __ballot_sync(FULL_MASK, hit[1]), b0 = __ballot_sync(FULL_MASK, hit[0]);
       int n1 = __popc(b1);
       if (hit[1]) m.stack[sp + __popc(b1 & below)] = child[1];
       if (hit[0]) m.stack[sp + n1 + __popc(b0 & below)] = child[0];
       sp += n1 + __popc(b0);
-      unsigned leaves = __ballot_sync(FULL_MASK, leaf);
-      while (leaves) {
-        int owner = __ffs(leaves) - 1;
-        leaves &= leaves - 1u;
-        struct bvh_leaf l = s.leaves[bvh_ref_leaf(__shfl_sync(FULL_MASK, ref, owner))];
-        for (int base = 0; base < l.count; base += 32) {
+      if (__ballot_sync(FULL_MASK, leaf)) {
+        /* The popped leaves' particles as one list, 32 per round across leaf
+           boundaries (full lanes, independent loads): a warp scan of the
+           counts gives each leaf's end in the list; lane j of a round finds
+           its leaf by a binary search over the ends.  The hits' order in the
+           buffer does not matter: the window is sorted. */
+        int end = count;
+        for (int d = 1; d < 32; d <<= 1) {
+          int up = __shfl_up_sync(FULL_MASK, end, d);
+          if (lane >= d) end += up;
+        }
+        int total = __shfl_sync(FULL_MASK, end, 31);
+        for (int base = 0; base < total; base += 32) {
+          int j = base + lane, owner = 0;
+          for (int step = 16; step > 0; step >>= 1) {
+            int e = __shfl_sync(FULL_MASK, end, owner + step - 1);
+            if (e <= j) owner += step;
+          }
+          owner &= 31; /* lanes past the list's end: any leaf, not used */
+          int32_t o_first = __shfl_sync(FULL_MASK, first, owner);
+          int o_start = __shfl_sync(FULL_MASK, end - count, owner);
           int is_hit = 0;
           uint64_t key = 0;
-          if (base + lane < l.count) {
-            int32_t slot = l.first + base + lane;
+          if (j < total) {
+            int32_t slot = o_first + (j - o_start);
             double c[3], h, t, q2;
             int inside;
             load_xyzh(s.xyzh, slot, c, &h);
@@ -129,7 +158,7 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
           unsigned hm = __ballot_sync(FULL_MASK, is_hit);
           if (is_hit) {
             int pos = n + __popc(hm & below);
-            if (pos < cap) m.keys[pos] = key;
+            if (pos < cap) m.keys[key_pos(pos)] = key;
           }
           n += __popc(hm);
         }
@@ -142,24 +171,53 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
   return n;
 }
 
-/* Bitonic sort of keys[0, n) in shared memory, padded to a power of two. */
-__device__ static void window_sort(uint64_t *keys, int n, int lane) {
-  int p = 1;
-  while (p < n) p <<= 1;
-  for (int i = n + lane; i < p; i += 32) keys[i] = ~(uint64_t)0;
-  __syncwarp();
-  for (int k = 2; k <= p; k <<= 1) {
+/*
+ * One bitonic sort of P keys in the shared buffer, the inner loop unrolled
+ * (its shared-memory loads issue together).  Pair i of a step is (a, a + j),
+ * a = i with a 0 bit inserted at log2(j); bit 4 of a and of a + j is the same
+ * for every i = lane + 32t, so key_pos is a fixed xor per step and lane.
+ */
+template <int P>
+__device__ static void bitonic_sort_shared(uint64_t *keys, int lane) {
+  for (int k = 2; k <= P; k <<= 1) {
     for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = lane; i < p / 2; i += 32) {
-        int a = 2 * i - (i & (j - 1)), b = a + j;
-        uint64_t x = keys[a], y = keys[b];
-        if ((x > y) == ((a & k) == 0)) {
-          keys[a] = y;
-          keys[b] = x;
+      int a0 = 2 * lane - (lane & (j - 1));
+      int xa = key_pos(a0) ^ a0, xb = key_pos(a0 + j) ^ (a0 + j);
+#pragma unroll
+      for (int t = 0; t < (P / 2 + 31) / 32; ++t) {
+        int i = lane + 32 * t;
+        if (P / 2 >= 32 || i < P / 2) {
+          int a = 2 * i - (i & (j - 1)), b = a + j;
+          uint64_t x = keys[a ^ xa], y = keys[b ^ xb];
+          if ((x > y) == ((a & k) == 0)) {
+            keys[a ^ xa] = y;
+            keys[b ^ xb] = x;
+          }
         }
       }
       __syncwarp();
     }
+  }
+}
+
+/* Sort the window's keys[0, n) (n <= KEYS): bitonic, padded to a power of two. */
+template <int KEYS>
+__device__ static void window_sort(uint64_t *keys, int n, int lane) {
+  int p = 2;
+  while (p < n) p <<= 1;
+  for (int i = n + lane; i < p; i += 32) keys[key_pos(i)] = ~(uint64_t)0;
+  __syncwarp();
+  switch (p) {
+    case 2: bitonic_sort_shared<2>(keys, lane); break;
+    case 4: bitonic_sort_shared<4>(keys, lane); break;
+    case 8: bitonic_sort_shared<8>(keys, lane); break;
+    case 16: bitonic_sort_shared<16>(keys, lane); break;
+    case 32: bitonic_sort_shared<32>(keys, lane); break;
+    case 64: bitonic_sort_shared<64>(keys, lane); break;
+    case 128: bitonic_sort_shared<128>(keys, lane); break;
+    case 256: bitonic_sort_shared<256>(keys, lane); break;
+    case 512: bitonic_sort_shared<KEYS >= 512 ? 512 : 2>(keys, lane); break;
+    default: bitonic_sort_shared<KEYS >= 1024 ? 1024 : 2>(keys, lane); break;
   }
 }
 
@@ -175,44 +233,49 @@ __device__ static inline struct sph_tau tau_shfl(struct sph_tau a, int lane) {
 }
 
 /*
- * Credit the window's n sorted hits: lane L walks hits [L * per, (L + 1) * per)
- * from the optical depth before them (tau_start plus a warp scan of the runs'
- * optical depths, all as struct sph_tau sums, so the grouping does not change
- * the result: see sph_trace_k.h).  Returns the optical depth after the window.
+ * Credit the window's n sorted hits, 32 at a time: lane L takes hit base + L
+ * (conflict-free loads of the keys, one column per hit), a warp scan of the
+ * hits' optical depths gives each lane the optical depth before its hit, and
+ * the carry goes on to the next 32.  All sums are struct sph_tau, so this
+ * grouping gives the CPU's hit-by-hit sum (see sph_trace_k.h).  Returns the
+ * optical depth after the window.
  */
 __device__ static struct sph_tau window_walk(const struct trace_scene &s,
                                              const struct trace_walk &w,
                                              const struct sph_ray &ray, double ndot_ray,
-                                             struct sph_tau tau_start, const uint64_t *keys,
+                                             struct sph_tau tau, const uint64_t *keys,
                                              int n, int lane) {
-  int per = (n + 31) / 32, j0 = lane * per, j1 = j0 + per < n ? j0 + per : n;
-  struct sph_tau run = {0.0, 0.0};
-  for (int j = j0; j < j1; ++j) {
-    int32_t slot = sph_hit_key_slot(keys[j]);
-    sph_tau_add(&run, sph_hit_dtau(&w.tv, w.n_hi[slot], trace_hit_column(s, ray, keys[j])));
-  }
-  struct sph_tau incl = run; /* inclusive scan over lanes */
-  for (int d = 1; d < 32; d <<= 1) {
-    struct sph_tau up = tau_shfl_up(incl, d);
-    if (lane >= d) {
-      sph_tau_merge(&up, incl); /* lower lanes first: the hits' order */
-      incl = up;
+  for (int base = 0; base < n; base += 32) {
+    int j = base + lane, valid = j < n;
+    int32_t slot = 0;
+    double col = 0.0, n_hi = 0.0;
+    struct sph_tau incl = {0.0, 0.0};
+    if (valid) {
+      uint64_t key = keys[key_pos(j)];
+      slot = sph_hit_key_slot(key);
+      col = trace_hit_column(s, ray, key);
+      n_hi = w.n_hi[slot];
+      incl.hi = sph_hit_dtau(&w.tv, n_hi, col);
     }
+    for (int d = 1; d < 32; d <<= 1) { /* inclusive scan; lower lanes first: the hits' order */
+      struct sph_tau up = tau_shfl_up(incl, d);
+      if (lane >= d) {
+        sph_tau_merge(&up, incl);
+        incl = up;
+      }
+    }
+    struct sph_tau before = tau_shfl_up(incl, 1), tau_in = tau;
+    if (lane > 0) sph_tau_merge(&tau_in, before);
+    if (valid) {
+      double dheat = 0.0;
+      double g = sph_hit_credit(&w.tv, ndot_ray, sph_tau_value(tau_in), n_hi, col,
+                                w.heating ? &dheat : NULL);
+      atomicAdd(&w.gamma[slot], g);
+      if (w.heating) atomicAdd(&w.heat[slot], dheat);
+    }
+    sph_tau_merge(&tau, tau_shfl(incl, 31));
   }
-  struct sph_tau before = tau_shfl_up(incl, 1), tau = tau_start;
-  if (lane > 0) sph_tau_merge(&tau, before);
-  for (int j = j0; j < j1; ++j) {
-    int32_t slot = sph_hit_key_slot(keys[j]);
-    double col = trace_hit_column(s, ray, keys[j]), dheat = 0.0;
-    double g = sph_hit_credit(&w.tv, ndot_ray, sph_tau_value(tau), w.n_hi[slot], col,
-                              w.heating ? &dheat : NULL);
-    sph_tau_add(&tau, sph_hit_dtau(&w.tv, w.n_hi[slot], col));
-    atomicAdd(&w.gamma[slot], g);
-    if (w.heating) atomicAdd(&w.heat[slot], dheat);
-  }
-  struct sph_tau after = tau_start;
-  sph_tau_merge(&after, tau_shfl(incl, 31));
-  return after;
+  return tau;
 }
 
 /*
@@ -243,7 +306,7 @@ __device__ static int ray_extent(const struct trace_scene &s, const struct sph_r
 template <int KEYS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
     warp_rays_kernel(struct trace_scene s, struct trace_walk w, int64_t total_rays, int cap,
-                     unsigned long long *ctr) {
+                     double aim_hits, unsigned long long *ctr) {
   __shared__ struct warp_shared<KEYS> shared[WARP_RAYS_PER_BLOCK];
   int lane = threadIdx.x & 31;
   struct warp_shared<KEYS> &m = shared[threadIdx.x / 32];
@@ -289,13 +352,13 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
       }
       allow_last = 1;
       if (n > 0) {
-        window_sort(m.keys, n, lane);
+        window_sort<KEYS>(m.keys, n, lane);
         tau = window_walk(s, w, ray, ndot_ray, tau, m.keys, n, lane);
         __syncwarp();
       }
       my_hits += (unsigned long long)n;
-      /* aim at half the buffer: grow up to 4x after a sparse window, shrink at most 2x */
-      double grow = 0.5 * (double)cap / (double)(n > 1 ? n : 1);
+      /* aim at aim_hits: grow up to 4x after a sparse window, shrink at most 2x */
+      double grow = aim_hits / (double)(n > 1 ? n : 1);
       len = used * fmin(4.0, fmax(0.5, grow));
       if (last) break;
       fa = fb;
@@ -323,6 +386,15 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
                "environment IONF_SPH_TRACE_WINDOW_HITS = '%s': give 2 .. %d", env, WARP_KEYS);
     cap = (int)v;
   }
+  /* IONF_SPH_TRACE_WINDOW_AIM (0.1 .. 1): the hits a window aims at, as a
+     fraction of the buffer (default WARP_DEFAULT_AIM) */
+  const char *env_aim = getenv("IONF_SPH_TRACE_WINDOW_AIM");
+  double aim = WARP_DEFAULT_AIM;
+  if (env_aim && *env_aim) {
+    aim = strtod(env_aim, NULL);
+    IONF_CHECK(aim >= 0.1 && aim <= 1.0, IONF_ERR_CONFIG,
+               "environment IONF_SPH_TRACE_WINDOW_AIM = '%s': give 0.1 .. 1", env_aim);
+  }
   /* IONF_SPH_TRACE_MIN_BLOCKS (1, 6, 8): blocks per SM the compiler must fit (fewer
      registers, some spilled), for measuring occupancy against spills */
   const char *env_mb = getenv("IONF_SPH_TRACE_MIN_BLOCKS");
@@ -334,7 +406,7 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
   }
   /* the smallest buffer that holds cap keys (less shared memory per warp) */
   int keys = cap <= 256 ? 256 : (cap <= 512 ? 512 : 1024);
-  typedef void (*warp_kernel)(struct trace_scene, struct trace_walk, int64_t, int,
+  typedef void (*warp_kernel)(struct trace_scene, struct trace_walk, int64_t, int, double,
                               unsigned long long *);
   static const warp_kernel kernels[3][3] = {
       {warp_rays_kernel<256, 1>, warp_rays_kernel<256, 6>, warp_rays_kernel<256, 8>},
@@ -357,7 +429,7 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
   TRACE_CUDA(cudaMemsetAsync(ctr, 0, CTR_COUNT * sizeof(unsigned long long), st), "clear");
   int64_t warps = total_rays, blocks = (warps + WARP_RAYS_PER_BLOCK - 1) / WARP_RAYS_PER_BLOCK;
   if (blocks > g->blocks) blocks = g->blocks;
-  kernel<<<(unsigned int)blocks, TRACE_THREADS, 0, st>>>(*s, *w, total_rays, cap, ctr);
+  kernel<<<(unsigned int)blocks, TRACE_THREADS, 0, st>>>(*s, *w, total_rays, cap, aim * cap, ctr);
   TRACE_CUDA(cudaGetLastError(), "warp tracer launch");
   unsigned long long h[CTR_COUNT];
   TRACE_CUDA(cudaMemcpyAsync(h, ctr, sizeof h, cudaMemcpyDeviceToHost, st), "copy of the counters");

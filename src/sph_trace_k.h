@@ -55,21 +55,24 @@ IONF_HD IONF_INLINE double sph_min(double a, double b) { return (a < b || b != b
 IONF_HD IONF_INLINE double sph_max(double a, double b) { return (a > b || b != b) ? a : b; }
 
 /**
- * Slab test of the box [lo, hi] over the ray's t in [t_lo, t_hi].  NaN slabs
- * (0 * inf, the origin on a face with a zero direction component) are ignored
- * by the min/max; that case cannot hide a hit because the float boxes lie
- * strictly outside their spheres.
+ * Slab test of the box [lo, hi] over the ray's t in [t_lo, t_hi].  Each axis'
+ * entry and exit faces follow from the sign of 1/d (so no min/max per axis:
+ * this test runs for every node a ray visits).  A NaN slab (0 * inf: the origin
+ * on a face, a zero direction component) leaves t_near / t_far as they are;
+ * that cannot hide a hit because the float boxes lie strictly outside their
+ * spheres.
  */
 IONF_HD IONF_INLINE int sph_ray_box_range(const struct sph_ray *r, double t_lo, double t_hi,
                                           float x_lo, float x_hi, float y_lo, float y_hi,
                                           float z_lo, float z_hi) {
   double t_near = t_lo, t_far = t_hi;
-  double lo[3] = {x_lo, y_lo, z_lo}, hi[3] = {x_hi, y_hi, z_hi};
+  float lo[3] = {x_lo, y_lo, z_lo}, hi[3] = {x_hi, y_hi, z_hi};
   for (int a = 0; a < 3; ++a) {
-    double t0 = (lo[a] - r->o[a]) * r->inv_d[a];
-    double t1 = (hi[a] - r->o[a]) * r->inv_d[a];
-    t_near = sph_max(t_near, sph_min(t0, t1));
-    t_far = sph_min(t_far, sph_max(t0, t1));
+    int neg = r->inv_d[a] < 0.0;
+    double t_in = ((double)(neg ? hi[a] : lo[a]) - r->o[a]) * r->inv_d[a];
+    double t_out = ((double)(neg ? lo[a] : hi[a]) - r->o[a]) * r->inv_d[a];
+    t_near = t_in > t_near ? t_in : t_near;
+    t_far = t_out < t_far ? t_out : t_far;
   }
   return t_near <= t_far;
 }
