@@ -14,7 +14,8 @@
  * seconds: median of REPEATS passes (default 3) of the whole call, host to
  * host (cuda: after one untimed pass that makes the tree and particles
  * resident, as in a run where they stay; per pass it still uploads x_HII and
- * the sources and copies the rates back).  cpu: all OpenMP threads.  both:
+ * the sources and copies the rates back, between page-locked arrays as the
+ * particle engine's (sph_trace_cuda_pin_host); BENCH_PAGEABLE=1: pageable).  cpu: all OpenMP threads.  both:
  * the cuda line ends with the largest relative difference of its rates from
  * the cpu pass's.
  */
@@ -93,6 +94,10 @@ int main(int argc, char **argv) {
   }
   double *x_hii = calloc((size_t)n, sizeof(double));
   double *g_cpu = calloc((size_t)n, sizeof(double)), *g_gpu = calloc((size_t)n, sizeof(double));
+  if (do_cuda && !getenv("BENCH_PAGEABLE")) { /* as the particle engine does */
+    sph_trace_cuda_pin_host(x_hii, (size_t)n * sizeof(double));
+    sph_trace_cuda_pin_host(g_gpu, (size_t)n * sizeof(double));
+  }
   double n_h_cm3 = 0.0;
   for (long long i = 0; i < n; ++i) n_h_cm3 += p.n_h_atoms[i];
   n_h_cm3 /= IONF_KPC_CM * IONF_KPC_CM * IONF_KPC_CM;

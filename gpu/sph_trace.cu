@@ -87,6 +87,10 @@ struct trace_state {
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
   int64_t dirs_nside;
   int table_ready;
+  double h_max_cm;               /* of the resident particles */
+  struct dbuf bad_x;             /* the first particle whose x_HII is outside [0, 1] */
+  void *pinned[8];               /* callers' arrays page-locked (sph_trace_cuda_pin_host) */
+  int n_pinned;
   /* the two schedules' scratch */
   struct thread_rays_state thread_rays;
   struct warp_rays_state warp_rays;
@@ -97,12 +101,19 @@ static struct trace_state g_trace;
 
 /* ---- kernels ----------------------------------------------------------------------- */
 
-/* Neutral atoms per sorted slot (N_H from the resident copy, in sorted order). */
+/*
+ * Neutral atoms per sorted slot (N_H from the resident copy, in sorted order),
+ * and the input check of x_HII in [0, 1] (*bad: the smallest particle index
+ * outside; the host scan it replaces read every value once more per pass).
+ */
 __global__ void neutral_kernel(const double *n_h_sorted, const double *x_hii, const int32_t *order,
-                               int64_t n, double *n_hi) {
+                               int64_t n, double *n_hi, unsigned long long *bad) {
   int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n) return;
-  n_hi[s] = n_h_sorted[s] * (1.0 - x_hii[order[s]]);
+  int32_t i = order[s];
+  double x = x_hii[i];
+  if (!(x >= 0.0 && x <= 1.0)) atomicMin(bad, (unsigned long long)i);
+  n_hi[s] = n_h_sorted[s] * (1.0 - x);
 }
 
 __global__ void scatter_kernel(const double *sorted, const int32_t *order, int64_t n,
@@ -118,12 +129,24 @@ extern "C" void sph_trace_cuda_release(void) {
   struct dbuf *all[] = {&g->xyzh,     &g->n_h_atoms, &g->nodes,    &g->leaves,   &g->order,
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
-                        &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3]};
+                        &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   sph_trace_thread_rays_free(&g->thread_rays);
   sph_trace_warp_rays_free(&g->warp_rays);
+  for (int i = 0; i < g->n_pinned; ++i) cudaHostUnregister(g->pinned[i]);
   if (g->stream) cudaStreamDestroy(g->stream);
   memset(g, 0, sizeof *g);
+}
+
+extern "C" void sph_trace_cuda_pin_host(void *p, size_t bytes) {
+  struct trace_state *g = &g_trace;
+  if (!p || bytes == 0 || g->n_pinned == (int)(sizeof g->pinned / sizeof g->pinned[0])) return;
+  for (int i = 0; i < g->n_pinned; ++i)
+    if (g->pinned[i] == p) return;
+  if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess)
+    g->pinned[g->n_pinned++] = p;
+  else
+    cudaGetLastError(); /* pageable copies then */
 }
 
 /* Copy the tree and the sorted particles unless they are the resident ones. */
@@ -138,13 +161,16 @@ static ionf_err make_resident(const struct sph_trace_input *in) {
   g->resident = 0;
   int64_t n = p->count;
   std::vector<double> xyzh((size_t)(4 * n)), atoms((size_t)n);
-#pragma omp parallel for schedule(static)
+  double h_max = 0.0;
+#pragma omp parallel for reduction(max : h_max) schedule(static)
   for (int64_t s = 0; s < n; ++s) {
     int64_t i = t->order[s];
     for (int a = 0; a < 3; ++a) xyzh[(size_t)(4 * s + a)] = p->pos_cm[3 * i + a];
     xyzh[(size_t)(4 * s + 3)] = p->h_cm[i];
+    h_max = fmax(h_max, p->h_cm[i]);
     atoms[(size_t)s] = p->n_h_atoms[i];
   }
+  g->h_max_cm = h_max;
   IONF_CALL(dbuf_ensure(&g->xyzh, xyzh.size() * sizeof(double), "sorted particles"));
   IONF_CALL(dbuf_ensure(&g->n_h_atoms, atoms.size() * sizeof(double), "hydrogen atoms"));
   IONF_CALL(dbuf_ensure(&g->nodes, (size_t)t->n_nodes * sizeof(struct bvh_node), "tree nodes"));
@@ -249,10 +275,18 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
     tv.sp[SPECIES_HI].heat_thick = tv.sp[SPECIES_HI].heat_thick ? (const double *)g->photo[2].p : NULL;
     tv.sp[SPECIES_HI].heat_thin = tv.sp[SPECIES_HI].heat_thin ? (const double *)g->photo[3].p : NULL;
   }
-  if (n > 0)
+  if (n > 0) { /* sph_trace_prepare left the scan of x_HII to this kernel */
+    IONF_CALL(dbuf_ensure(&g->bad_x, sizeof(unsigned long long), "input check"));
+    unsigned long long *bad = (unsigned long long *)g->bad_x.p, bad_host = 0;
+    TRACE_CUDA(cudaMemsetAsync(bad, 0xff, sizeof *bad, st), "clear");
     neutral_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
         (const double *)g->n_h_atoms.p, (const double *)g->x_hii.p, (const int32_t *)g->order.p,
-        n, (double *)g->n_hi.p);
+        n, (double *)g->n_hi.p, bad);
+    TRACE_CUDA(cudaMemcpyAsync(&bad_host, bad, sizeof bad_host, cudaMemcpyDeviceToHost, st),
+               "input check");
+    TRACE_CUDA(cudaStreamSynchronize(st), "input check");
+    if (bad_host != ~0ull) return sph_trace_bad_x_hii((int64_t)bad_host, in->x_hii[bad_host]);
+  }
 
   struct trace_scene s;
   s.xyzh = (const double *)g->xyzh.p;
@@ -266,8 +300,8 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   s.src_pos = (const double *)g->src_pos.p;
   s.n_rays = prep->n_rays;
   s.r_max_cm = in->r_max_cm;
-  s.reach = in->r_max_cm > 0.0 ? in->r_max_cm + prep->h_max_cm : INFINITY;
-  s.h_max_cm = prep->h_max_cm;
+  s.reach = in->r_max_cm > 0.0 ? in->r_max_cm + g->h_max_cm : INFINITY;
+  s.h_max_cm = g->h_max_cm;
   s.table = (const double *)g->table.p;
   s.periodic = prep->periodic;
   for (int a = 0; a < 3; ++a) s.box_cm[a] = prep->box_cm[a];
@@ -302,14 +336,14 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   if (n > 0) {
     scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
         (const double *)g->gamma_s.p, (const int32_t *)g->order.p, n, (double *)g->gamma_out.p);
-    TRACE_CUDA(cudaMemcpyAsync(out->gamma_hi_per_s, g->gamma_out.p, (size_t)n * sizeof(double),
-                               cudaMemcpyDeviceToHost, st), "copy of the rates");
-    if (heating) {
+    if (heating)
       scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
           (const double *)g->heat_s.p, (const int32_t *)g->order.p, n, (double *)g->heat_out.p);
+    TRACE_CUDA(cudaMemcpyAsync(out->gamma_hi_per_s, g->gamma_out.p, (size_t)n * sizeof(double),
+                               cudaMemcpyDeviceToHost, st), "copy of the rates");
+    if (heating)
       TRACE_CUDA(cudaMemcpyAsync(out->heating_erg_per_s, g->heat_out.p, (size_t)n * sizeof(double),
                                  cudaMemcpyDeviceToHost, st), "copy of the heating rates");
-    }
     TRACE_CUDA(cudaStreamSynchronize(st), "copy of the rates");
     if (in->heating && !heating) memset(out->heating_erg_per_s, 0, (size_t)n * sizeof(double));
   }

@@ -6,19 +6,22 @@
  * distance order.  One thread per ray (gpu/sph_trace_thread.cu) walks the tree
  * twice and sorts the hits through global memory.  Here the 32 lanes share one
  * ray: each traversal step pops up to 32 nodes (one per lane) from a stack in
- * shared memory, a leaf's (up to 32) particles are tested one per lane with
- * coalesced loads, the hits' sph_hit_keys go to the warp's buffer in shared
- * memory, a bitonic sort orders them, a warp scan gives each lane the optical
- * depth at the start of its run of hits, and the lanes credit their hits.
+ * shared memory; the particles of the leaves popped in a step are tested as
+ * one list, 32 at a time, one per lane with coalesced loads; the hits'
+ * sph_hit_keys go to the warp's buffer in shared memory; a bitonic sort orders
+ * them; the lanes then take the sorted hits 32 at a time, a warp scan giving
+ * each the optical depth before its hit, and credit them.
  *
- * Windows: the buffer holds 512 hits (WARP_DEFAULT_KEYS), so a ray is cut into windows of
- * closest-approach distance [fa, fb) (float bounds, membership by float(t):
- * the key's own rounding, so a hit lies in exactly one window and the walk
- * order is the global key order, the CPU's).  Each window is traversed from
- * the root with the slab tests limited to [fa - h_max, fb + h_max]; its length
- * adapts to the hit density seen (aiming at half the buffer); a window that
- * overflows is halved and traversed again.  The optical depth carries from
- * one window to the next.
+ * Windows: the buffer holds 512 hits (WARP_DEFAULT_KEYS), so a ray is cut into
+ * windows of closest-approach distance [fa, fb) (float bounds, membership by
+ * float(t): the key's own rounding, so a hit lies in exactly one window and the
+ * walk order is the global key order, the CPU's).  Each window is traversed
+ * from the root with the slab tests limited to [fa - h_max, fb + h_max]; its
+ * length adapts to the hit density seen (aiming at 0.85 of the buffer); a
+ * window about to overflow is cut short where it stands (window_cut: sorted,
+ * ended below the distance of its 3/4-th hit); with small buffers, or when it
+ * cannot be cut, it is shortened and traversed again.  The optical depth
+ * carries from one window to the next.
  *
  * Rays are handed out by an atomic counter (persistent blocks), in the
  * source-major HEALPix NESTED order, so neighbouring warps trace neighbouring
@@ -27,6 +30,7 @@
 #include "sph_trace_gpu.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define WARP_RAYS_PER_BLOCK (TRACE_THREADS / 32)
@@ -36,6 +40,7 @@
 #define WARP_DEFAULT_MIN_BLOCKS 8  /* launch bound unless IONF_SPH_TRACE_MIN_BLOCKS says: 64
                                       registers, 32 warps per SM, some spills (measured) */
 #define WARP_DEFAULT_AIM 0.85      /* a window aims at this fraction of the buffer (measured: 0.85 beats 0.5 and 0.7) */
+#define WARP_CUT_MIN_KEYS 64       /* buffers this large cut a window that overflows (window_cut) */
 #define WARP_STACK 512             /* traversal stack entries per warp */
 /* Above this depth the warp pops one node at a time (depth-first), which adds at
    most height + 1 entries: the stack never overflows for height <= MAX_HEIGHT. */
@@ -44,7 +49,16 @@
 /* Windows one ray may take (the smallest buffer, 2 hits, needs ~1 per hit) */
 #define WARP_MAX_WINDOWS (1L << 22)
 
-enum { CTR_NEXT_RAY = 0, CTR_HITS = 1, CTR_TOO_DENSE = 2, CTR_COUNT = 3 };
+/* counters: next ray, hits, failure flag; windows walked, cut short, traversed again */
+enum {
+  CTR_NEXT_RAY = 0,
+  CTR_HITS = 1,
+  CTR_TOO_DENSE = 2,
+  CTR_WINDOWS = 3,
+  CTR_CUTS = 4,
+  CTR_RETRIES = 5,
+  CTR_COUNT = 6
+};
 
 /* A sorted particle's x, y, z, h: two 16-byte read-only loads. */
 __device__ static inline void load_xyzh(const double *xyzh, int32_t slot, double *c, double *h) {
@@ -69,17 +83,63 @@ template <int KEYS>
 struct warp_shared {
   uint64_t keys[KEYS];
   int32_t stack[WARP_STACK];
+  int32_t leaf_offset[32];       /* a step's popped leaves: slot = list position + offset */
 };
 
+/* OR of v over the warp. */
+__device__ static inline unsigned warp_or(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(FULL_MASK, v);
+#else
+  for (int d = 16; d > 0; d >>= 1) v |= __shfl_xor_sync(FULL_MASK, v, d);
+  return v;
+#endif
+}
+
+template <int KEYS>
+__device__ static void window_sort(uint64_t *keys, int n, int lane);
+
 /*
- * The window's hits into m.keys; returns how many there are (stops early, with
- * a count > cap, once they do not fit).  Uniform across the warp.
+ * A window about to overflow is cut short instead of traversed again: sort
+ * its n keys, end it at the float distance t of key k (k = 3/4 of them, at
+ * most cap - 32, so that a round of 32 hits fits after), keep the keys below
+ * t (the sorted prefix) and go on with the shorter window.  Every hit at a
+ * distance below t is then in the buffer, found before or after the cut.
+ * Returns the keys kept and sets *fb = t; -1 when t would not exceed fa
+ * (more hits at distance fa than fit: the caller's too-dense path).
+ */
+template <int KEYS>
+__device__ __noinline__ static int window_cut(uint64_t *keys, int n, int cap, float fa, float *fb, int lane) {
+  window_sort<KEYS>(keys, n, lane);
+  int k = min(3 * n / 4, cap - 32);
+  float t = sph_hit_key_t(keys[key_pos(k)]);
+  if (!(t > fa)) return -1;
+  /* keys [0, k) have distances <= t: drop those equal to t, 32 at a time from k down */
+  for (int base = k; base > 0; base -= 32) {
+    int j = base - 1 - lane;
+    unsigned equal = __ballot_sync(FULL_MASK, j >= 0 && sph_hit_key_t(keys[key_pos(j)]) == t);
+    if (equal != FULL_MASK) {
+      *fb = t;
+      return base - (__ffs(~equal) - 1);
+    }
+  }
+  *fb = t;
+  return 0;
+}
+
+/*
+ * The window [fa, *fb)'s hits into m.keys; returns how many there are.  With a
+ * buffer of at least WARP_CUT_MIN_KEYS a window about to overflow is cut
+ * (window_cut: *fb moves down); with a smaller one, or when it cannot be cut,
+ * the traversal stops early with a count > cap (the caller retraverses a
+ * shorter window).  Uniform across the warp.
  */
 template <int KEYS>
 __device__ static int window_hits(const struct trace_scene &s, const struct sph_ray &primary,
                                   const struct sph_periodic_range &range, int64_t n_images,
-                                  float fa, float fb, int cap, struct warp_shared<KEYS> &m,
+                                  float fa, float *fb_io, int cap, struct warp_shared<KEYS> &m,
                                   int lane) {
+  float fb = *fb_io;
   double fa_d = (double)fa, fb_d = (double)fb;
   /* float(t) >= fa implies t >= fa - ulp(fa)/2: the margin 2^-23 |fa| covers it */
   double lo = isinf(fa_d) ? 0.0 : fmax(0.0, fa_d - s.h_max_cm - fabs(fa_d) * 1.2e-7);
@@ -119,36 +179,40 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
       if (hit[1]) m.stack[sp + __popc(b1 & below)] = child[1];
       if (hit[0]) m.stack[sp + n1 + __popc(b0 & below)] = child[0];
       sp += n1 + __popc(b0);
-      if (__ballot_sync(FULL_MASK, leaf)) {
+      unsigned leaf_mask = __ballot_sync(FULL_MASK, leaf);
+      if (leaf_mask) {
         /* The popped leaves' particles as one list, 32 per round across leaf
-           boundaries (full lanes, independent loads): a warp scan of the
-           counts gives each leaf's end in the list; lane j of a round finds
-           its leaf by a binary search over the ends.  The hits' order in the
-           buffer does not matter: the window is sorted. */
+           boundaries (full lanes, independent loads).  A warp scan of the
+           counts places each leaf in the list; the leaves, in lane order,
+           leave their slot offsets in shared memory; in each round an OR over
+           the lanes marks where leaves start, and lane j's leaf is the last
+           one started at or before j.  The hits' order in the buffer does
+           not matter: the window is sorted. */
         int end = count;
         for (int d = 1; d < 32; d <<= 1) {
           int up = __shfl_up_sync(FULL_MASK, end, d);
           if (lane >= d) end += up;
         }
-        int total = __shfl_sync(FULL_MASK, end, 31);
+        int total = __shfl_sync(FULL_MASK, end, 31), start = end - count;
+        if (leaf) m.leaf_offset[__popc(leaf_mask & below)] = first - start;
+        __syncwarp();
+        int started = 0; /* leaves started in earlier rounds */
         for (int base = 0; base < total; base += 32) {
-          int j = base + lane, owner = 0;
-          for (int step = 16; step > 0; step >>= 1) {
-            int e = __shfl_sync(FULL_MASK, end, owner + step - 1);
-            if (e <= j) owner += step;
-          }
-          owner &= 31; /* lanes past the list's end: any leaf, not used */
-          int32_t o_first = __shfl_sync(FULL_MASK, first, owner);
-          int o_start = __shfl_sync(FULL_MASK, end - count, owner);
+          int j = base + lane;
+          unsigned starts = warp_or(leaf && start >= base && start < base + 32
+                                        ? 1u << (start - base) : 0u);
+          int r = started + __popc(starts & ((2u << lane) - 1u)) - 1;
+          started += __popc(starts);
           int is_hit = 0;
           uint64_t key = 0;
+          float ft = 0.0f;
           if (j < total) {
-            int32_t slot = o_first + (j - o_start);
+            int32_t slot = j + m.leaf_offset[r];
             double c[3], h, t, q2;
             int inside;
             load_xyzh(s.xyzh, slot, c, &h);
             if (sph_ray_sphere(&ray, c, h, &t, &q2, &inside)) {
-              float ft = (float)t;
+              ft = (float)t;
               if (ft >= fa && ft < fb) {
                 is_hit = 1;
                 key = sph_hit_key(t, slot);
@@ -156,6 +220,15 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
             }
           }
           unsigned hm = __ballot_sync(FULL_MASK, is_hit);
+          if (n + __popc(hm) > cap && cap >= WARP_CUT_MIN_KEYS) {
+            int kept = window_cut<KEYS>(m.keys, n, cap, fa, &fb, lane);
+            if (kept < 0) return cap + 1; /* cannot be cut: the caller's too-dense path */
+            n = kept;
+            hi = fmin(s.reach, (double)fb + s.h_max_cm + fabs((double)fb) * 1.2e-7);
+            is_hit = is_hit && ft < fb;
+            hm = __ballot_sync(FULL_MASK, is_hit);
+            *fb_io = fb;
+          }
           if (is_hit) {
             int pos = n + __popc(hm & below);
             if (pos < cap) m.keys[key_pos(pos)] = key;
@@ -163,7 +236,7 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
           n += __popc(hm);
         }
       }
-      __syncwarp();
+      __syncwarp(); /* the stack and leaf offsets are rewritten next step */
       if (n > cap) break; /* the window is cut and traversed again */
     }
     __syncwarp();
@@ -312,6 +385,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
   struct warp_shared<KEYS> &m = shared[threadIdx.x / 32];
   double len = 4.0 * s.h_max_cm; /* window length; adapted to the hit density */
   unsigned long long my_hits = 0;
+  unsigned my_windows = 0, my_cuts = 0, my_retries = 0;
   for (;;) {
     unsigned long long r = 0;
     if (lane == 0) r = atomicAdd(&ctr[CTR_NEXT_RAY], 1ull);
@@ -338,7 +412,12 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
       int last = allow_last && end >= t_out;
       float fb = last ? INFINITY : __double2float_rn(end);
       if (!(fb > fa)) fb = nextafterf(fa, INFINITY);
-      int n = window_hits(s, ray, range, n_images, fa, fb, cap, m, lane);
+      float fb_asked = fb;
+      int n = window_hits(s, ray, range, n_images, fa, &fb, cap, m, lane);
+      if (fb != fb_asked) { /* the window was cut */
+        last = 0;
+        ++my_cuts;
+      }
       double ulp = (double)nextafterf(fa, INFINITY) - (double)fa;
       double used = last ? fmax(t_out - (double)fa, ulp) : (double)fb - (double)fa;
       if (n > cap) {
@@ -348,6 +427,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
         }
         len = 0.4 * used * (double)cap / (double)n;
         allow_last = 0;
+        ++my_retries;
         continue;
       }
       allow_last = 1;
@@ -357,6 +437,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
         __syncwarp();
       }
       my_hits += (unsigned long long)n;
+      ++my_windows;
       /* aim at aim_hits: grow up to 4x after a sparse window, shrink at most 2x */
       double grow = aim_hits / (double)(n > 1 ? n : 1);
       len = used * fmin(4.0, fmax(0.5, grow));
@@ -365,6 +446,11 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
     }
   }
   if (lane == 0 && my_hits) atomicAdd(&ctr[CTR_HITS], my_hits);
+  if (lane == 0 && my_windows) {
+    atomicAdd(&ctr[CTR_WINDOWS], (unsigned long long)my_windows);
+    atomicAdd(&ctr[CTR_CUTS], (unsigned long long)my_cuts);
+    atomicAdd(&ctr[CTR_RETRIES], (unsigned long long)my_retries);
+  }
 }
 
 ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_walk *w,
@@ -386,14 +472,15 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
                "environment IONF_SPH_TRACE_WINDOW_HITS = '%s': give 2 .. %d", env, WARP_KEYS);
     cap = (int)v;
   }
-  /* IONF_SPH_TRACE_WINDOW_AIM (0.1 .. 1): the hits a window aims at, as a
-     fraction of the buffer (default WARP_DEFAULT_AIM) */
+  /* IONF_SPH_TRACE_WINDOW_AIM (0.1 .. 2): the hits a window aims at, as a
+     fraction of the buffer (default WARP_DEFAULT_AIM; above 1 windows are
+     meant to overflow and be cut) */
   const char *env_aim = getenv("IONF_SPH_TRACE_WINDOW_AIM");
   double aim = WARP_DEFAULT_AIM;
   if (env_aim && *env_aim) {
     aim = strtod(env_aim, NULL);
-    IONF_CHECK(aim >= 0.1 && aim <= 1.0, IONF_ERR_CONFIG,
-               "environment IONF_SPH_TRACE_WINDOW_AIM = '%s': give 0.1 .. 1", env_aim);
+    IONF_CHECK(aim >= 0.1 && aim <= 2.0, IONF_ERR_CONFIG,
+               "environment IONF_SPH_TRACE_WINDOW_AIM = '%s': give 0.1 .. 2", env_aim);
   }
   /* IONF_SPH_TRACE_MIN_BLOCKS (1, 6, 8): blocks per SM the compiler must fit (fewer
      registers, some spilled), for measuring occupancy against spills */
@@ -436,6 +523,10 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
   TRACE_CUDA(cudaStreamSynchronize(st), "warp tracer");
   *hits = (int64_t)h[CTR_HITS];
   *too_dense = h[CTR_TOO_DENSE] != 0;
+  if (getenv("IONF_SPH_TRACE_TIMING"))
+    fprintf(stderr, "sph_trace_cuda (warp rays): %llu windows (%llu cut short, %llu traversed again) "
+            "for %lld rays, %d-hit buffer aiming at %.0f\n", h[CTR_WINDOWS], h[CTR_CUTS],
+            h[CTR_RETRIES], (long long)total_rays, cap, aim * cap);
   return IONF_OK;
 }
 

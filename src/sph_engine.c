@@ -232,6 +232,12 @@ ionf_err sph_engine_create(const struct sph_config *cfg, sph_trace_fn trace,
   }
   if (rc == IONF_OK) rc = build_tree(e);
   if (rc == IONF_OK) rc = alloc_state(e);
+  if (rc == IONF_OK && !strcmp(e->tracer_name, "cuda")) { /* each pass's copies in and out */
+    size_t bytes = sizeof(double) * (size_t)e->particles.count;
+    sph_trace_cuda_pin_host(e->x_hii_av, bytes);
+    sph_trace_cuda_pin_host(e->gamma_hi_per_s, bytes);
+    if (e->heating_erg_per_s) sph_trace_cuda_pin_host(e->heating_erg_per_s, bytes);
+  }
   if (rc == IONF_OK) rc = photo_tables_build(&cfg->base, &e->tables);
   if (rc == IONF_OK) {
     e->chem = chem_params_from_config(&cfg->base);

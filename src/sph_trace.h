@@ -20,6 +20,7 @@
 #ifndef IONF_SPH_TRACE_H
 #define IONF_SPH_TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bvh.h"
@@ -81,5 +82,16 @@ IONF_NODISCARD ionf_err sph_trace_cuda(const struct sph_trace_input *in,
                                        struct sph_trace_output *out,
                                        struct sph_trace_stats *stats);
 void sph_trace_cuda_release(void);
+
+/**
+ * Page-lock the caller's array at p (bytes long) for the CUDA pass's copies:
+ * the per-pass x_HII in and rates out are the pass's largest host transfers
+ * (measured on the H100 machine, 2^21 particles: in 1.1 ms and out 1.7 ms
+ * page-locked, 1.2 and 1.9 ms pageable; benchmarks/RESULTS.md).  The array
+ * must outlive the pin: sph_trace_cuda_release unpins everything.  Best
+ * effort: when the host will not pin, the copies stay pageable.  Does nothing
+ * in a CPU-only build.
+ */
+void sph_trace_cuda_pin_host(void *p, size_t bytes);
 
 #endif /* IONF_SPH_TRACE_H */

@@ -172,7 +172,7 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
                        struct sph_trace_stats *stats) {
   double t0 = omp_get_wtime();
   struct sph_trace_prep prep;
-  IONF_CALL(sph_trace_prepare(in, out, SPH_PREP_DIRECTIONS | SPH_PREP_PARTICLES, &prep));
+  IONF_CALL(sph_trace_prepare(in, out, SPH_PREP_DIRECTIONS | SPH_PREP_PARTICLES | SPH_PREP_SCANS, &prep));
   int64_t n = prep.n_particles;
   int heating = in->heating && in->tables.heating;
   double *gamma = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
@@ -263,4 +263,9 @@ ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_trace_outpu
 }
 
 void sph_trace_cuda_release(void) {}
+
+void sph_trace_cuda_pin_host(void *p, size_t bytes) {
+  (void)p;
+  (void)bytes;
+}
 #endif

@@ -26,6 +26,11 @@ ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_trace_outpu
 }
 
 void sph_trace_cuda_release(void) {}
+
+void sph_trace_cuda_pin_host(void *p, size_t bytes) {
+  (void)p;
+  (void)bytes;
+}
 #endif
 
 /* ISO C: a translation unit is not empty */

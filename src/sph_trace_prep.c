@@ -88,14 +88,28 @@ static ionf_err check_input(const struct sph_trace_input *in, const struct sph_t
                nd);
   }
   IONF_CALL(check_periodic(in));
+  return IONF_OK;
+}
+
+ionf_err sph_trace_bad_x_hii(int64_t i, double x) {
+  return ionf_error_set(IONF_ERR_INPUT,
+                        "sph_trace: particle %lld ionized fraction x_HII = %g outside [0, 1]",
+                        (long long)i, x);
+}
+
+static ionf_err check_x_hii(const double *x_hii, int64_t n) {
   int64_t bad = INT64_MAX; /* the first, found in parallel */
 #pragma omp parallel for reduction(min : bad) schedule(static)
-  for (int64_t i = 0; i < p->count; ++i)
-    if (!(in->x_hii[i] >= 0.0 && in->x_hii[i] <= 1.0) && i < bad) bad = i;
-  IONF_CHECK(bad == INT64_MAX, IONF_ERR_INPUT,
-             "sph_trace: particle %lld ionized fraction x_HII = %g outside [0, 1]", (long long)bad,
-             in->x_hii[bad]);
-  return IONF_OK;
+  for (int64_t i = 0; i < n; ++i)
+    if (!(x_hii[i] >= 0.0 && x_hii[i] <= 1.0) && i < bad) bad = i;
+  return bad == INT64_MAX ? IONF_OK : sph_trace_bad_x_hii(bad, x_hii[bad]);
+}
+
+double sph_trace_h_max(const struct particle_set *p) {
+  double h_max = 0.0;
+#pragma omp parallel for reduction(max : h_max) schedule(static)
+  for (int64_t i = 0; i < p->count; ++i) h_max = fmax(h_max, p->h_cm[i]);
+  return h_max;
 }
 
 ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_trace_output *out,
@@ -110,10 +124,10 @@ ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_tr
   IONF_CALL(sph_kernel_table_fill(prep->column_table));
   if (what & SPH_PREP_DIRECTIONS) IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
   const struct particle_set *p = in->particles;
-  double h_max = 0.0;
-#pragma omp parallel for reduction(max : h_max) schedule(static)
-  for (int64_t i = 0; i < p->count; ++i) h_max = fmax(h_max, p->h_cm[i]);
-  prep->h_max_cm = h_max;
+  if (what & SPH_PREP_SCANS) {
+    IONF_CALL(check_x_hii(in->x_hii, p->count));
+    prep->h_max_cm = sph_trace_h_max(p);
+  }
   if (!(what & SPH_PREP_PARTICLES) || p->count == 0) return IONF_OK;
   int64_t n = p->count;
   prep->xyzh = ionf_malloc((size_t)n * 4 * sizeof(double), "the tracer's sorted particles");

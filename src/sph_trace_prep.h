@@ -31,11 +31,20 @@ struct sph_trace_prep {
 };
 
 /**
- * What sph_trace_prepare fills beyond the checks, the table, nside and h_max:
+ * What sph_trace_prepare does beyond the other checks, the table and nside:
  * the ray directions (the CUDA path keeps its device copy while nside stays),
- * the particles gathered into sorted order (the CUDA path keeps its own).
+ * the particles gathered into sorted order (the CUDA path keeps its own), the
+ * scans over every particle: x_HII in [0, 1] and h_max (the CUDA path checks
+ * x_HII while it stages it for the upload and keeps h_max with its resident
+ * particles).
  */
-enum { SPH_PREP_DIRECTIONS = 1, SPH_PREP_PARTICLES = 2 };
+enum { SPH_PREP_DIRECTIONS = 1, SPH_PREP_PARTICLES = 2, SPH_PREP_SCANS = 4 };
+
+/** IONF_ERR_INPUT: particle i's ionized fraction x is outside [0, 1] (the scan's message). */
+IONF_NODISCARD ionf_err sph_trace_bad_x_hii(int64_t i, double x);
+
+/** The largest smoothing length of the set [cm] (0 for none). */
+double sph_trace_h_max(const struct particle_set *p);
 
 /**
  * Check `in`/`out` (IONF_ERR_INPUT naming the bad value; a periodic set needs a

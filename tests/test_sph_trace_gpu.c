@@ -9,8 +9,9 @@
  *        sph_trace_cuda_release and with a different particle set (the
  *        resident copies are replaced); each with both GPU schedules (one
  *        warp per ray, with normal and forced-small windows, and one thread
- *        per ray); and a periodic set, whose rays wrap through the box's
- *        images.  Skips (77) without a GPU; in a
+ *        per ray; and 64-hit windows, which the warp schedule cuts short
+ *        when they overflow); and a periodic set, whose rays wrap through the box's
+ *        images; and both refuse an ionized fraction outside [0, 1].  Skips (77) without a GPU; in a
  *        CPU-only build it checks that sph_trace_cuda says unsupported.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -87,6 +88,7 @@ static void compare_schedules(const char *what, struct trace_case *c, struct sph
                               int tiny_windows) {
   static const char *runs[][3] = {{"warp", "", "warp rays"},
                                   {"thread", "", "thread rays"},
+                                  {"warp", "64", "warp rays, windows of 64 hits, cut short"},
                                   {"warp", "24", "warp rays, windows of 24 hits"},
                                   {"warp", "2", "warp rays, windows of 2 hits"}};
   size_t n_runs = sizeof runs / sizeof runs[0] - (tiny_windows ? 0 : 1);
@@ -108,6 +110,39 @@ static void compare(const char *what, struct trace_case *c, struct sph_trace_inp
   compare_schedules(what, c, in, 0);
 }
 
+/*
+ * An ionized fraction outside [0, 1] (1.5, then NaN at a lower index): both
+ * paths refuse the pass naming the first bad particle (the GPU checks on the
+ * device) and leave the caller's rates as they were.
+ */
+static void bad_x_hii(struct trace_case *c, struct sph_trace_input in) {
+  int64_t n = c->p.count, k_high = n - 3, k_nan = n / 2;
+  double *x = malloc((size_t)n * sizeof(double)), *g = malloc((size_t)n * sizeof(double));
+  memcpy(x, c->x_hii, (size_t)n * sizeof(double));
+  in.x_hii = x;
+  struct sph_trace_output out = {g, NULL};
+  for (int pass = 0; pass < 2; ++pass) {
+    int64_t k = pass == 0 ? k_high : k_nan;
+    x[k] = pass == 0 ? 1.5 : NAN;
+    char want[64];
+    snprintf(want, sizeof want, "particle %lld ionized fraction", (long long)k);
+    for (int gpu = 0; gpu < 2; ++gpu) {
+      for (int64_t i = 0; i < n; ++i) g[i] = -7.0;
+      ionf_error_clear(); /* the first message wins until cleared */
+      ionf_err rc = gpu ? sph_trace_cuda(&in, &out, NULL) : sph_trace_cpu(&in, &out, NULL);
+      EXPECT(rc == IONF_ERR_INPUT && strstr(ionf_error_message(), want),
+             "%s, x_HII[%lld] = %g: want IONF_ERR_INPUT naming it, got %d (%s)",
+             gpu ? "GPU" : "CPU", (long long)k, x[k], (int)rc, ionf_error_message());
+      int64_t touched = 0;
+      for (int64_t i = 0; i < n; ++i) touched += g[i] != -7.0;
+      EXPECT(touched == 0, "%s: a refused pass wrote %lld rates", gpu ? "GPU" : "CPU",
+             (long long)touched);
+    }
+  }
+  free(x);
+  free(g);
+}
+
 int main(void) {
   if (!IONF_HAVE_CUDA || bvh_cuda_device_count() == 0) {
     struct sph_trace_input in;
@@ -125,6 +160,7 @@ int main(void) {
     return 1;
   }
   for (int64_t i = 0; i < c.p.count; ++i) c.x_hii[i] = 0.9 * (double)(i % 11) / 11.0;
+  sph_trace_cuda_pin_host(c.x_hii, (size_t)c.p.count * sizeof(double)); /* as the engine does */
   double src[9] = {0.5 * kpc, 0.52 * kpc, 0.47 * kpc, -0.2 * kpc, -0.1 * kpc, 1.15 * kpc,
                    0.5 * kpc, 0.45 * kpc, 0.5 * kpc};
   double ndot[3] = {1e50, 3e49, 2e50};
@@ -149,6 +185,7 @@ int main(void) {
   }
   compare_schedules("lattice, grey, after release", &c,
                     trace_input(&c, grey_tables(sigma_mid), 1, src, ndot, 192, 0.0), 1);
+  bad_x_hii(&c, trace_input(&c, grey_tables(sigma_mid), 1, src, ndot, 192, 0.0));
   trace_case_free(&c);
 
   /* a chain-like tree (height 2999): the GPU's global-memory traversal stacks */
