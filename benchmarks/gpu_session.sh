@@ -79,10 +79,10 @@ if [ "$what" = sphfinal ]; then # the particle tracer's test, sanitizers on the 
   echo "test_sph_trace_gpu: exit $? ($(grep -c 'rel diff' "$out/test_sph_trace_gpu.log") comparisons)"
   grep -E "periodic|FAIL" "$out/test_sph_trace_gpu.log" | cut -c1-200
   for tool in memcheck racecheck; do
-    for s in warp thread; do
-      IONF_SPH_TRACE_RAYS=$s compute-sanitizer --tool $tool --error-exitcode 1 .devbuild/bench_sph_trace \
-        both 20000 clustered 8:3 1 > "$out/${tool}_sph_$s.log" 2>&1
-      echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_$s.log"))"
+    for s in warp:512 warp:64 thread:512; do # 64-hit windows: cut short when they overflow
+      IONF_SPH_TRACE_RAYS=${s%%:*} IONF_SPH_TRACE_WINDOW_HITS=${s##*:} compute-sanitizer --tool $tool \
+        --error-exitcode 1 .devbuild/bench_sph_trace both 20000 clustered 8:3 1 > "$out/${tool}_sph_${s%%:*}_${s##*:}.log" 2>&1
+      echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_${s%%:*}_${s##*:}.log"))"
     done
   done
 fi

@@ -111,20 +111,23 @@ __device__ static void window_sort(uint64_t *keys, int n, int lane);
 template <int KEYS>
 __device__ __noinline__ static int window_cut(uint64_t *keys, int n, int cap, float fa, float *fb, int lane) {
   window_sort<KEYS>(keys, n, lane);
-  int k = min(3 * n / 4, cap - 32);
+  int k = min(3 * n / 4, cap - 32), kept = 0; /* measured: 3/4 beats 7/8 */
   float t = sph_hit_key_t(keys[key_pos(k)]);
-  if (!(t > fa)) return -1;
-  /* keys [0, k) have distances <= t: drop those equal to t, 32 at a time from k down */
-  for (int base = k; base > 0; base -= 32) {
-    int j = base - 1 - lane;
-    unsigned equal = __ballot_sync(FULL_MASK, j >= 0 && sph_hit_key_t(keys[key_pos(j)]) == t);
-    if (equal != FULL_MASK) {
-      *fb = t;
-      return base - (__ffs(~equal) - 1);
+  if (!(t > fa)) {
+    kept = -1;
+  } else { /* keys [0, k) have distances <= t: drop those equal to t, 32 at a time from k down */
+    for (int base = k; base > 0; base -= 32) {
+      int j = base - 1 - lane;
+      unsigned equal = __ballot_sync(FULL_MASK, j >= 0 && sph_hit_key_t(keys[key_pos(j)]) == t);
+      if (equal != FULL_MASK) {
+        kept = base - (__ffs(~equal) - 1);
+        break;
+      }
     }
+    *fb = t;
   }
-  *fb = t;
-  return 0;
+  __syncwarp(); /* the reads above before the buffer is written again */
+  return kept;
 }
 
 /*
