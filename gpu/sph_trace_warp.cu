@@ -16,7 +16,7 @@
  * windows of closest-approach distance [fa, fb) (float bounds, membership by
  * float(t): the key's own rounding, so a hit lies in exactly one window and the
  * walk order is the global key order, the CPU's).  Each window is traversed
- * from the root with the slab tests limited to [fa - h_max, fb + h_max]; its
+ * from the root with the slab tests limited to [fa, fb] (window_slab_lo/hi); its
  * length adapts to the hit density seen (aiming at 0.85 of the buffer); a
  * window about to overflow is cut short where it stands (window_cut: sorted,
  * ended below the distance of its 3/4-th hit); with small buffers, or when it
@@ -132,6 +132,27 @@ __device__ __noinline__ static int window_cut(uint64_t *keys, int n, int cap, fl
 }
 
 /*
+ * The slab range [lo, hi] that the window [fa, fb)'s traversal tests nodes
+ * over.  No h_max padding: a hit's point of closest approach, ray(t), lies
+ * inside its kernel sphere (b < h), so inside its leaf's box and every box
+ * above it, and the slab test over any range holding t passes.  For t < 0 a
+ * hit's sphere holds the source, ray(0): both bounds are clamped at 0 (a
+ * window wholly behind the source tests [0, 0]).  Margins:
+ * float(t) >= fa implies t >= fa - ulp(fa)/2, covered by 2^-23 |fa|; and
+ * 1e-6 h_max covers the double rounding of t, b and the slab test (~1e-16
+ * of the coordinates) that could put a computed hit a hair outside its box.
+ */
+__device__ static inline double window_slab_lo(const struct trace_scene &s, float fa) {
+  double a = (double)fa;
+  return isinf(a) ? 0.0 : fmax(0.0, a - 1e-6 * s.h_max_cm - fabs(a) * 1.2e-7);
+}
+
+__device__ static inline double window_slab_hi(const struct trace_scene &s, float fb) {
+  double b = (double)fb;
+  return isinf(b) ? s.reach : fmin(s.reach, fmax(0.0, b + 1e-6 * s.h_max_cm + fabs(b) * 1.2e-7));
+}
+
+/*
  * The window [fa, *fb)'s hits into m.keys; returns how many there are.  With a
  * buffer of at least WARP_CUT_MIN_KEYS a window about to overflow is cut
  * (window_cut: *fb moves down); with a smaller one, or when it cannot be cut,
@@ -144,10 +165,7 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
                                   float fa, float *fb_io, int cap, struct warp_shared<KEYS> &m,
                                   int lane) {
   float fb = *fb_io;
-  double fa_d = (double)fa, fb_d = (double)fb;
-  /* float(t) >= fa implies t >= fa - ulp(fa)/2: the margin 2^-23 |fa| covers it */
-  double lo = isinf(fa_d) ? 0.0 : fmax(0.0, fa_d - s.h_max_cm - fabs(fa_d) * 1.2e-7);
-  double hi = isinf(fb_d) ? s.reach : fmin(s.reach, fb_d + s.h_max_cm + fabs(fb_d) * 1.2e-7);
+  double lo = window_slab_lo(s, fa), hi = window_slab_hi(s, fb);
   unsigned below = (1u << lane) - 1u;
   int n = 0;
   for (int64_t image = 0; image < n_images && n <= cap; ++image) {
@@ -228,7 +246,7 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
             int kept = window_cut<KEYS>(m.keys, n, cap, fa, &fb, lane);
             if (kept < 0) return cap + 1; /* cannot be cut: the caller's too-dense path */
             n = kept;
-            hi = fmin(s.reach, (double)fb + s.h_max_cm + fabs((double)fb) * 1.2e-7);
+            hi = window_slab_hi(s, fb);
             is_hit = is_hit && ft < fb;
             hm = __ballot_sync(FULL_MASK, is_hit);
             *fb_io = fb;
