@@ -8,9 +8,10 @@
  * ray: each traversal step pops up to 32 nodes (one per lane) from a stack in
  * shared memory; the particles of the leaves popped in a step are tested as
  * one list, 32 at a time, one per lane with coalesced loads; the hits'
- * sph_hit_keys go to the warp's buffer in shared memory; a bitonic sort orders
- * them; the lanes then take the sorted hits 32 at a time, a warp scan giving
- * each the optical depth before its hit, and credit them.
+ * sph_hit_keys go to the warp's buffer in shared memory; they are ordered by
+ * buckets of distance (window_order; a bitonic sort for small or piled-up
+ * windows); the lanes then take the hits 32 at a time in key order, a warp
+ * scan giving each the optical depth before its hit, and credit them.
  *
  * Windows: the buffer holds 512 hits (WARP_DEFAULT_KEYS), so a ray is cut into
  * windows of closest-approach distance [fa, fb) (float bounds, membership by
@@ -85,6 +86,7 @@ struct warp_shared {
   uint64_t keys[KEYS];
   int32_t stack[WARP_STACK];
   int32_t leaf_offset[32];       /* a step's popped leaves: slot = list position + offset */
+  uint16_t order[KEYS];          /* window_order: the buffer position of the j-th key in order */
 };
 
 /* OR of v over the warp. */
@@ -316,6 +318,122 @@ __device__ static void window_sort(uint64_t *keys, int n, int lane) {
   }
 }
 
+/*
+ * Ordering a window's keys by buckets, not by a bitonic sort.  Why: the
+ * bitonic sort passes over the buffer 45 times at 512 keys (16 warp
+ * instructions per hit, a quarter of the kernel); this takes about four.
+ * Each key goes to one of WARP_BUCKETS buckets of equal width in float(t)
+ * between the window's smallest and largest key, a monotone map, so keys of
+ * different buckets are already in key order.  A histogram (16-bit counts
+ * packed two per word in the traversal stack, which is empty once the
+ * window is traversed) and a warp scan give each bucket its start; a second
+ * pass scatters the keys' buffer positions to m.order by shared-memory
+ * atomics; lane L then insertion-sorts its own buckets' run of m.order by the
+ * full key (runs hold ~16 keys; only keys sharing a bucket move).  The keys
+ * stay where they are; window_walk reads keys[order[j]].  Returns 0 (nothing
+ * ordered) when a bucket or a lane's run is too full for insertion (hits
+ * piled up at one distance): the caller sorts the window instead.
+ */
+#define WARP_BUCKETS (2 * WARP_STACK)  /* 16-bit counters in the stack's words */
+#define WARP_BUCKETS_PER_LANE (WARP_BUCKETS / 32)
+#define WARP_ORDER_MIN_KEYS 64         /* smaller windows: the bitonic sort (cheap at that size) */
+#define WARP_BUCKET_MAX 32             /* a bucket above this many keys: sort instead */
+#define WARP_RUN_MAX 128               /* a lane's run above this many keys: sort instead */
+
+__device__ static inline unsigned warp_min_u(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(FULL_MASK, v);
+#else
+  for (int d = 16; d > 0; d >>= 1) v = min(v, (unsigned)__shfl_xor_sync(FULL_MASK, v, d));
+  return v;
+#endif
+}
+
+__device__ static inline unsigned warp_max_u(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(FULL_MASK, v);
+#else
+  for (int d = 16; d > 0; d >>= 1) v = max(v, (unsigned)__shfl_xor_sync(FULL_MASK, v, d));
+  return v;
+#endif
+}
+
+/* A key's bucket: monotone in the key (IEEE subtraction and scaling are). */
+__device__ static inline int key_bucket(uint64_t key, float t_lo, float scale) {
+  float x = (sph_hit_key_t(key) - t_lo) * scale;
+  return x < (float)(WARP_BUCKETS - 1) ? (int)x : WARP_BUCKETS - 1;
+}
+
+template <int KEYS>
+__device__ static int window_order(struct warp_shared<KEYS> &m, int n, int lane) {
+  static_assert(WARP_BUCKETS % 64 == 0 && KEYS <= 65535, "16-bit bucket counters");
+  const uint64_t *keys = m.keys;
+  uint32_t *hist = (uint32_t *)m.stack;
+  /* the keys' range of float(t), from the order-preserving high words */
+  unsigned u_lo = ~0u, u_hi = 0u;
+  for (int i = lane; i < n; i += 32) {
+    unsigned u = (unsigned)(keys[key_pos(i)] >> 32);
+    u_lo = min(u_lo, u);
+    u_hi = max(u_hi, u);
+  }
+  float t_lo = sph_hit_key_t((uint64_t)warp_min_u(u_lo) << 32);
+  float t_hi = sph_hit_key_t((uint64_t)warp_max_u(u_hi) << 32);
+  float scale = t_hi > t_lo ? (float)WARP_BUCKETS / (t_hi - t_lo) : 0.0f;
+  if (!(scale <= 3.0e38f)) scale = 0.0f; /* a span too small to scale: one bucket */
+  for (int k = lane; k < WARP_BUCKETS / 2; k += 32) hist[k] = 0u;
+  __syncwarp();
+  for (int i = lane; i < n; i += 32) {
+    int b = key_bucket(keys[key_pos(i)], t_lo, scale);
+    atomicAdd(&hist[b >> 1], 1u << (16 * (b & 1)));
+  }
+  __syncwarp();
+  /* lane L's buckets [16L, 16L + 16): counts, then starts (exclusive scan) */
+  uint32_t wv[WARP_BUCKETS_PER_LANE / 2];
+  int run = 0, fullest = 0;
+#pragma unroll
+  for (int k = 0; k < WARP_BUCKETS_PER_LANE / 2; ++k) {
+    wv[k] = hist[lane * (WARP_BUCKETS_PER_LANE / 2) + k];
+    int c0 = (int)(wv[k] & 0xffffu), c1 = (int)(wv[k] >> 16);
+    run += c0 + c1;
+    fullest = max(fullest, max(c0, c1));
+  }
+  int end = run;
+  for (int d = 1; d < 32; d <<= 1) {
+    int up = __shfl_up_sync(FULL_MASK, end, d);
+    if (lane >= d) end += up;
+  }
+  int start = end - run;
+  if (__any_sync(FULL_MASK, fullest > WARP_BUCKET_MAX || run > WARP_RUN_MAX)) return 0;
+  int at = start;
+#pragma unroll
+  for (int k = 0; k < WARP_BUCKETS_PER_LANE / 2; ++k) {
+    int c0 = (int)(wv[k] & 0xffffu), c1 = (int)(wv[k] >> 16);
+    hist[lane * (WARP_BUCKETS_PER_LANE / 2) + k] = (uint32_t)at | ((uint32_t)(at + c0) << 16);
+    at += c0 + c1;
+  }
+  __syncwarp();
+  for (int i = lane; i < n; i += 32) {
+    int p = key_pos(i), b = key_bucket(keys[p], t_lo, scale), sh = 16 * (b & 1);
+    uint32_t old = atomicAdd(&hist[b >> 1], 1u << sh);
+    m.order[(old >> sh) & 0xffffu] = (uint16_t)p;
+  }
+  __syncwarp();
+  /* lane L's run [start, end): keys of different buckets are in order already */
+  for (int q = start + 1; q < end; ++q) {
+    uint16_t v = m.order[q];
+    uint64_t kv = keys[v];
+    int r = q - 1;
+    for (; r >= start; --r) {
+      uint16_t u = m.order[r];
+      if (!(keys[u] > kv)) break;
+      m.order[r + 1] = u;
+    }
+    m.order[r + 1] = v;
+  }
+  __syncwarp();
+  return 1;
+}
+
 /* The warp's values of a sum from lane `from` (d lanes down) / broadcast. */
 __device__ static inline struct sph_tau tau_shfl_up(struct sph_tau a, int d) {
   struct sph_tau b = {__shfl_up_sync(FULL_MASK, a.hi, d), __shfl_up_sync(FULL_MASK, a.lo, d)};
@@ -328,8 +446,9 @@ __device__ static inline struct sph_tau tau_shfl(struct sph_tau a, int lane) {
 }
 
 /*
- * Credit the window's n sorted hits, 32 at a time: lane L takes hit base + L
- * (conflict-free loads of the keys, one column per hit), a warp scan of the
+ * Credit the window's n hits in key order, 32 at a time: lane L takes hit
+ * base + L (keys[order[j]] after window_order, keys[key_pos(j)] after a
+ * sort; one column per hit), a warp scan of the
  * hits' optical depths gives each lane the optical depth before its hit, and
  * the carry goes on to the next 32.  All sums are struct sph_tau, so this
  * grouping gives the CPU's hit-by-hit sum (see sph_trace_k.h).  Returns the
@@ -339,14 +458,14 @@ __device__ static struct sph_tau window_walk(const struct trace_scene &s,
                                              const struct trace_walk &w,
                                              const struct sph_ray &ray, double ndot_ray,
                                              struct sph_tau tau, const uint64_t *keys,
-                                             int n, int lane) {
+                                             const uint16_t *order, int n, int lane) {
   for (int base = 0; base < n; base += 32) {
     int j = base + lane, valid = j < n;
     int32_t slot = 0;
     double col = 0.0, n_hi = 0.0;
     struct sph_tau incl = {0.0, 0.0};
     if (valid) {
-      uint64_t key = keys[key_pos(j)];
+      uint64_t key = keys[order ? (int)order[j] : key_pos(j)];
       slot = sph_hit_key_slot(key);
       col = trace_hit_column(s, ray, key);
       n_hi = w.n_hi[slot];
@@ -454,8 +573,9 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
       }
       allow_last = 1;
       if (n > 0) {
-        window_sort<KEYS>(m.keys, n, lane);
-        tau = window_walk(s, w, ray, ndot_ray, tau, m.keys, n, lane);
+        int ordered = n >= WARP_ORDER_MIN_KEYS && window_order<KEYS>(m, n, lane);
+        if (!ordered) window_sort<KEYS>(m.keys, n, lane);
+        tau = window_walk(s, w, ray, ndot_ray, tau, m.keys, ordered ? m.order : NULL, n, lane);
         __syncwarp();
       }
       my_hits += (unsigned long long)n;
