@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 #include <math.h>
+#include <string.h>
 
 #include "sph_k.h"
 
@@ -75,4 +76,19 @@ ionf_err sph_kernel_table_fill(double *table) {
     return ionf_error_set(IONF_ERR_INTERNAL, "kernel column table: quadrature failed at q2 = %g (%s)",
                           (double)(i - 1) / (double)SPH_COLUMN_INTERVALS, gsl_strerror(rc));
   return IONF_OK;
+}
+
+ionf_err sph_kernel_table_copy(double *table) {
+  static double cached[SPH_COLUMN_INTERVALS + 1];
+  static int ready = 0;
+  ionf_err rc = IONF_OK;
+#pragma omp critical(ionf_sph_kernel_table)
+  {
+    if (!ready) {
+      rc = sph_kernel_table_fill(cached);
+      ready = rc == IONF_OK;
+    }
+    if (ready) memcpy(table, cached, sizeof cached);
+  }
+  return rc;
 }

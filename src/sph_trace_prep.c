@@ -121,7 +121,7 @@ ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_tr
   IONF_CALL(sph_rays_nside(in->n_rays, &prep->nside));
   prep->n_rays = in->n_rays;
   prep->n_particles = in->particles->count;
-  IONF_CALL(sph_kernel_table_fill(prep->column_table));
+  IONF_CALL(sph_kernel_table_copy(prep->column_table));
   if (what & SPH_PREP_DIRECTIONS) IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
   const struct particle_set *p = in->particles;
   if (what & SPH_PREP_SCANS) {

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "constants.h"
 #include "error.h"
@@ -72,6 +73,19 @@ int main(void) {
            "(q2 <= 0.9) %.3g\n", max_abs / c0, max_rel);
     EXPECT(max_abs / c0 < 1e-5, "max error %g of C(0)", max_abs / c0);
     EXPECT(max_rel < 2e-4, "max relative error %g (q2 <= 0.9)", max_rel);
+  }
+  /* the per-process copy equals the fill, on first use and after, from threads too */
+  {
+    static double copy[8][SPH_COLUMN_INTERVALS + 1];
+    int failed = 0;
+#pragma omp parallel for reduction(+ : failed)
+    for (int k = 0; k < 8; ++k) failed += sph_kernel_table_copy(copy[k]) != IONF_OK;
+    EXPECT(failed == 0, "copies failed: %d", failed);
+    for (int k = 0; k < 8; ++k)
+      EXPECT(memcmp(copy[k], table, sizeof table) == 0, "copy %d differs from the fill", k);
+    copy[0][3] = -1.0; /* the caller's copy is its own */
+    EXPECT(sph_kernel_table_copy(copy[1]) == IONF_OK && copy[1][3] == table[3],
+           "a copy after a caller changed its own");
   }
   /* monotone decreasing (the kernel decreases outward) */
   for (int i = 0; i < SPH_COLUMN_INTERVALS; ++i)
