@@ -319,20 +319,20 @@ __device__ static void window_sort(uint64_t *keys, int n, int lane) {
 }
 
 /*
- * Ordering a window's keys by buckets, not by a bitonic sort.  Why: the
- * bitonic sort passes over the buffer 45 times at 512 keys (16 warp
- * instructions per hit, a quarter of the kernel); this takes about four.
- * Each key goes to one of WARP_BUCKETS buckets of equal width in float(t)
- * between the window's smallest and largest key, a monotone map, so keys of
- * different buckets are already in key order.  A histogram (16-bit counts
- * packed two per word in the traversal stack, which is empty once the
- * window is traversed) and a warp scan give each bucket its start; a second
- * pass scatters the keys' buffer positions to m.order by shared-memory
- * atomics; lane L then insertion-sorts its own buckets' run of m.order by the
- * full key (runs hold ~16 keys; only keys sharing a bucket move).  The keys
- * stay where they are; window_walk reads keys[order[j]].  Returns 0 (nothing
- * ordered) when a bucket or a lane's run is too full for insertion (hits
- * piled up at one distance): the caller sorts the window instead.
+ * Ordering a window's keys by buckets, not by a bitonic sort. Why: the bitonic
+ * sort passes over the buffer 45 times at 512 keys (16 warp instructions per
+ * hit, a quarter of the kernel); this takes about four. Each key goes to one
+ * of WARP_BUCKETS buckets of equal width in float(t) across the window [fa,
+ * fb) (a last window: its keys' range), a monotone map, so keys of different
+ * buckets are already in key order. A histogram (16-bit counts packed two per
+ * word in the traversal stack, which is empty once the window is traversed)
+ * and a warp scan give each bucket its start; a second pass scatters the keys'
+ * buffer positions to m.order by shared-memory atomics; lane L then insertion-
+ * sorts its own buckets' run of m.order by the full key (runs hold ~16 keys;
+ * only keys sharing a bucket move). The keys stay where they are; window_walk
+ * reads keys[order[j]]. Returns 0 (nothing ordered) when a bucket or a lane's
+ * run is too full for insertion (hits piled up at one distance): the caller
+ * sorts the window instead.
  */
 #define WARP_BUCKETS (2 * WARP_STACK)  /* 16-bit counters in the stack's words */
 #define WARP_BUCKETS_PER_LANE (WARP_BUCKETS / 32)
@@ -365,19 +365,24 @@ __device__ static inline int key_bucket(uint64_t key, float t_lo, float scale) {
 }
 
 template <int KEYS>
-__device__ static int window_order(struct warp_shared<KEYS> &m, int n, int lane) {
+__device__ static int window_order(struct warp_shared<KEYS> &m, int n, float fa, float fb,
+                                   int lane) {
   static_assert(WARP_BUCKETS % 64 == 0 && KEYS <= 65535, "16-bit bucket counters");
   const uint64_t *keys = m.keys;
   uint32_t *hist = (uint32_t *)m.stack;
-  /* the keys' range of float(t), from the order-preserving high words */
-  unsigned u_lo = ~0u, u_hi = 0u;
-  for (int i = lane; i < n; i += 32) {
-    unsigned u = (unsigned)(keys[key_pos(i)] >> 32);
-    u_lo = min(u_lo, u);
-    u_hi = max(u_hi, u);
+  /* the buckets span the window, whose keys have float(t) in [fa, fb); a last
+     window (fb infinite) spans its keys' range, from the order-preserving high words */
+  float t_lo = fa, t_hi = fb;
+  if (!isfinite(fb)) {
+    unsigned u_lo = ~0u, u_hi = 0u;
+    for (int i = lane; i < n; i += 32) {
+      unsigned u = (unsigned)(keys[key_pos(i)] >> 32);
+      u_lo = min(u_lo, u);
+      u_hi = max(u_hi, u);
+    }
+    t_lo = sph_hit_key_t((uint64_t)warp_min_u(u_lo) << 32);
+    t_hi = sph_hit_key_t((uint64_t)warp_max_u(u_hi) << 32);
   }
-  float t_lo = sph_hit_key_t((uint64_t)warp_min_u(u_lo) << 32);
-  float t_hi = sph_hit_key_t((uint64_t)warp_max_u(u_hi) << 32);
   float scale = t_hi > t_lo ? (float)WARP_BUCKETS / (t_hi - t_lo) : 0.0f;
   if (!(scale <= 3.0e38f)) scale = 0.0f; /* a span too small to scale: one bucket */
   for (int k = lane; k < WARP_BUCKETS / 2; k += 32) hist[k] = 0u;
@@ -573,7 +578,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
       }
       allow_last = 1;
       if (n > 0) {
-        int ordered = n >= WARP_ORDER_MIN_KEYS && window_order<KEYS>(m, n, lane);
+        int ordered = n >= WARP_ORDER_MIN_KEYS && window_order<KEYS>(m, n, fa, fb, lane);
         if (!ordered) window_sort<KEYS>(m.keys, n, lane);
         tau = window_walk(s, w, ray, ndot_ray, tau, m.keys, ordered ? m.order : NULL, n, lane);
         __syncwarp();
