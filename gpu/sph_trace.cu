@@ -81,7 +81,7 @@ struct trace_state {
   int32_t n_nodes, n_leaves, root;
   int resident;
   /* resident: sorted particles, their hydrogen atoms, the tree */
-  struct dbuf xyzh, n_h_atoms, nodes, leaves, order;
+  struct dbuf xyzh, n_h_atoms, nodes, leaves, order, slots4;
   /* per call */
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
@@ -126,7 +126,7 @@ __global__ void scatter_kernel(const double *sorted, const int32_t *order, int64
 
 extern "C" void sph_trace_cuda_release(void) {
   struct trace_state *g = &g_trace;
-  struct dbuf *all[] = {&g->xyzh,     &g->n_h_atoms, &g->nodes,    &g->leaves,   &g->order,
+  struct dbuf *all[] = {&g->xyzh,     &g->n_h_atoms, &g->nodes,    &g->leaves,   &g->order, &g->slots4,
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
                         &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x};
@@ -147,6 +147,47 @@ extern "C" void sph_trace_cuda_pin_host(void *p, size_t bytes) {
     g->pinned[g->n_pinned++] = p;
   else
     cudaGetLastError(); /* pageable copies then */
+}
+
+/* Slot q of a four-wide node: the child (or grandchild) `ref` of box b. */
+static void slot4_set(const struct bvh *t, int32_t ref, const struct bvh_box *b,
+                      struct bvh4_slot *out) {
+  for (int a = 0; a < 3; ++a) {
+    out->lo[a] = b->lo[a];
+    out->hi[a] = b->hi[a];
+  }
+  if (bvh_ref_is_leaf(ref)) {
+    const struct bvh_leaf *l = &t->leaves[bvh_ref_leaf(ref)];
+    out->ref = l->first;
+    out->count = l->count;
+  } else {
+    out->ref = ref;
+    out->count = -1;
+  }
+}
+
+/* The four-wide view (struct bvh4_slot) of every binary node. */
+static void slots4_fill(const struct bvh *t, struct bvh4_slot *slots) {
+#pragma omp parallel for schedule(static)
+  for (int32_t i = 0; i < t->n_nodes; ++i) {
+    struct bvh4_slot *out = slots + 4 * (int64_t)i;
+    memset(out, 0, 4 * sizeof *out);
+    int q = 0;
+    for (int side = 0; side < 2; ++side) {
+      const struct bvh_node *n = &t->nodes[i];
+      struct bvh_box b;
+      bvh_node_box(n, side, &b);
+      int32_t c = n->child[side];
+      if (bvh_ref_is_leaf(c)) {
+        slot4_set(t, c, &b, &out[q++]);
+        continue;
+      }
+      for (int side2 = 0; side2 < 2; ++side2) { /* the inner child's own children */
+        bvh_node_box(&t->nodes[c], side2, &b);
+        slot4_set(t, t->nodes[c].child[side2], &b, &out[q++]);
+      }
+    }
+  }
 }
 
 /* Copy the tree and the sorted particles unless they are the resident ones. */
@@ -183,6 +224,13 @@ static ionf_err make_resident(const struct sph_trace_input *in) {
   if (t->n_nodes > 0)
     TRACE_CUDA(cudaMemcpy(g->nodes.p, t->nodes, (size_t)t->n_nodes * sizeof(struct bvh_node),
                           cudaMemcpyHostToDevice), "copy of the tree nodes");
+  if (t->n_nodes > 0) {
+    std::vector<struct bvh4_slot> slots((size_t)(4 * (int64_t)t->n_nodes));
+    slots4_fill(t, slots.data());
+    IONF_CALL(dbuf_ensure(&g->slots4, slots.size() * sizeof(struct bvh4_slot), "tree (four-wide)"));
+    TRACE_CUDA(cudaMemcpy(g->slots4.p, slots.data(), slots.size() * sizeof(struct bvh4_slot),
+                          cudaMemcpyHostToDevice), "copy of the tree (four-wide)");
+  }
   if (t->n_leaves > 0)
     TRACE_CUDA(cudaMemcpy(g->leaves.p, t->leaves, (size_t)t->n_leaves * sizeof(struct bvh_leaf),
                           cudaMemcpyHostToDevice), "copy of the tree leaves");
@@ -291,6 +339,7 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   struct trace_scene s;
   s.xyzh = (const double *)g->xyzh.p;
   s.nodes = (const struct bvh_node *)g->nodes.p;
+  s.slots4 = (const struct bvh4_slot *)g->slots4.p;
   s.leaves = (const struct bvh_leaf *)g->leaves.p;
   s.root = tree->root;
   s.n_leaves = tree->n_leaves;

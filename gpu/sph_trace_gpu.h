@@ -56,10 +56,27 @@ static inline unsigned int trace_blocks_for(int64_t n) {
 
 /* ---- one pass ------------------------------------------------------------------------ */
 
+/**
+ * The warp schedule's four-wide view of the binary tree: binary node i's
+ * four slots hold its children, each inner child replaced by that child's
+ * own two children (a slot per grandchild), so one traversal step goes two
+ * levels down and tests four boxes, a lane each.  Slots with count > 0 are
+ * leaves (particles [ref, ref + count) of the sorted order), count < 0 inner
+ * nodes (ref: a binary node, whose slots come next), count 0 empty.  The
+ * boxes are the binary tree's own, so the same particles are tested.
+ */
+struct __align__(16) bvh4_slot {
+  float lo[3];                   /*!< x, y, z */
+  float hi[3];
+  int32_t ref;
+  int32_t count;
+};
+
 /** What the traversal reads (device pointers). */
 struct trace_scene {
   const double *xyzh;            /*!< per sorted slot: x, y, z, h [cm] */
   const struct bvh_node *nodes;
+  const struct bvh4_slot *slots4; /*!< 4 per binary node (the warp schedule) */
   const struct bvh_leaf *leaves;
   int32_t root;
   int32_t n_leaves;

@@ -5,9 +5,11 @@
  * Why: a ray crosses ~10^2-10^3 kernel spheres, and its hits must be walked in
  * distance order.  One thread per ray (gpu/sph_trace_thread.cu) walks the tree
  * twice and sorts the hits through global memory.  Here the 32 lanes share one
- * ray: each traversal step pops up to 32 nodes (one per lane) from a stack in
- * shared memory; the particles of the leaves popped in a step are tested as
- * one list, 32 at a time, one per lane with coalesced loads; the hits'
+ * ray: each traversal step pops up to 8 nodes from a stack in shared memory
+ * and tests their four-wide slots (struct bvh4_slot: a binary node's
+ * grandchildren, two levels per step), a lane per box; the particles of the
+ * leaves reached in a step are tested as one list, 32 at a time, one per lane
+ * with coalesced loads; the hits'
  * sph_hit_keys go to the warp's buffer in shared memory; they are ordered by
  * buckets of distance (window_order; a bitonic sort for small or piled-up
  * windows); the lanes then take the hits 32 at a time in key order, a warp
@@ -44,9 +46,10 @@
 #define WARP_CUT_MIN_KEYS 64       /* buffers this large cut a window that overflows (window_cut) */
 #define WARP_STACK 256             /* traversal stack entries per warp (256: 1% faster than 512,
                                       measured; more of the SM's memory left to L1) */
-/* Above this depth the warp pops one node at a time (depth-first), which adds at
-   most height + 1 entries: the stack never overflows for height <= MAX_HEIGHT. */
-#define WARP_STACK_SOFT (WARP_STACK - 32 - (WARP_RAYS_MAX_HEIGHT + 2))
+/* Above this depth the warp pops one node at a time (depth-first), each adding
+   at most 3 entries per four-wide level (height / 2 + 1 of them) after a step
+   of at most 32 pushes: the stack never overflows for height <= MAX_HEIGHT. */
+#define WARP_STACK_SOFT(height) (WARP_STACK - 32 - 3 * ((height) / 2 + 2))
 #define FULL_MASK 0xffffffffu
 /* Windows one ray may take (the smallest buffer, 2 hits, needs ~1 per hit) */
 #define WARP_MAX_WINDOWS (1L << 22)
@@ -177,32 +180,47 @@ __device__ static int window_hits(const struct trace_scene &s, const struct sph_
     if (s.periodic && !sph_ray_box_range(&ray, lo, hi, rb.lo[0], rb.hi[0], rb.lo[1], rb.hi[1],
                                          rb.lo[2], rb.hi[2]))
       continue; /* this image of the box is off the window */
-    int sp = 1;
+    int sp = 1, soft = WARP_STACK_SOFT(s.height);
     if (lane == 0) m.stack[0] = s.root;
     __syncwarp();
     while (sp > 0) {
-      int k = sp >= WARP_STACK_SOFT ? 1 : (sp < 32 ? sp : 32);
-      int32_t ref = lane < k ? m.stack[sp - 1 - lane] : 0;
+      /* Up to 8 nodes popped, four lanes each: lane 4e + q tests slot q of
+         node e (struct bvh4_slot: two levels down per step, the slab tests
+         on all lanes); a leaf whose box the ray crosses joins this step's
+         leaf list at once, an inner node is pushed.  Only a tree of one
+         leaf has a leaf on the stack (its root). */
+      int k = sp >= soft ? 1 : (sp < 8 ? sp : 8);
+      int e = lane >> 2, q = lane & 3;
+      int32_t ref = e < k ? m.stack[sp - 1 - e] : 0;
       __syncwarp();
       sp -= k;
-      int active = lane < k, leaf = active && bvh_ref_is_leaf(ref);
-      int hit[2] = {0, 0};
-      int32_t child[2] = {0, 0}, first = 0, count = 0;
-      if (active && !leaf) {
-        struct bvh_node nd = s.nodes[ref];
-        sph_ray_node_range(&ray, lo, hi, &nd, hit);
-        child[0] = nd.child[0];
-        child[1] = nd.child[1];
-      } else if (leaf) { /* every popped leaf's range in one round trip */
-        struct bvh_leaf l = s.leaves[bvh_ref_leaf(ref)];
-        first = l.first;
-        count = l.count;
+      int leaf = 0, push = 0;
+      int32_t child = 0, first = 0, count = 0;
+      if (e < k) {
+        if (bvh_ref_is_leaf(ref)) {
+          if (q == 0) {
+            struct bvh_leaf l = s.leaves[bvh_ref_leaf(ref)];
+            first = l.first;
+            count = l.count;
+            leaf = 1;
+          }
+        } else {
+          const int4 *slot = (const int4 *)(s.slots4 + 4 * (int64_t)ref + q);
+          int4 a = __ldg(slot), b = __ldg(slot + 1); /* lo x y z, hi x | hi y z, ref, count */
+          if (b.w != 0 && sph_ray_box_range(&ray, lo, hi, __int_as_float(a.x), __int_as_float(a.w),
+                                            __int_as_float(a.y), __int_as_float(b.x),
+                                            __int_as_float(a.z), __int_as_float(b.y))) {
+            leaf = b.w > 0;
+            push = !leaf;
+            first = b.z;
+            count = leaf ? b.w : 0;
+            child = b.z;
+          }
+        }
       }
-      unsigned b1 = __ballot_sync(FULL_MASK, hit[1]), b0 = __ballot_sync(FULL_MASK, hit[0]);
-      int n1 = __popc(b1);
-      if (hit[1]) m.stack[sp + __popc(b1 & below)] = child[1];
-      if (hit[0]) m.stack[sp + n1 + __popc(b0 & below)] = child[0];
-      sp += n1 + __popc(b0);
+      unsigned bp = __ballot_sync(FULL_MASK, push);
+      if (push) m.stack[sp + __popc(bp & below)] = child;
+      sp += __popc(bp);
       unsigned leaf_mask = __ballot_sync(FULL_MASK, leaf);
       if (leaf_mask) {
         /* The popped leaves' particles as one list, 32 per round across leaf
