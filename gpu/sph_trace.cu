@@ -126,7 +126,8 @@ __global__ void scatter_kernel(const double *sorted, const int32_t *order, int64
 
 extern "C" void sph_trace_cuda_release(void) {
   struct trace_state *g = &g_trace;
-  struct dbuf *all[] = {&g->xyzh,     &g->n_h_atoms, &g->nodes,    &g->leaves,   &g->order, &g->slots4,
+  struct dbuf *all[] = {&g->xyzh,     &g->n_h_atoms, &g->nodes,    &g->leaves,   &g->order,
+                        &g->slots4,
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
                         &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x};

@@ -144,6 +144,38 @@ __device__ static inline float keys_t_max(const uint64_t *keys, int n, int lane)
 }
 
 /*
+ * The window's n keys counted into NB buckets of equal width from t_lo (16-bit
+ * counters packed two per word in hist); lane L reads its NB / 32 buckets'
+ * words into wv.  Returns how many keys lie in the buckets below lane L's
+ * (a warp scan); *run: how many in its own.
+ */
+template <int NB>
+__device__ static int bucket_counts(const uint64_t *keys, int n, float t_lo, float scale,
+                                    uint32_t *hist, uint32_t (&wv)[NB / 64], int *run, int lane) {
+  static_assert(NB % 64 == 0, "two 16-bit counters per word, 32 lanes");
+  for (int w = lane; w < NB / 2; w += 32) hist[w] = 0u;
+  __syncwarp();
+  for (int i = lane; i < n; i += 32) {
+    int b = key_bucket(keys[key_pos(i)], t_lo, scale, NB);
+    atomicAdd(&hist[b >> 1], 1u << (16 * (b & 1)));
+  }
+  __syncwarp();
+  int r = 0;
+#pragma unroll
+  for (int w = 0; w < NB / 64; ++w) {
+    wv[w] = hist[lane * (NB / 64) + w];
+    r += (int)(wv[w] & 0xffffu) + (int)(wv[w] >> 16);
+  }
+  int end = r;
+  for (int d = 1; d < 32; d <<= 1) {
+    int up = __shfl_up_sync(FULL_MASK, end, d);
+    if (lane >= d) end += up;
+  }
+  *run = r;
+  return end - r;
+}
+
+/*
  * A window about to overflow is cut short instead of traversed again: end it
  * at the float distance t of key k (k = 3/4 of its n keys, at most cap - 32,
  * so that a round of 32 hits fits after), keep the keys below t and go on
@@ -189,34 +221,17 @@ __device__ __noinline__ static int window_cut_sorted(uint64_t *keys, int n, int 
 template <int KEYS>
 __device__ __noinline__ static int window_cut(struct warp_shared<KEYS> &m, int n, int cap, float fa,
                                               float *fb, int lane) {
-  static_assert(KEYS % 64 == 0, "two 16-bit counters per word, 32 lanes");
   enum { PER_LANE = KEYS / 32 };
   uint64_t *keys = m.keys;
-  uint32_t *hist = (uint32_t *)m.order;
   float t_lo = fa, t_hi = isfinite(*fb) ? *fb : keys_t_max(keys, n, lane);
   float scale = bucket_scale(t_lo, t_hi, KEYS);
-  for (int w = lane; w < KEYS / 2; w += 32) hist[w] = 0u;
-  __syncwarp();
-  for (int i = lane; i < n; i += 32) {
-    int b = key_bucket(keys[key_pos(i)], t_lo, scale, KEYS);
-    atomicAdd(&hist[b >> 1], 1u << (16 * (b & 1)));
-  }
-  __syncwarp();
   /* lane L's buckets [PER_LANE L, PER_LANE (L + 1)): counts and where they start */
-  uint32_t wv[PER_LANE / 2];
+  uint32_t wv[KEYS / 64];
   int run = 0;
-#pragma unroll
-  for (int w = 0; w < PER_LANE / 2; ++w) {
-    wv[w] = hist[lane * (PER_LANE / 2) + w];
-    run += (int)(wv[w] & 0xffffu) + (int)(wv[w] >> 16);
-  }
-  int end = run;
-  for (int d = 1; d < 32; d <<= 1) {
-    int up = __shfl_up_sync(FULL_MASK, end, d);
-    if (lane >= d) end += up;
-  }
+  int before = bucket_counts<KEYS>(keys, n, t_lo, scale, (uint32_t *)m.order, wv, &run, lane);
+  int end = before + run;
   int k = min(3 * n / 4, cap - 32); /* measured: 3/4 beats 7/8 */
-  int before = end - run, cut_bucket = -1;
+  int cut_bucket = -1;
   if (before <= k && k < end) { /* this lane's buckets hold key k */
 #pragma unroll
     for (int w = 0; w < PER_LANE; ++w) {
@@ -468,7 +483,6 @@ __device__ static void window_sort(uint64_t *keys, int n, int lane) {
  * sorts the window instead.
  */
 #define WARP_BUCKETS (2 * WARP_STACK)  /* 16-bit counters in the stack's words */
-#define WARP_BUCKETS_PER_LANE (WARP_BUCKETS / 32)
 #define WARP_ORDER_MIN_KEYS 64         /* smaller windows: the bitonic sort (cheap at that size) */
 #define WARP_BUCKET_MAX 32             /* a bucket above this many keys: sort instead */
 #define WARP_RUN_MAX 128               /* a lane's run above this many keys: sort instead */
@@ -480,48 +494,22 @@ __device__ static int window_order(struct warp_shared<KEYS> &m, int n, float fa,
   const uint64_t *keys = m.keys;
   uint32_t *hist = (uint32_t *)m.stack;
   /* the buckets span the window, whose keys have float(t) in [fa, fb); a last
-     window (fb infinite) spans its keys' range, from the order-preserving high words */
-  float t_lo = fa, t_hi = fb;
-  if (!isfinite(fb)) {
-    unsigned u_lo = ~0u, u_hi = 0u;
-    for (int i = lane; i < n; i += 32) {
-      unsigned u = (unsigned)(keys[key_pos(i)] >> 32);
-      u_lo = min(u_lo, u);
-      u_hi = max(u_hi, u);
-    }
-    t_lo = sph_hit_key_t((uint64_t)warp_min_u(u_lo) << 32);
-    t_hi = sph_hit_key_t((uint64_t)warp_max_u(u_hi) << 32);
-  }
+     window (fb infinite) ends at its largest key */
+  float t_lo = fa, t_hi = isfinite(fb) ? fb : keys_t_max(keys, n, lane);
   float scale = bucket_scale(t_lo, t_hi, WARP_BUCKETS);
-  for (int k = lane; k < WARP_BUCKETS / 2; k += 32) hist[k] = 0u;
-  __syncwarp();
-  for (int i = lane; i < n; i += 32) {
-    int b = key_bucket(keys[key_pos(i)], t_lo, scale, WARP_BUCKETS);
-    atomicAdd(&hist[b >> 1], 1u << (16 * (b & 1)));
-  }
-  __syncwarp();
   /* lane L's buckets [16L, 16L + 16): counts, then starts (exclusive scan) */
-  uint32_t wv[WARP_BUCKETS_PER_LANE / 2];
-  int run = 0, fullest = 0;
+  uint32_t wv[WARP_BUCKETS / 64];
+  int run = 0, start = bucket_counts<WARP_BUCKETS>(keys, n, t_lo, scale, hist, wv, &run, lane);
+  int end = start + run, fullest = 0;
 #pragma unroll
-  for (int k = 0; k < WARP_BUCKETS_PER_LANE / 2; ++k) {
-    wv[k] = hist[lane * (WARP_BUCKETS_PER_LANE / 2) + k];
-    int c0 = (int)(wv[k] & 0xffffu), c1 = (int)(wv[k] >> 16);
-    run += c0 + c1;
-    fullest = max(fullest, max(c0, c1));
-  }
-  int end = run;
-  for (int d = 1; d < 32; d <<= 1) {
-    int up = __shfl_up_sync(FULL_MASK, end, d);
-    if (lane >= d) end += up;
-  }
-  int start = end - run;
+  for (int k = 0; k < WARP_BUCKETS / 64; ++k)
+    fullest = max(fullest, max((int)(wv[k] & 0xffffu), (int)(wv[k] >> 16)));
   if (__any_sync(FULL_MASK, fullest > WARP_BUCKET_MAX || run > WARP_RUN_MAX)) return 0;
   int at = start;
 #pragma unroll
-  for (int k = 0; k < WARP_BUCKETS_PER_LANE / 2; ++k) {
+  for (int k = 0; k < WARP_BUCKETS / 64; ++k) {
     int c0 = (int)(wv[k] & 0xffffu), c1 = (int)(wv[k] >> 16);
-    hist[lane * (WARP_BUCKETS_PER_LANE / 2) + k] = (uint32_t)at | ((uint32_t)(at + c0) << 16);
+    hist[lane * (WARP_BUCKETS / 64) + k] = (uint32_t)at | ((uint32_t)(at + c0) << 16);
     at += c0 + c1;
   }
   __syncwarp();
