@@ -106,15 +106,7 @@ __device__ static inline unsigned warp_or(unsigned v) {
 template <int KEYS>
 __device__ static void window_sort(uint64_t *keys, int n, int lane);
 
-__device__ static inline unsigned warp_min_u(unsigned v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(FULL_MASK, v);
-#else
-  for (int d = 16; d > 0; d >>= 1) v = min(v, (unsigned)__shfl_xor_sync(FULL_MASK, v, d));
-  return v;
-#endif
-}
-
+/* The largest v over the warp (the smallest: ~warp_max_u(~v)). */
 __device__ static inline unsigned warp_max_u(unsigned v) {
 #if __CUDA_ARCH__ >= 800
   return __reduce_max_sync(FULL_MASK, v);
@@ -248,7 +240,7 @@ __device__ __noinline__ static int window_cut(struct warp_shared<KEYS> &m, int n
     uint64_t key = keys[key_pos(i)];
     if (key_bucket(key, t_lo, scale, KEYS) == cut_bucket) u_min = min(u_min, (unsigned)(key >> 32));
   }
-  float t = sph_hit_key_t((uint64_t)warp_min_u(u_min) << 32);
+  float t = sph_hit_key_t((uint64_t)~warp_max_u(~u_min) << 32);
   __syncwarp(); /* the counters' reads before the fallback may sort */
   if (!(t > fa)) return window_cut_sorted<KEYS>(keys, n, cap, fa, fb, lane);
   int at = 0; /* compaction in place: writes land at or below the round being read */
