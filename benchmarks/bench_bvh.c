@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
-#include "bvh_build.h"
-#include "constants.h"
-#include "error.h"
-#include "ionf_config.h"
-#include "particles.h"
-#include "particles_make.h"
+#include "particles/bvh.h"
+#include "gpu/particles/bvh_build.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "core/ionf_config.h"
+#include "particles/particles.h"
+#include "particles/particles_make.h"
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "comm.h"
-#include "config.h"
-#include "engine.h"
+#include "engine/backend.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "engine/engine.h"
 
 int main(int argc, char **argv) {
   if (argc < 5) {

@@ -25,13 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
-#include "constants.h"
-#include "error.h"
-#include "particles.h"
-#include "particles_make.h"
-#include "photo_k.h"
-#include "sph_trace.h"
+#include "particles/bvh.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "particles/particles.h"
+#include "particles/particles_make.h"
+#include "rt/photo_k.h"
+#include "particles/sph_trace.h"
 
 #define MAX_REPEATS 50
 

@@ -2,15 +2,15 @@
  * @file checkpoint.c
  * @brief Reading a checkpoint back.
  */
-#include "checkpoint.h"
+#include "io/checkpoint.h"
 
 #include <hdf5.h>
 #include <stdio.h>
 
-#include "h5_util.h"
-#include "io_density.h"
-#include "grid.h"
-#include "species.h"
+#include "io/h5_util.h"
+#include "io/io_density.h"
+#include "grid/grid.h"
+#include "chem/species.h"
 
 /* A scalar attribute of the root group, converted to `type`. */
 static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t type, void *out) {

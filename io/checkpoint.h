@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 struct checkpoint_state {
   double time_s;          /*!< simulation time at the checkpoint */

@@ -11,7 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "export_c2ray.h"
+#include "io/export_c2ray.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /**
  * Write the n^3 field (C order) to `path` as a C2-Ray grid file: float64 values

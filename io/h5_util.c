@@ -3,7 +3,7 @@
  * @brief Small HDF5 helpers shared by the readers and writers.
  */
 #define _POSIX_C_SOURCE 200809L /* unlink */
-#include "h5_util.h"
+#include "io/h5_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include <hdf5.h>
 #include <stddef.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /**
  * The innermost reason on HDF5's error stack (e.g. "errno = 2, error message =

@@ -5,9 +5,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "io_density.h"
+#include "io/io_density.h"
 
-#include "h5_util.h"
+#include "io/h5_util.h"
 
 #include <errno.h>
 #include <hdf5.h>
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grid.h"
+#include "grid/grid.h"
 
 
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /**
  * Read dataset `dataset` of HDF5 file `file` into `out` (n^3 doubles, C order).

@@ -2,7 +2,7 @@
  * @file io_halos.c
  * @brief Halo catalogues (HDF5, ionfront or pyC²Ray layout) as point sources.
  */
-#include "io_halos.h"
+#include "io/io_halos.h"
 
 #include <hdf5.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5_util.h"
+#include "io/h5_util.h"
 
 /* The two layouts: dataset names and how positions are given. */
 struct halo_layout {

@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cosmology.h"
-#include "sources.h"
+#include "cosmo/cosmology.h"
+#include "grid/sources.h"
 
 /** Solar mass [g] (IAU 2015 nominal GM_sun / CODATA 2018 G). */
 #define IO_HALOS_M_SUN_G 1.98847e33

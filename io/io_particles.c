@@ -7,7 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "io_particles.h"
+#include "io/io_particles.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "h5_util.h"
+#include "io/h5_util.h"
 
 #define KIND "particle file"
 

@@ -33,8 +33,8 @@
 #ifndef IONF_IO_PARTICLES_H
 #define IONF_IO_PARTICLES_H
 
-#include "error.h"
-#include "particles.h"
+#include "core/error.h"
+#include "particles/particles.h"
 
 struct io_particles_options {
   double hydrogen_mass_fraction; /*!< X_H for the hydrogen atoms per particle (default 1) */

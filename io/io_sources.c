@@ -7,9 +7,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "io_sources.h"
+#include "io/io_sources.h"
 
-#include "h5_util.h"
+#include "io/h5_util.h"
 
 #include <errno.h>
 #include <hdf5.h>

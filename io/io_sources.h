@@ -12,8 +12,8 @@
 #ifndef IONF_IO_SOURCES_H
 #define IONF_IO_SOURCES_H
 
-#include "config.h"
-#include "sources.h"
+#include "config/config.h"
+#include "grid/sources.h"
 
 /** Read sources from `path` (format from config; AUTO picks HDF5 by signature). */
 IONF_NODISCARD ionf_err io_sources_read(const char *path, enum source_format format,

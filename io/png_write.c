@@ -4,14 +4,14 @@
  *        to this file: no ionfront state lives across the jump).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "png_write.h"
+#include "io/png_write.h"
 
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* libpng longjmps out of png_* calls on error; keep every object this function
    owns in volatile locals so they survive the jump. */

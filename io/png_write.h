@@ -5,7 +5,7 @@
 #ifndef IONF_PNG_WRITE_H
 #define IONF_PNG_WRITE_H
 
-#include "error.h"
+#include "core/error.h"
 
 /** One tEXt chunk: a Latin-1 keyword (1..79 characters) and its text. */
 struct png_text_entry {

@@ -10,14 +10,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "snapshot.h"
+#include "io/snapshot.h"
 
-#include "h5_util.h"
+#include "io/h5_util.h"
 
 #include <mpi.h>
 
-#include "comm.h"
-#include "comm_mpi.h"
+#include "mpi/comm.h"
+#include "mpi/comm_mpi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "constants.h"
-#include "species.h"
-#include "ionf_config.h" /* generated: IONF_VERSION */
+#include "core/constants.h"
+#include "chem/species.h"
+#include "core/ionf_config.h" /* generated: IONF_VERSION */
 
 /* Chunks of at most this many bytes (HDF5's chunk cache and MPI-IO like a few MB). */
 #define SNAPSHOT_CHUNK_BYTES (4u << 20)

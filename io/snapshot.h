@@ -33,8 +33,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "grid.h"
+#include "config/config.h"
+#include "grid/grid.h"
 
 /** Production runs: the inputs the state was evolved with (its interval's files). */
 struct snapshot_inputs {

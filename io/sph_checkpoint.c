@@ -5,7 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "sph_checkpoint.h"
+#include "io/sph_checkpoint.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "constants.h"
-#include "h5_util.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "io/h5_util.h"
 
 /* FNV-1a, one 64-bit word at a time (the bits of each double). */
 static uint64_t fnv_words(uint64_t hash, const double *v, int64_t count) {

@@ -22,8 +22,8 @@
 #include <hdf5.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "particles.h"
+#include "core/error.h"
+#include "particles/particles.h"
 
 /** What identifies the run a checkpoint belongs to (written; expected on reading). */
 struct sph_checkpoint_meta {

@@ -5,7 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "sph_snapshot.h"
+#include "io/sph_snapshot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "constants.h"
-#include "h5_util.h"
-#include "io_particles.h"
-#include "snapshot.h"
-#include "sph_checkpoint.h"
-#include "sph_deposit.h"
+#include "core/constants.h"
+#include "io/h5_util.h"
+#include "io/io_particles.h"
+#include "io/snapshot.h"
+#include "io/sph_checkpoint.h"
+#include "particles/sph_deposit.h"
 
 #define KIND "particle snapshot"
 

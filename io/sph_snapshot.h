@@ -27,8 +27,8 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "particles.h"
+#include "core/error.h"
+#include "particles/particles.h"
 
 struct sph_checkpoint_meta; /* io/sph_checkpoint.h */
 

@@ -5,7 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "synth_files.h"
+#include "io/synth_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "h5_util.h"
-#include "snapshot.h" /* output_dir_prepare */
+#include "io/h5_util.h"
+#include "io/snapshot.h" /* output_dir_prepare */
 
 #define SYNTH_FILES_TEXT_TAG "# ionfront synthetic: "
 

@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h" /* enum source_format */
-#include "error.h"
+#include "config/config.h" /* enum source_format */
+#include "core/error.h"
 
 IONF_NODISCARD ionf_err synth_files_write_density(const char *path, const char *dataset,
                                                   int64_t n, const double *n_h_cm3,

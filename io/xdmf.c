@@ -4,7 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "xdmf.h"
+#include "io/xdmf.h"
 
 #include <errno.h>
 #include <math.h>

@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /**
  * Write "<h5_path without .h5>.xmf" (".xmf" appended when h5_path does not end

@@ -3,7 +3,7 @@
  * @brief hwloc queries for the start-up log.  Binding each rank near its GPU
  *        comes with the distributed-run work; today this reports.
  */
-#include "affinity.h"
+#include "mpi/affinity.h"
 
 #include <hwloc.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * @file comm.c
  * @brief MPI glue.
  */
-#include "comm.h"
-#include "comm_mpi.h"
+#include "mpi/comm.h"
+#include "mpi/comm_mpi.h"
 
 #include <limits.h>
 #include <mpi.h>

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /** MPI_Init (threads: funneled) and the message prefix. */
 IONF_NODISCARD ionf_err comm_init(int *argc, char ***argv);

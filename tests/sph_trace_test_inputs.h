@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
+#include "particles/bvh.h"
 #include "bvh_test_inputs.h"
-#include "constants.h"
-#include "error.h"
-#include "particles.h"
-#include "particles_make.h"
-#include "config.h"
-#include "photo_tables.h"
-#include "sph_trace.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "particles/particles.h"
+#include "particles/particles_make.h"
+#include "config/config.h"
+#include "rt/photo_tables.h"
+#include "particles/sph_trace.h"
 
 struct trace_case {
   struct particle_set p;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asora_k.h"
+#include "rt/asora/asora_k.h"
 #include "test_physics_common.h"
 #include "test_util.h"
 

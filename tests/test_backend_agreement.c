@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "comm.h"
-#include "config.h"
-#include "engine.h"
+#include "engine/backend.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "engine/engine.h"
 #include "test_util.h"
 
 struct run_result {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
+#include "particles/bvh.h"
 #include "bvh_test_inputs.h"
-#include "error.h"
+#include "core/error.h"
 #include "test_util.h"
 
 /* ---- the top-down reference ------------------------------------------------------------ */

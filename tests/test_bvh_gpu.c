@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
-#include "bvh_build.h"
+#include "particles/bvh.h"
+#include "gpu/particles/bvh_build.h"
 #include "bvh_test_inputs.h"
-#include "error.h"
+#include "core/error.h"
 #include "test_util.h"
 
 static void compare(enum bvh_input_kind kind, int64_t n, int max_leaf) {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bvh_k.h"
+#include "particles/bvh_k.h"
 #include "test_util.h"
 
 #define CELLS (1u << BVH_MORTON_BITS_PER_AXIS)

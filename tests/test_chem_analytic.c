@@ -11,8 +11,8 @@
  */
 #include <stdlib.h>
 
-#include "chem.h"
-#include "chem_k.h"
+#include "chem/chem.h"
+#include "chem/chem_k.h"
 #include "test_util.h"
 
 static struct chem_params params_no_floor(void) {

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clumps.h"
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "engine.h"
+#include "grid/clumps.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "engine/engine.h"
 #include "test_util.h"
 
 static double uniform01(unsigned *seed) { return rand_r(seed) / ((double)RAND_MAX + 1.0); }

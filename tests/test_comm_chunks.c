@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "comm.h"
+#include "mpi/comm.h"
 #include "test_util.h"
 
 int main(int argc, char **argv) {

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "constants.h"
-#include "params.h"
-#include "problems.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "core/params.h"
+#include "config/problems.h"
 #include "test_util.h"
-#include "units.h"
+#include "core/units.h"
 
 #define MYR IONF_MYR_S
 

@@ -9,9 +9,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "constants.h"
-#include "cosmology.h"
-#include "error.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "core/error.h"
 #include "test_util.h"
 
 /* ---- the background ------------------------------------------------------------- */

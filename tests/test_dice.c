@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "engine.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "engine/engine.h"
 #include "test_util.h"
 
 int main(int argc, char **argv) {

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "chem_k.h"
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "cosmology.h"
-#include "engine.h"
-#include "ifront.h"
+#include "chem/chem_k.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "engine/engine.h"
+#include "grid/ifront.h"
 #include "test_util.h"
 
 int main(int argc, char **argv) {

@@ -13,12 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "export_c2ray.h"
-#include "tb21.h"
-#include "tb21_k.h"
+#include "core/error.h"
+#include "io/export_c2ray.h"
+#include "cosmo/tb21.h"
+#include "cosmo/tb21_k.h"
 #include "test_util.h"
-#include "xdmf.h"
+#include "io/xdmf.h"
 
 #define N 5
 #define NCELL (N * N * N)

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 
 extern "C" {
-#include "asora_k.h"
-#include "chem_k.h"
-#include "photo_k.h"
-#include "planar_k.h"
+#include "rt/asora/asora_k.h"
+#include "chem/chem_k.h"
+#include "rt/photo_k.h"
+#include "rt/planar/planar_k.h"
 }
 
 #define N_CASES 4096

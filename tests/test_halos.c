@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cosmology.h"
-#include "error.h"
-#include "io_halos.h"
-#include "sources.h"
+#include "cosmo/cosmology.h"
+#include "core/error.h"
+#include "io/io_halos.h"
+#include "grid/sources.h"
 #include "test_util.h"
 
 #define N 8

@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "engine.h"
-#include "ifront.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "engine/engine.h"
+#include "grid/ifront.h"
 #include "test_util.h"
 
 static const double front_t_myr[5] = {10, 30, 100, 200, 500};

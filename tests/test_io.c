@@ -16,14 +16,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "constants.h"
-#include "error.h"
-#include "grid.h"
-#include "ionf_config.h" /* generated: IONF_VERSION */
-#include "io_density.h"
-#include "io_sources.h"
-#include "snapshot.h"
-#include "sources.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "grid/grid.h"
+#include "core/ionf_config.h" /* generated: IONF_VERSION */
+#include "io/io_density.h"
+#include "io/io_sources.h"
+#include "io/snapshot.h"
+#include "grid/sources.h"
 #include "test_util.h"
 
 #define N 8

@@ -7,7 +7,7 @@
  */
 #include <stdint.h>
 
-#include "mc_k.h"
+#include "rt/mc/mc_k.h"
 #include "test_util.h"
 
 int main(void) {

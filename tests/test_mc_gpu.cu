@@ -16,9 +16,9 @@
 #include <string.h>
 
 extern "C" {
-#include "mc.h"
-#include "mc_cuda.h"
-#include "mc_k.h"
+#include "rt/mc/mc.h"
+#include "gpu/rt/mc/mc_cuda.h"
+#include "rt/mc/mc_k.h"
 void mc_test_host_philox(const uint32_t *counter, const uint32_t *key, uint32_t *out);
 }
 

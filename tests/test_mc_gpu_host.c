@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-#include "mc_k.h"
+#include "rt/mc/mc_k.h"
 
 void mc_test_host_philox(const uint32_t *counter, const uint32_t *key, uint32_t *out) {
   mc_philox4x32_10(counter, key, out);

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "mc.h"
+#include "core/constants.h"
+#include "rt/mc/mc.h"
 #include "test_util.h"
 
 enum { N = 32 };

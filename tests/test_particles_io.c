@@ -17,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "constants.h"
-#include "error.h"
-#include "io_particles.h"
-#include "particles.h"
-#include "particles_make.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "io/io_particles.h"
+#include "particles/particles.h"
+#include "particles/particles_make.h"
 #include "test_util.h"
 
 #define N 10

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "error.h"
-#include "particles.h"
-#include "particles_make.h"
-#include "sph_k.h"
-#include "sph_neighbours.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "particles/particles.h"
+#include "particles/particles_make.h"
+#include "particles/sph_k.h"
+#include "particles/sph_neighbours.h"
 #include "test_util.h"
 
 static int verbose;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asora.h"
-#include "asora_k.h"
-#include "partition.h"
+#include "rt/asora/asora.h"
+#include "rt/asora/asora_k.h"
+#include "grid/partition.h"
 #include "test_physics_common.h"
 #include "test_util.h"
 

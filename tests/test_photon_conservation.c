@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "photo_tables.h"
+#include "rt/photo_tables.h"
 #include "test_physics_common.h"
 #include "test_util.h"
 

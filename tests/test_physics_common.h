@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asora.h"
-#include "constants.h"
-#include "photo_k.h"
+#include "rt/asora/asora.h"
+#include "core/constants.h"
+#include "rt/photo_k.h"
 
 /** A grey-spectrum table view (tables unused for grey). */
 static struct photo_table_view test_grey_view(void) {

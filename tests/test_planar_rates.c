@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "engine.h"
-#include "photo_tables.h"
-#include "planar.h"
+#include "engine/backend.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "engine/engine.h"
+#include "rt/photo_tables.h"
+#include "rt/planar/planar.h"
 #include "test_util.h"
 
 #define CELL_CM (0.05 * IONF_KPC_CM)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "render.h"
+#include "render/render.h"
 #include "test_util.h"
 
 static unsigned long long lcg = 987654321;

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "render.h"
-#include "render_cmap.h"
+#include "render/render.h"
+#include "render/render_cmap.h"
 #include "render_scenes.h"
 #include "test_util.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "render.h"
+#include "render/render.h"
 #include "render_scenes.h"
 #include "test_util.h"
 

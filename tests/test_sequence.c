@@ -19,15 +19,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "cosmology.h"
-#include "engine.h"
-#include "io_density.h"
-#include "io_halos.h"
-#include "params.h"
-#include "sequence.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "engine/engine.h"
+#include "io/io_density.h"
+#include "io/io_halos.h"
+#include "core/params.h"
+#include "engine/sequence.h"
 #include "sequence_inputs.h"
 #include "test_util.h"
 

@@ -19,11 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "comm.h"
-#include "config.h"
-#include "engine.h"
-#include "io_density.h"
+#include "engine/backend.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "engine/engine.h"
+#include "io/io_density.h"
 #include "sequence_inputs.h"
 #include "test_util.h"
 

@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chem.h"
-#include "chem_k.h"
-#include "config.h"
-#include "constants.h"
-#include "grid.h"
-#include "photo_tables.h"
-#include "species.h"
+#include "chem/chem.h"
+#include "chem/chem_k.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "grid/grid.h"
+#include "rt/photo_tables.h"
+#include "chem/species.h"
 #include "test_util.h"
 
 /* ---- the single-species black-body table of before (photo_tables.c at 925ee55) ---- */

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "chem.h"
-#include "sph_chem.h"
+#include "engine/backend.h"
+#include "chem/chem.h"
+#include "chem/sph_chem.h"
 #include "test_util.h"
 
 #define N 20000

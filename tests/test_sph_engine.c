@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm.h"
-#include "constants.h"
-#include "params.h"
-#include "sph_config.h"
-#include "sph_deposit.h"
-#include "sph_engine.h"
-#include "snapshot.h"
-#include "sph_snapshot.h"
+#include "mpi/comm.h"
+#include "core/constants.h"
+#include "core/params.h"
+#include "config/sph_config.h"
+#include "particles/sph_deposit.h"
+#include "engine/sph_engine.h"
+#include "io/snapshot.h"
+#include "io/sph_snapshot.h"
 #include "test_util.h"
 
 #define MYR IONF_MYR_S

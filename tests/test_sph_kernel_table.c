@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "constants.h"
-#include "error.h"
-#include "sph_k.h"
-#include "sph_kernel_table.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "particles/sph_k.h"
+#include "particles/sph_kernel_table.h"
 #include "test_util.h"
 
 static double quad_integrand(double q2, void *unused) {

@@ -29,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "photo_tables.h"
-#include "sph_kernel_table.h"
-#include "sph_rays.h"
-#include "sph_trace.h"
-#include "sph_trace_k.h"
+#include "config/config.h"
+#include "rt/photo_tables.h"
+#include "particles/sph_kernel_table.h"
+#include "particles/sph_rays.h"
+#include "particles/sph_trace.h"
+#include "particles/sph_trace_k.h"
 #include "sph_trace_test_inputs.h"
 #include "test_util.h"
 

@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh_build.h"
-#include "config.h"
-#include "ionf_config.h"
-#include "photo_tables.h"
-#include "sph_trace.h"
+#include "gpu/particles/bvh_build.h"
+#include "config/config.h"
+#include "core/ionf_config.h"
+#include "rt/photo_tables.h"
+#include "particles/sph_trace.h"
 #include "sph_trace_test_inputs.h"
 #include "test_util.h"
 

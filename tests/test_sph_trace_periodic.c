@@ -28,11 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sph_deposit.h"
-#include "sph_periodic_k.h"
-#include "sph_trace.h"
-#include "sph_trace_k.h"
-#include "sph_trace_prep.h"
+#include "particles/sph_deposit.h"
+#include "particles/sph_periodic_k.h"
+#include "particles/sph_trace.h"
+#include "particles/sph_trace_k.h"
+#include "particles/sph_trace_prep.h"
 #include "sph_trace_test_inputs.h"
 #include "test_util.h"
 

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "constants.h"
-#include "error.h"
-#include "particles.h"
-#include "particles_make.h"
-#include "sph_kernel_table.h"
-#include "sph_trace_k.h"
+#include "core/constants.h"
+#include "core/error.h"
+#include "particles/particles.h"
+#include "particles/particles_make.h"
+#include "particles/sph_kernel_table.h"
+#include "particles/sph_trace_k.h"
 #include "test_util.h"
 
 int main(void) {

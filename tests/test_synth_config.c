@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "comm.h"
-#include "config.h"
-#include "constants.h"
-#include "cosmology.h"
-#include "engine.h"
-#include "params.h"
+#include "mpi/comm.h"
+#include "config/config.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "engine/engine.h"
+#include "core/params.h"
 #include "test_util.h"
 
 static char tmp_root[64];

@@ -18,16 +18,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "constants.h"
-#include "cosmology.h"
-#include "error.h"
-#include "io_density.h"
-#include "io_halos.h"
-#include "io_sources.h"
-#include "sources.h"
-#include "synth.h"
-#include "synth_files.h"
-#include "synth_growth.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "core/error.h"
+#include "io/io_density.h"
+#include "io/io_halos.h"
+#include "io/io_sources.h"
+#include "grid/sources.h"
+#include "synth/synth.h"
+#include "io/synth_files.h"
+#include "synth/synth_growth.h"
 #include "test_util.h"
 
 static char tmp_root[64];

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "cosmology.h"
-#include "error.h"
-#include "synth_density.h"
-#include "synth_spectrum.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "core/error.h"
+#include "synth/synth_density.h"
+#include "synth/synth_spectrum.h"
 #include "test_util.h"
 
 #define N 48

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cosmology.h"
-#include "error.h"
-#include "synth_density.h"
-#include "synth_growth.h"
-#include "synth_halos.h"
-#include "synth_spectrum.h"
+#include "cosmo/cosmology.h"
+#include "core/error.h"
+#include "synth/synth_density.h"
+#include "synth/synth_growth.h"
+#include "synth/synth_halos.h"
+#include "synth/synth_spectrum.h"
 #include "test_util.h"
 
 static size_t at(int n, int i, int j, int k) { return ((size_t)i * n + j) * n + k; }

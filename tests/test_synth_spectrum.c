@@ -10,11 +10,11 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "constants.h"
-#include "cosmology.h"
-#include "error.h"
-#include "synth_growth.h"
-#include "synth_spectrum.h"
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "core/error.h"
+#include "synth/synth_growth.h"
+#include "synth/synth_spectrum.h"
 #include "test_util.h"
 
 /* σ(R) by a plain trapezoid rule in ln k on a fine grid (not GSL's adaptive rule). */

@@ -1,0 +1,125 @@
+/**
+ * @file nccl_sum.cu
+ * @brief NCCL all-reduce of device arrays, loaded at run time.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern "C" {
+#include "mpi/comm.h"
+#include "gpu/mpi/nccl_sum.h"
+}
+#include "mpi/comm_mpi.h" /* includes mpi.h: C++ linkage for its C++ parts */
+
+#if __has_include(<nccl.h>) /* the CUDA toolkit's; without it NCCL is simply not used */
+#include <dlfcn.h>
+#include <mpi.h>
+#include <nccl.h>
+
+struct nccl_sum {
+  void *lib;
+  ncclComm_t comm;
+  ncclResult_t (*all_reduce)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t,
+                             ncclComm_t, cudaStream_t);
+  ncclResult_t (*comm_destroy)(ncclComm_t);
+  const char *(*error_string)(ncclResult_t);
+};
+
+extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why_size) {
+  *out = NULL;
+  snprintf(why, why_size, "ok");
+  struct nccl_sum *ns = (struct nccl_sum *)calloc(1, sizeof *ns);
+  ncclResult_t (*get_id)(ncclUniqueId *) = NULL;
+  ncclResult_t (*init_rank)(ncclComm_t *, int, ncclUniqueId, int) = NULL;
+  int ok = ns != NULL;
+  /* NCCL wants one GPU per rank: ranks sharing a GPU would fail (or wait) in its set-up */
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+  if (ok && comm_local_size() > devices) {
+    snprintf(why, why_size, "%d ranks share %d GPU(s) on a node", comm_local_size(), devices);
+    ok = 0;
+  }
+  if (ok) ns->lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+  if (ok && !ns->lib) {
+    snprintf(why, why_size, "libnccl.so.2 not found (%s)", dlerror());
+    ok = 0;
+  }
+  if (ok) {
+    get_id = (ncclResult_t(*)(ncclUniqueId *))dlsym(ns->lib, "ncclGetUniqueId");
+    init_rank = (ncclResult_t(*)(ncclComm_t *, int, ncclUniqueId, int))dlsym(ns->lib,
+                                                                             "ncclCommInitRank");
+    ns->all_reduce = (ncclResult_t(*)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t,
+                                      ncclComm_t, cudaStream_t))dlsym(ns->lib, "ncclAllReduce");
+    ns->comm_destroy = (ncclResult_t(*)(ncclComm_t))dlsym(ns->lib, "ncclCommDestroy");
+    ns->error_string = (const char *(*)(ncclResult_t))dlsym(ns->lib, "ncclGetErrorString");
+    if (!get_id || !init_rank || !ns->all_reduce || !ns->comm_destroy || !ns->error_string) {
+      snprintf(why, why_size, "libnccl.so.2 lacks the functions needed");
+      ok = 0;
+    }
+  }
+  /* every rank must go on to the collective init, or none */
+  int all_ok = 0;
+  if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_mpi()) != MPI_SUCCESS) all_ok = 0;
+  if (!all_ok) {
+    if (ok) snprintf(why, why_size, "NCCL could not be loaded on every rank");
+    nccl_sum_destroy(ns);
+    return IONF_OK;
+  }
+  ncclUniqueId id;
+  ncclResult_t rc = ncclSuccess;
+  if (comm_rank() == 0) rc = get_id(&id);
+  int good = rc == ncclSuccess, all_good = 0;
+  MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, comm_mpi());
+  if (!all_good) {
+    snprintf(why, why_size, "ncclGetUniqueId failed");
+    nccl_sum_destroy(ns);
+    return IONF_OK;
+  }
+  MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, comm_mpi());
+  rc = init_rank(&ns->comm, comm_size(), id, comm_rank());
+  good = rc == ncclSuccess;
+  MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, comm_mpi());
+  if (!all_good) {
+    snprintf(why, why_size, "ncclCommInitRank failed: %s",
+             rc == ncclSuccess ? "on another rank" : ns->error_string(rc));
+    if (rc == ncclSuccess) ns->comm_destroy(ns->comm);
+    ns->comm = NULL;
+    nccl_sum_destroy(ns);
+    return IONF_OK;
+  }
+  *out = ns;
+  return IONF_OK;
+}
+
+extern "C" ionf_err nccl_sum_allreduce(struct nccl_sum *ns, double *device_buf, int64_t count,
+                                       void *stream) {
+  ncclResult_t rc = ns->all_reduce(device_buf, device_buf, (size_t)count, ncclDouble, ncclSum,
+                                   ns->comm, (cudaStream_t)stream);
+  if (rc != ncclSuccess)
+    return ionf_error_set(IONF_ERR_GPU, "rank %d: NCCL all-reduce of Gamma failed: %s",
+                          comm_rank(), ns->error_string(rc));
+  return IONF_OK;
+}
+
+extern "C" void nccl_sum_destroy(struct nccl_sum *ns) {
+  if (!ns) return;
+  if (ns->comm) ns->comm_destroy(ns->comm);
+  if (ns->lib) dlclose(ns->lib);
+  free(ns);
+}
+
+#else
+
+extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why_size) {
+  *out = NULL;
+  snprintf(why, why_size, "built without nccl.h");
+  return IONF_OK;
+}
+extern "C" ionf_err nccl_sum_allreduce(struct nccl_sum *ns, double *device_buf, int64_t count,
+                                       void *stream) {
+  return ionf_error_set(IONF_ERR_UNSUPPORTED, "built without NCCL");
+}
+extern "C" void nccl_sum_destroy(struct nccl_sum *ns) {}
+
+#endif

@@ -1,0 +1,97 @@
+/**
+ * @file sph_trace.h
+ * @brief One ray-tracing pass over SPH particles: the photoionization (and
+ *        photo-heating) rate of every particle from a list of point sources.
+ *
+ * The contract between the particle tracer (CPU: src/sph_trace_cpu.c, CUDA:
+ * gpu/sph_trace.cu) and the particle engine that iterates it with the
+ * chemistry (src/sph_engine.c).
+ *
+ * Method (grace/taranis, made photon-conserving per hit): each source sends
+ * n_rays isotropic rays (HEALPix directions); a ray's hits are the particles
+ * whose kernel sphere it crosses, sorted by distance from the source; hit p
+ * adds the column dN_p = N_H,p (1 - x_p) * C(b^2/h_p^2) / h_p^2 (C: the
+ * kernel's line integral through the whole sphere at impact parameter b, from
+ * a table; N_H,p: hydrogen atoms of the particle), tau = sigma0 * column, and
+ * the particle is credited with the photons the ray loses across it,
+ * Ndot/n_rays * [thick(tau_in) - thick(tau_out)] (src/photo_k.h), divided by
+ * its neutral atoms N_H,p (1 - x_p) to make a rate per HI atom.
+ */
+#ifndef IONF_SPH_TRACE_H
+#define IONF_SPH_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "particles/bvh.h"
+#include "core/error.h"
+#include "particles/particles.h"
+#include "rt/photo_k.h"
+
+/**
+ * Periodic sets (particles->periodic, box particles->box_size_cm): rays wrap,
+ * every image of the box within r_max is traced (src/sph_periodic_k.h); r_max
+ * must be finite, > 0 and at most SPH_PERIODIC_MAX_R_BOXES smallest box sides,
+ * and the particles and sources lie in the box [0, L].  Both paths wrap (the
+ * GPU's from the same functions).
+ */
+
+/** Point sources among particles (positions in the particles' frame). */
+struct sph_sources {
+  int64_t count;
+  const double *pos_cm;       /*!< count x 3 [cm] */
+  const double *ndot_per_s;   /*!< count ionizing photon rates [1/s] */
+};
+
+/** What a pass reads. */
+struct sph_trace_input {
+  const struct particle_set *particles; /*!< pos, h, n_h_atoms */
+  const struct bvh *tree;               /*!< built over particles (bvh_build_cpu/gpu) */
+  const double *x_hii;                  /*!< per particle: ionized fraction the columns use */
+  struct photo_table_view tables;       /*!< host pointers (the CUDA path copies them) */
+  int heating;                          /*!< also fill heating_erg_per_s */
+  struct sph_sources sources;           /*!< this rank's sources */
+  int64_t n_rays;                       /*!< rays per source: 12 * nside^2 (HEALPix) */
+  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets only) */
+};
+
+/** What a pass writes (per particle, overwritten, not accumulated). */
+struct sph_trace_output {
+  double *gamma_hi_per_s;    /*!< photoionization rate per HI atom [1/s] */
+  double *heating_erg_per_s; /*!< photo-heating per HI atom [erg/s] (when heating) */
+};
+
+/** Counts of one pass, for benchmarks and logs. */
+struct sph_trace_stats {
+  int64_t rays;
+  int64_t hits;              /*!< ray-particle intersections */
+  double seconds;
+};
+
+/** CPU pass (OpenMP). */
+IONF_NODISCARD ionf_err sph_trace_cpu(const struct sph_trace_input *in,
+                                      struct sph_trace_output *out,
+                                      struct sph_trace_stats *stats);
+
+/**
+ * CUDA pass: same function, particles and tree copied to the device on the
+ * first call for a given input.particles/tree pair and kept (sph_trace_cuda_release
+ * frees them).  IONF_ERR_UNSUPPORTED in a CPU-only build or without a GPU.
+ */
+IONF_NODISCARD ionf_err sph_trace_cuda(const struct sph_trace_input *in,
+                                       struct sph_trace_output *out,
+                                       struct sph_trace_stats *stats);
+void sph_trace_cuda_release(void);
+
+/**
+ * Page-lock the caller's array at p (bytes long) for the CUDA pass's copies:
+ * the per-pass x_HII in and rates out are the pass's largest host transfers
+ * (measured on the H100 machine, 2^21 particles: in 1.1 ms and out 1.7 ms
+ * page-locked, 1.2 and 1.9 ms pageable; benchmarks/RESULTS.md).  The array
+ * must outlive the pin: sph_trace_cuda_release unpins everything.  Best
+ * effort: when the host will not pin, the copies stay pageable.  Does nothing
+ * in a CPU-only build.
+ */
+void sph_trace_cuda_pin_host(void *p, size_t bytes);
+
+#endif /* IONF_SPH_TRACE_H */

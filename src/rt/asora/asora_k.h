@@ -1,0 +1,397 @@
+/**
+ * @file asora_k.h
+ * @brief ASORA short characteristics: octahedral shells and the upstream
+ *        interpolation of column density (shared host/device maths).
+ *
+ * Shell q holds the cells at L1 distance q from the source,
+ * |di| + |dj| + |dk| = q: 1 cell for q = 0, 4q^2 + 2 otherwise.  A cell's
+ * incoming column is interpolated from up to four cells of the layer one step
+ * closer to the source along the ray's dominant axis (C2-Ray's cinterp, as in
+ * its code, not the paper's Eq. 11).  Every neighbour with a non-zero weight
+ * lies in a lower shell, so shells can be processed in order with all cells of
+ * one shell independent: the causality ASORA parallelises.
+ */
+#ifndef IONF_ASORA_K_H
+#define IONF_ASORA_K_H
+
+#include <math.h>
+
+#include "core/ionf_hd.h"
+#include "rt/photo_k.h"
+#include "chem/species_k.h"
+
+/** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
+#ifndef ASORA_TAU_WEIGHT_FLOOR /* overridable only for experiments on the weighting */
+#define ASORA_TAU_WEIGHT_FLOOR 0.6
+#endif
+
+/** Number of cells in shell q. */
+IONF_HD IONF_INLINE long long asora_shell_size(int q) {
+  return q == 0 ? 1LL : 4LL * q * q + 2LL;
+}
+
+/** Number of cells in shells 0..q (the octahedron of radius q). */
+IONF_HD IONF_INLINE long long asora_octahedron_size(int q) {
+  long long qq = q;
+  return (2 * qq + 1) * (2 * qq * qq + 2 * qq + 3) / 3;
+}
+
+/** Shell radius needed to cover a sphere of radius r_cells (its L1 ball). */
+IONF_HD IONF_INLINE int asora_shell_radius_for(double r_cells) {
+  return (int)ceil(sqrt(3.0) * r_cells);
+}
+
+/* Map index s of the 2q(q+1)+1 cells of the top half-shell to in-plane (u, v). */
+IONF_HD IONF_INLINE void asora_map_half_shell(long long s, int q, int *u, int *v) {
+  if (s == 0) {
+    *u = q;
+    *v = 0;
+    return;
+  }
+  long long b = (s - 1) / (2LL * q);
+  long long a = (s - 1) % (2LL * q);
+  if (a + 2 * b > 2LL * q) { /* translate the upper-left triangle into the gap */
+    a += 1;
+    b -= 1 + q;
+  }
+  *u = (int)(a + b - q);
+  *v = (int)b;
+}
+
+/**
+ * Offset (di, dj, dk) of the s-th cell of shell q (0 <= s < asora_shell_size(q)):
+ * the top half (dk >= 0) has 2q(q+1)+1 cells, the bottom half (dk < 0) the
+ * top-half layout of q-1.
+ */
+IONF_HD IONF_INLINE void asora_shell_cell(long long s, int q, int *di, int *dj, int *dk) {
+  if (q == 0) {
+    *di = *dj = *dk = 0;
+    return;
+  }
+  long long n_top = 2LL * q * (q + 1) + 1;
+  int u, v;
+  if (s < n_top) {
+    asora_map_half_shell(s, q, &u, &v);
+    *dk = q - abs(u) - abs(v);
+  } else {
+    asora_map_half_shell(s - n_top, q - 1, &u, &v);
+    *dk = -(q - abs(u) - abs(v));
+  }
+  *di = u;
+  *dj = v;
+}
+
+/**
+ * The four candidate upstream neighbours of one cell and their geometric
+ * weights; a neighbour with weight 0 is never read (it may lie outside the
+ * traced region).  Fixed-size, fixed-order entries keep everything in
+ * registers on the GPU (no run-time array indices).
+ */
+struct asora_stencil {
+  int off[4][3];       /*!< offsets from the source */
+  double s[4];         /*!< geometric (bilinear) weights, 0 for unused entries */
+  double ds_cells;     /*!< path length of the ray through the cell [cells] */
+  double corner_factor;/*!< sqrt(3) / sqrt(2) next to the source, else 1 */
+};
+
+/**
+ * Build the stencil of the cell at offset d = (di, dj, dk) != 0 from the source.
+ * Dominant axis a: the largest |d|, ties broken z, then y, then x (C2-Ray).
+ * The ray crosses the upstream face of the cell at in-plane distances
+ * (dp, dq) from the shared corner; the four cells around that point in the
+ * layer one step back along a get bilinear weights.
+ */
+IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora_stencil *st) {
+  int d[3];
+  d[0] = di;
+  d[1] = dj;
+  d[2] = dk;
+  int ad0 = abs(di), ad1 = abs(dj), ad2 = abs(dk);
+  int a, p, q;
+  if (ad2 >= ad0 && ad2 >= ad1) {
+    a = 2; p = 0; q = 1;
+  } else if (ad1 >= ad0) {
+    a = 1; p = 0; q = 2;
+  } else {
+    a = 0; p = 1; q = 2;
+  }
+  int sa = d[a] >= 0 ? 1 : -1, sp = d[p] >= 0 ? 1 : -1, sq = d[q] >= 0 ? 1 : -1;
+  /* Integer numerators, one correctly rounded division: the weights are then
+     bit-identical on host and device (no FMA contraction can turn an exact 0
+     into 1e-17 and pull in a neighbour outside the traced region). */
+  int len_a = abs(d[a]);
+  double dp = (double)abs(sp * len_a - d[p]) / (double)len_a;
+  double dq = (double)abs(sq * len_a - d[q]) / (double)len_a;
+  st->s[0] = (1.0 - dp) * (1.0 - dq);
+  st->s[1] = dp * (1.0 - dq);
+  st->s[2] = (1.0 - dp) * dq;
+  st->s[3] = dp * dq;
+  /* entry m steps back along a, and along p unless m is odd, along q unless m >= 2 */
+  for (int m = 0; m < 4; ++m) {
+    int o[3];
+    o[0] = d[0]; o[1] = d[1]; o[2] = d[2];
+    o[a] -= sa;
+    o[p] -= (m & 1) ? 0 : sp;
+    o[q] -= (m & 2) ? 0 : sq;
+    st->off[m][0] = o[0];
+    st->off[m][1] = o[1];
+    st->off[m][2] = o[2];
+  }
+  st->ds_cells = sqrt((double)(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])) / (double)len_a;
+  st->corner_factor = 1.0;
+  if (len_a == 1) {
+    int ones = (abs(d[p]) == 1) + (abs(d[q]) == 1);
+    /* The only upstream cell is then the source, whose stored column is the
+       axis-parallel half cell; a diagonal ray crosses sqrt(2) or sqrt(3) more. */
+    if (ones == 2) st->corner_factor = sqrt(3.0);
+    else if (ones == 1) st->corner_factor = sqrt(2.0);
+  }
+}
+
+/**
+ * Incoming column density [cm^-2] from the neighbours' outgoing columns
+ * col[m] (entries with weight 0 are ignored): weights s_m / max(tau_0,
+ * sigma0 N_m), normalised, so optically thick neighbours count less (C2-Ray,
+ * Mellema et al. 2006 App. A).
+ */
+IONF_HD IONF_INLINE double asora_column_in(const struct asora_stencil *st, const double *col,
+                                           double sigma0_cm2) {
+  double sum_w = 0.0, sum_wn = 0.0;
+  for (int m = 0; m < 4; ++m) {
+    if (!(st->s[m] > 0.0)) continue;
+    double tau = sigma0_cm2 * col[m];
+    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
+    sum_w += w;
+    sum_wn += w * col[m];
+  }
+  return st->corner_factor * sum_wn / sum_w;
+}
+
+/** Shell volume 4 pi r^2 ds [cm^3] of a cell at offset d (not the source cell). */
+IONF_HD IONF_INLINE double asora_shell_volume_cm3(int di, int dj, int dk, double ds_cells,
+                                                  double cell_cm) {
+  double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
+  return 4.0 * 3.14159265358979323846 * r2 * ds_cells * cell_cm * cell_cm * cell_cm;
+}
+
+/**
+ * The part of a source's octahedron that is traced: offsets lo..hi per axis
+ * (the box, or the periodic window that keeps images apart, clipped to the
+ * photon radius) and the largest shell needed.
+ */
+struct asora_domain {
+  int lo[3], hi[3];     /*!< offset range per axis, inclusive */
+  int q_max;            /*!< last shell */
+  double r2_max_cells;  /*!< squared photon radius [cells^2]; rates only inside */
+};
+
+/**
+ * Periodic: offsets in [-n/2, n/2 - 1 + n%2] (C2-Ray), so no two offsets map to
+ * the same cell.  Non-periodic: the box.  r_max_cells <= 0 means no radius.
+ */
+IONF_HD IONF_INLINE void asora_domain_make(const int *src, long long n, int periodic,
+                                           double r_max_cells, struct asora_domain *dom) {
+  int r_int = r_max_cells > 0.0 ? (int)ceil(r_max_cells) : 0;
+  int l1 = 0;
+  for (int a = 0; a < 3; ++a) {
+    int lo, hi;
+    if (periodic) {
+      lo = -(int)(n / 2);
+      hi = (int)(n / 2) - 1 + (int)(n % 2);
+    } else {
+      lo = -src[a];
+      hi = (int)n - 1 - src[a];
+    }
+    if (r_int > 0) {
+      if (lo < -r_int) lo = -r_int;
+      if (hi > r_int) hi = r_int;
+    }
+    dom->lo[a] = lo;
+    dom->hi[a] = hi;
+    l1 += (-lo > hi ? -lo : hi);
+  }
+  dom->q_max = l1;
+  if (r_max_cells > 0.0) {
+    int q_r = asora_shell_radius_for(r_max_cells);
+    if (q_r < dom->q_max) dom->q_max = q_r;
+    dom->r2_max_cells = r_max_cells * r_max_cells;
+  } else {
+    dom->r2_max_cells = 1e300;
+  }
+}
+
+/** Cells of the domain's bounding box (size of a dense per-source column buffer). */
+IONF_HD IONF_INLINE long long asora_domain_box_cells(const struct asora_domain *dom) {
+  return (long long)(dom->hi[0] - dom->lo[0] + 1) * (dom->hi[1] - dom->lo[1] + 1) *
+         (dom->hi[2] - dom->lo[2] + 1);
+}
+
+/** Index of offset (di, dj, dk) in the domain's bounding box. */
+IONF_HD IONF_INLINE long long asora_domain_box_index(const struct asora_domain *dom, int di,
+                                                     int dj, int dk) {
+  return ((long long)(di - dom->lo[0]) * (dom->hi[1] - dom->lo[1] + 1) + (dj - dom->lo[1])) *
+             (dom->hi[2] - dom->lo[2] + 1) +
+         (dk - dom->lo[2]);
+}
+
+/** Grid coordinate of source coordinate + offset (periodic wrap when asked). */
+IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic) {
+  if (!periodic) return c;
+  long long m = c % n;
+  return m < 0 ? m + n : m;
+}
+
+/* ---- cube shells: the GPU's order -------------------------------------------- */
+
+/**
+ * Cube shell h: the cells with max(|di|, |dj|, |dk|) = h inside a domain.  A
+ * cell's non-zero-weight upstream neighbours all lie in cube shell h - 1 (the
+ * dominant coordinate steps back by one; a tied coordinate has weight only on
+ * the neighbours that step it back too), so shells can be processed in order
+ * with all cells of one shell independent.  The shell is cut into six
+ * rectangles (faces x = +-h, then y = +-h, then z = +-h, edges counted once);
+ * on the x and y faces consecutive indices are consecutive dk, i.e.
+ * consecutive memory, which keeps GPU loads and atomics coalesced.
+ */
+struct asora_cube_shell {
+  int h;
+  long long start[7];     /*!< first index of each face; start[6] = cells in the shell */
+  int axis[6], value[6];  /*!< the face's fixed axis and its offset (+-h) */
+  int u_axis[6], v_axis[6];
+  int u_lo[6], v_lo[6], v_len[6];
+};
+
+IONF_HD IONF_INLINE void asora_cube_shell_make(const struct asora_domain *dom, int h,
+                                               struct asora_cube_shell *cs) {
+  cs->h = h;
+  long long total = 0;
+  for (int f = 0; f < 6; ++f) {
+    int axis = f / 2, value = (f % 2 == 0) ? h : -h;
+    int ua = axis == 0 ? 1 : 0, va = axis == 2 ? 1 : 2;
+    /* faces of later axes exclude the edges earlier faces already hold */
+    int u_ext = axis >= 1 ? h - 1 : h, v_ext = axis >= 2 ? h - 1 : h;
+    int u_lo = dom->lo[ua] > -u_ext ? dom->lo[ua] : -u_ext;
+    int u_hi = dom->hi[ua] < u_ext ? dom->hi[ua] : u_ext;
+    int v_lo = dom->lo[va] > -v_ext ? dom->lo[va] : -v_ext;
+    int v_hi = dom->hi[va] < v_ext ? dom->hi[va] : v_ext;
+    long long count = 0;
+    int present = value >= dom->lo[axis] && value <= dom->hi[axis] && !(h == 0 && f % 2 == 1);
+    if (h == 0 && axis > 0) present = 0; /* the source cell is face 0 only */
+    if (present && u_hi >= u_lo && v_hi >= v_lo)
+      count = (long long)(u_hi - u_lo + 1) * (v_hi - v_lo + 1);
+    cs->start[f] = total;
+    cs->axis[f] = axis;
+    cs->value[f] = value;
+    cs->u_axis[f] = ua;
+    cs->v_axis[f] = va;
+    cs->u_lo[f] = u_lo;
+    cs->v_lo[f] = v_lo;
+    cs->v_len[f] = v_hi >= v_lo ? v_hi - v_lo + 1 : 1;
+    total += count;
+  }
+  cs->start[6] = total;
+}
+
+/** Offset of the t-th cell (0 <= t < start[6]) of a cube shell. */
+IONF_HD IONF_INLINE void asora_cube_shell_cell(const struct asora_cube_shell *cs, long long t,
+                                               int *di, int *dj, int *dk) {
+  int f = 0;
+  while (f < 5 && t >= cs->start[f + 1]) ++f;
+  long long local = t - cs->start[f];
+  int d[3];
+  d[cs->axis[f]] = cs->value[f];
+  d[cs->u_axis[f]] = cs->u_lo[f] + (int)(local / cs->v_len[f]);
+  d[cs->v_axis[f]] = cs->v_lo[f] + (int)(local % cs->v_len[f]);
+  *di = d[0];
+  *dj = d[1];
+  *dk = d[2];
+}
+
+/** The last cube shell of a domain. */
+IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
+  int h = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (-dom->lo[a] > h) h = -dom->lo[a];
+    if (dom->hi[a] > h) h = dom->hi[a];
+  }
+  return h;
+}
+
+/* ---- one (source, cell) step ---------------------------------------------------- */
+
+/** What tracing one source needs (read-only; host or device pointers). */
+struct asora_source_view {
+  const double *n_h_cm3;          /*!< n^3 hydrogen densities */
+  const double *x_ion_av;         /*!< [species][n^3] time-averaged ion fractions (species_k.h) */
+  long long n;                    /*!< cells per side */
+  int periodic;
+  double cell_cm;
+  int src[3];                     /*!< source cell */
+  double ndot_per_s;              /*!< source photon rate */
+  struct asora_domain dom;        /*!< traced domain */
+  struct photo_table_view tables;
+};
+
+/**
+ * Trace one cell at offset (di, dj, dk), for every species: interpolate the
+ * incoming column from the upstream cells' outgoing columns in `column`
+ * ([species][the domain's bounding box]), store this cell's outgoing column
+ * there, and compute its photoionization rate.  Returns 0 for a cell beyond
+ * the photon radius (nothing done: no cell inside the radius needs it);
+ * otherwise 1, with the grid index in *idx and per species s: the rate in
+ * gamma[s] (0 behind an opaque column), the photo-heating per absorber in
+ * heat[s] (when heat is not NULL and the tables heat) and the outgoing column
+ * in col_out[s].
+ */
+IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, double *column,
+                                        int di, int dj, int dk, long long *idx,
+                                        double *gamma, double *heat, double *col_out) {
+  double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
+  if (r2 > v->dom.r2_max_cells) return 0;
+  long long gi = asora_wrap(v->src[0] + di, v->n, v->periodic);
+  long long gj = asora_wrap(v->src[1] + dj, v->n, v->periodic);
+  long long gk = asora_wrap(v->src[2] + dk, v->n, v->periodic);
+  long long c = (gi * v->n + gj) * v->n + gk;
+  long long cells = v->n * v->n * v->n;
+  long long box = asora_domain_box_cells(&v->dom); /* one species' column buffer */
+  double x_ion[IONF_N_SPECIES], n_abs[IONF_N_SPECIES], col_in[IONF_N_SPECIES];
+  for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+  for (int s = 0; s < IONF_N_SPECIES; ++s)
+    n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion);
+  double ds_cells, volume;
+  if (di == 0 && dj == 0 && dk == 0) {
+    for (int s = 0; s < IONF_N_SPECIES; ++s) col_in[s] = 0.0;
+    ds_cells = 0.5; /* from the source at the cell centre to its face */
+    volume = v->cell_cm * v->cell_cm * v->cell_cm;
+  } else {
+    struct asora_stencil st;
+    asora_stencil_make(di, dj, dk, &st);
+    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+      const double *col_s = column + s * box;
+      double col[4];
+      for (int m = 0; m < 4; ++m)
+        col[m] = st.s[m] > 0.0 ? col_s[asora_domain_box_index(&v->dom, st.off[m][0],
+                                                              st.off[m][1], st.off[m][2])]
+                               : 0.0;
+      col_in[s] = asora_column_in(&st, col, v->tables.sp[s].sigma0_cm2);
+    }
+    ds_cells = st.ds_cells;
+    volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
+  }
+  double ds_cm = ds_cells * v->cell_cm;
+  *idx = c;
+  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    double out = col_in[s] + n_abs[s] * ds_cm;
+    column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+    col_out[s] = out;
+    double sigma0 = v->tables.sp[s].sigma0_cm2;
+    if (heat) heat[s] = 0.0;
+    gamma[s] = col_in[s] > PHOTO_MAX_COLUMN_CM2
+                   ? 0.0
+                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s], sigma0 * out,
+                                 n_abs[s], ds_cm, volume, heat ? &heat[s] : (double *)0);
+  }
+  return 1;
+}
+
+#endif /* IONF_ASORA_K_H */

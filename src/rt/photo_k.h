@@ -1,0 +1,143 @@
+/**
+ * @file photo_k.h
+ * @brief Photon-conserving photoionization rate of one cell from one source
+ *        (shared host/device maths; pyC2Ray Eqs. 6-8, the thin/thick split).
+ *
+ * Tables are normalised per source photon: thick(tau) is the fraction of a
+ * source's photons that survive a column of threshold optical depth tau,
+ * thin(tau) = -d thick/d tau.  For a grey spectrum thick = thin = exp(-tau)
+ * and the exact expressions are used instead of tables.
+ *
+ * Invariant (photon conservation per ray): the photons a cell absorbs,
+ * Gamma * n_HI * V_shell, equal Ndot * [thick(tau_in) - thick(tau_out)], so
+ * what one cell takes the next cell along the ray does not see.
+ */
+#ifndef IONF_PHOTO_K_H
+#define IONF_PHOTO_K_H
+
+#include <math.h>
+
+#include "core/ionf_hd.h"
+#include "chem/species_k.h"
+
+/** Below this optical depth through a cell the first-order (thin) form is used. */
+#define PHOTO_TAU_THIN_LIMIT 1e-7
+/** Columns above this [cm^-2] are treated as opaque (no rate added). */
+#define PHOTO_MAX_COLUMN_CM2 2e30
+
+/** One species' tables (host or device pointers), in its own threshold optical depth. */
+struct photo_species_view {
+  const double *thick;  /*!< num_tau + 1 values, thick[0] at tau = 0 */
+  const double *thin;   /*!< num_tau + 1 values */
+  const double *heat_thick; /*!< energy above threshold carried per source photon [erg] */
+  const double *heat_thin;  /*!< ... weighted by sigma/sigma0 (the thin-cell form) [erg] */
+  double sigma0_cm2;    /*!< the species' threshold cross-section [cm^2] */
+};
+
+/** A read-only view of the rate tables of every species (host or device pointers). */
+struct photo_table_view {
+  int heating;          /*!< 1: compute photo-heating (heat tables valid) */
+  int num_tau;          /*!< table points after tau = 0 (same tau grid for every species) */
+  double min_log_tau;   /*!< log10 tau of point 1 */
+  double dlog_tau;      /*!< spacing in log10 tau */
+  int grey;             /*!< 1: exact exp(-tau) forms, tables unused */
+  struct photo_species_view sp[IONF_N_SPECIES]; /*!< indexed by enum species_id */
+};
+
+/**
+ * 1 - exp(-x) for x >= 0, accurate also for small x.  A short series below
+ * 1e-2 (error < x^6/720, under 1e-15 relative) avoids libm's slow expm1.
+ */
+IONF_HD IONF_INLINE double photo_one_minus_exp(double x) {
+  if (x < 1e-2) return x * (1.0 - x * (0.5 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0)))));
+  return 1.0 - exp(-x);
+}
+
+/** Table layout: tau[0] = 0, tau[i] = 10^(min_log_tau + (i-1) dlog_tau), i = 1..num_tau. */
+IONF_HD IONF_INLINE double photo_table_tau(int i, double min_log_tau, double dlog_tau) {
+  return i == 0 ? 0.0 : pow(10.0, min_log_tau + (double)(i - 1) * dlog_tau);
+}
+
+/** Where tau falls in the tables: entries i0, i1 and the fraction between them. */
+struct photo_table_pos {
+  int i0, i1;
+  double f;
+};
+
+/** Linear interpolation in log10(tau); tau below the first point clamps to it. */
+IONF_HD IONF_INLINE struct photo_table_pos photo_table_locate(int num_tau, double min_log_tau,
+                                                              double dlog_tau, double tau) {
+  double lt = log10(tau > 1e-20 ? tau : 1e-20);
+  double r = 1.0 + (lt - min_log_tau) / dlog_tau;
+  if (r < 0.0) r = 0.0;
+  if (r > (double)num_tau) r = (double)num_tau;
+  struct photo_table_pos p;
+  p.i0 = (int)r;
+  p.i1 = p.i0 + 1 < num_tau ? p.i0 + 1 : num_tau;
+  p.f = r - (double)p.i0;
+  return p;
+}
+
+IONF_HD IONF_INLINE double photo_table_at(const double *table, struct photo_table_pos p) {
+  return table[p.i0] + p.f * (table[p.i1] - table[p.i0]);
+}
+
+IONF_HD IONF_INLINE double photo_table_lookup(const double *table, int num_tau,
+                                             double min_log_tau, double dlog_tau, double tau) {
+  return photo_table_at(table, photo_table_locate(num_tau, min_log_tau, dlog_tau, tau));
+}
+
+/**
+ * Photoionization rate [1/s] of species s that one source gives one cell, and
+ * (when the tables carry heating and heat_out is not NULL) the photo-heating
+ * rate per absorber atom [erg/s] from the same photon-conserving split: the
+ * energy above threshold the cell absorbs, Ndot [E(tau_in) - E(tau_out)], per
+ * atom.  Each species is attenuated by its own optical depth (one species
+ * today; with helium the tables would take every species' tau, see
+ * docs/design.md "Species").
+ * @param s           species (enum species_id)
+ * @param ndot_per_s  source photon rate [1/s]
+ * @param tau_in      s's threshold optical depth from the source to the cell entry
+ * @param tau_out     ... to the cell exit (tau_in + sigma0 n_abs ds)
+ * @param n_abs_cm3   density of s's absorbers in the cell (HI: n_HI) [cm^-3]
+ * @param ds_cm       path length through the cell [cm]
+ * @param volume_cm3  shell volume 4 pi r^2 ds (cell volume for the source cell)
+ */
+IONF_HD IONF_INLINE double photo_rates(const struct photo_table_view *t, int s,
+                                       double ndot_per_s, double tau_in, double tau_out, double n_abs_cm3,
+                                       double ds_cm, double volume_cm3, double *heat_out) {
+  const struct photo_species_view *sp = &t->sp[s];
+  double dtau = tau_out - tau_in;
+  int heat = t->heating && heat_out;
+  if (heat) *heat_out = 0.0;
+  if (dtau > PHOTO_TAU_THIN_LIMIT) {
+    double absorbed;
+    double per_atom = ndot_per_s / (n_abs_cm3 * volume_cm3);
+    if (t->grey) {
+      absorbed = exp(-tau_in) * photo_one_minus_exp(dtau);
+    } else {
+      struct photo_table_pos pin = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_in);
+      struct photo_table_pos pout =
+          photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+      absorbed = photo_table_at(sp->thick, pin) - photo_table_at(sp->thick, pout);
+      if (heat)
+        *heat_out = per_atom * (photo_table_at(sp->heat_thick, pin) - photo_table_at(sp->heat_thick, pout));
+    }
+    return per_atom * absorbed;
+  }
+  /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_abs -> 0. */
+  double per_column = ndot_per_s * sp->sigma0_cm2 * ds_cm / volume_cm3;
+  if (t->grey) return per_column * exp(-tau_out);
+  struct photo_table_pos pout = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+  if (heat) *heat_out = per_column * photo_table_at(sp->heat_thin, pout);
+  return per_column * photo_table_at(sp->thin, pout);
+}
+
+/** The photoionization rate alone (see photo_rates). */
+IONF_HD IONF_INLINE double photo_gamma(const struct photo_table_view *t, int s,
+                                       double ndot_per_s, double tau_in, double tau_out, double n_abs_cm3,
+                                       double ds_cm, double volume_cm3) {
+  return photo_rates(t, s, ndot_per_s, tau_in, tau_out, n_abs_cm3, ds_cm, volume_cm3, (double *)0);
+}
+
+#endif /* IONF_PHOTO_K_H */

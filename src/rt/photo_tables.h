@@ -1,0 +1,42 @@
+/**
+ * @file photo_tables.h
+ * @brief Building the gamma(tau) rate tables for a source spectrum.
+ */
+#ifndef IONF_PHOTO_TABLES_H
+#define IONF_PHOTO_TABLES_H
+
+#include "config/config.h"
+#include "core/error.h"
+#include "rt/photo_k.h"
+#include "chem/species.h"
+
+/** One species' tables (host). */
+struct photo_species_tables {
+  double *thick;   /*!< num_tau + 1 (host) */
+  double *thin;    /*!< num_tau + 1 (host) */
+  double *heat_thick; /*!< num_tau + 1 (host), when heating [erg per source photon] */
+  double *heat_thin;
+  double sigma0_cm2; /*!< the species' threshold cross-section [cm^2] */
+};
+
+struct photo_tables {
+  int num_tau;
+  double min_log_tau, dlog_tau;
+  int heating;     /*!< temperature evolves and the spectrum heats */
+  int grey;
+  struct photo_species_tables sp[IONF_N_SPECIES]; /*!< indexed by enum species_id */
+};
+
+/**
+ * Build the tables of every species for cfg's spectrum, one after the other
+ * from the species table.  Black body: photon spectrum ~ nu^2 / (exp(h nu / k T) - 1)
+ * from the species' threshold (13.598 eV for HI) to 10 x 54.416 eV, normalised
+ * to one photon per second; sigma(nu) = sigma0 (nu/nu0)^-index; integrals by
+ * GSL adaptive quadrature (QAG, relative tolerance 1e-10).
+ */
+IONF_NODISCARD ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *t);
+void photo_tables_free(struct photo_tables *t);
+/** View for photo_rates (host pointers). */
+struct photo_table_view photo_tables_view(const struct photo_tables *t);
+
+#endif
