@@ -9,7 +9,7 @@
  *   ionf_engine *e;
  *   ionf_engine_create_from_file("run.yaml", NULL, 0, IONF_COMM_WORLD, &e);
  *   while (...) { ionf_engine_set_sources(e, ...); ionf_engine_step(e, dt_s, NULL); }
- *   ionf_engine_field(e, "x_HII", &x, dims);     (borrowed, n^3 doubles)
+ *   ionf_engine_field(e, "x_HII", &x, dims);     (borrowed: this rank's cells)
  *   ionf_engine_destroy(e);
  *   ionf_finalize();                              (only if the library started MPI)
  *
@@ -40,8 +40,11 @@
  * GPU.  Calls marked "Synchronizes the GPU" copy between GPU and host memory.
  *
  * Units: CGS and seconds (cm, s, K, cm^-3, photons/s), as the suffixes say.
- * Fields are n^3 arrays of double in C order: value (i, j, k) at [(i * n + j) * n + k],
- * i along x.
+ * Grid fields are the cells this rank holds, its local box (ionf_engine_local_box:
+ * first cell lo[3] and extent[3] in global cell indices, halo included), as arrays of
+ * double in C order: global cell (i, j, k) at [((i - lo0) * e1 + (j - lo1)) * e2 + (k - lo2)],
+ * i along x.  Today every rank's box is the whole n^3 grid (lo = 0, extent = n, no halo),
+ * but a caller must not assume it: read the box.
  */
 #ifndef IONFRONT_H
 #define IONFRONT_H
@@ -53,8 +56,9 @@
 extern "C" {
 #endif
 
-/** Bumped when a call changes incompatibly. */
-#define IONF_API_VERSION 1
+/** Bumped when a call changes incompatibly.  2: grid fields are this rank's local box
+    (ionf_engine_local_box), no longer promised to be the whole grid. */
+#define IONF_API_VERSION 2
 
 /** Status codes (the numbers match the command line's exit codes). */
 typedef int ionf_status;
@@ -154,11 +158,21 @@ ionf_status ionf_engine_time(const ionf_engine *engine, double *time_s, int64_t 
 ionf_status ionf_engine_rank(const ionf_engine *engine, int *rank, int *size);
 
 /**
- * Borrow a field's host array: *data points at n^3 doubles owned by the engine (valid
- * until ionf_engine_destroy), dims = {n, n, n}.  Names: "n_H" [cm^-3], "T" [K], and per
+ * The part of the grid this rank holds (grid engines): first[3] its first cell and
+ * extent[3] its cells per axis, in global cell indices, halo included; *halo the halo's
+ * width in cells.  Any pointer may be NULL.  A particle engine has no grid:
+ * IONF_STATUS_USAGE.
+ */
+ionf_status ionf_engine_local_box(const ionf_engine *engine, int64_t first[3], int64_t extent[3],
+                                  int64_t *halo);
+
+/**
+ * Borrow a field's host array: *data points at the cells of this rank's local box
+ * (ionf_engine_local_box), owned by the engine (valid until ionf_engine_destroy), dims =
+ * the box's extent.  Names: "n_H" [cm^-3], "T" [K], and per
  * absorbing species of the build the ion fraction "x_<ion>" and photoionization rate
  * "Gamma_<absorber>" [1/s], as in the snapshots: "x_HII" and "Gamma_HI" for hydrogen
- * (a wrong name's message lists them all).  Every rank holds the whole grid.  The host copy is brought up to
+ * (a wrong name's message lists them all).  The host copy is brought up to
  * date first.  Writing into it is allowed for n_H, T and x_*: call
  * ionf_engine_field_modified afterwards (before the next step).  Collective;
  * synchronizes the GPU.
@@ -171,8 +185,9 @@ ionf_status ionf_engine_field(ionf_engine *engine, const char *name, double **da
 /** The borrowed array of `name` (n_H, T, x_*) was changed by the caller: take it into the
     working copies (and the GPU).  Collective; synchronizes the GPU. */
 ionf_status ionf_engine_field_modified(ionf_engine *engine, const char *name);
-/** Copy `count` (= n^3) values into field `name` (n_H, T, x_*) and take them in, as
-    ionf_engine_field + memcpy + ionf_engine_field_modified.  Collective. */
+/** Copy `count` values (the local box's cells) into field `name` (n_H, T, x_*) and take
+    them in, as ionf_engine_field + memcpy + ionf_engine_field_modified; values that are
+    refused (NaN, out of range) leave the field as it was.  Collective. */
 ionf_status ionf_engine_set_field(ionf_engine *engine, const char *name, const double *values,
                                   int64_t count);
 

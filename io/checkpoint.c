@@ -9,6 +9,7 @@
 
 #include "io/h5_util.h"
 #include "io/io_density.h"
+#include "fields/fields.h"
 #include "grid/grid.h"
 #include "chem/species.h"
 
@@ -71,7 +72,7 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
     char dataset[48], name[40];
     snprintf(name, sizeof name, "x_%s", species_names_of(s)->ion_name);
     snprintf(dataset, sizeof dataset, "/Grid/%s", name);
-    IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", grid_species(x_ion, n, s)));
+    IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", fields_species(x_ion, grid_cells(n), s)));
   }
   IONF_CALL(io_field_read(path, "/Grid/T", n, "T", "temperatures", temperature_k));
   return IONF_OK;

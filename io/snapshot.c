@@ -231,7 +231,7 @@ static void iso8601_utc_now(char *buf, size_t size) {
 
 /* Everything that goes into the open file: root attributes, then /Grid. */
 static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const struct grid *g,
-                              const struct grid_fields *fields,
+                              const struct fields *fields,
                               const struct snapshot_meta *meta, const char *path) {
   char created[32];
   iso8601_utc_now(created, sizeof created);
@@ -285,7 +285,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
     snprintf(names[s], sizeof names[s], "x_%s", sn->ion_name);
     snprintf(about[s], sizeof about[s], "ionized %s fraction n_%s / n_%s", sn->element_name,
              sn->ion_name, sn->element_symbol);
-    specs[n_specs++] = (struct field_spec){names[s], grid_species(fields->x_ion, g->n, s), "1",
+    specs[n_specs++] = (struct field_spec){names[s], fields_species(fields->x_ion, fields->cells, s), "1",
                                            about[s]};
   }
   for (int s = 0; s < IONF_N_SPECIES; ++s) {
@@ -293,7 +293,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
     int q = IONF_N_SPECIES + s;
     snprintf(names[q], sizeof names[q], "Gamma_%s", sn->name);
     snprintf(about[q], sizeof about[q], "%s photoionization rate", sn->name);
-    specs[n_specs++] = (struct field_spec){names[q], grid_species(fields->gamma_per_s, g->n, s),
+    specs[n_specs++] = (struct field_spec){names[q], fields_species(fields->gamma_per_s, fields->cells, s),
                                            "s^-1", about[q]};
   }
   specs[n_specs++] = (struct field_spec){"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"};
@@ -352,7 +352,7 @@ ionf_err output_file_sync(const char *tmp_path, const char *path) {
 }
 
 ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
-                        const struct grid_fields *fields, const struct snapshot_meta *meta,
+                        const struct fields *fields, const struct snapshot_meta *meta,
                         char *path_out, size_t path_out_size) {
   IONF_CHECK(cfg && g && fields && meta, IONF_ERR_INTERNAL, "snapshot_write: NULL argument");
   IONF_CHECK(g->n > 0 && g->n == cfg->n_cells_1d, IONF_ERR_INTERNAL,

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
+#include "fields/fields.h"
 #include "grid/grid.h"
 
 /** Production runs: the inputs the state was evolved with (its interval's files). */
@@ -67,7 +68,7 @@ struct snapshot_meta {
  * `path_out` (may be NULL) receives the final file name.
  */
 IONF_NODISCARD ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
-                                       const struct grid_fields *fields,
+                                       const struct fields *fields,
                                        const struct snapshot_meta *meta, char *path_out,
                                        size_t path_out_size);
 

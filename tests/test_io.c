@@ -161,7 +161,7 @@ static double value_of(int field, int64_t c) {
   }
 }
 
-static void check_snapshot_file(const char *path, const struct grid_fields *f,
+static void check_snapshot_file(const char *path, const struct fields *f,
                                 const char *yaml, double time_s, double redshift) {
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   EXPECT(file >= 0, "cannot open snapshot %s", path);
@@ -228,8 +228,8 @@ static void check_snapshot_file(const char *path, const struct grid_fields *f,
 }
 
 static void test_snapshot(void) {
-  struct grid_fields f;
-  if (grid_fields_alloc(N, 0, &f) != IONF_OK) {
+  struct fields f;
+  if (fields_alloc((int64_t)N * N * N, 0, &f) != IONF_OK) {
     EXPECT(0, "grid_fields_alloc");
     return;
   }
@@ -247,7 +247,7 @@ static void test_snapshot(void) {
   char yaml[] = "grid:\n  N: 8\n  box_size: 0.0081 # Mpc\nsources:\n  - {position: [1, 2, 3], "
                 "Ndot: 1e50}\n";
   cfg.effective_yaml = yaml;
-  struct grid g = {N, 2.5e22 / N, 0};
+  struct grid g = {N, 2.5e22 / N, 0, grid_box_whole(N)};
   struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0, -1.0, 0.0, NULL, -1, 0, NULL};
 
   EXPECT(output_dir_prepare(cfg.output_dir) == IONF_OK, "output_dir_prepare: %s",
@@ -317,7 +317,7 @@ static void test_snapshot(void) {
   rc = snapshot_write(&cfg, &g, &f, &meta, path, sizeof path);
   expect_error(rc, IONF_ERR_IO, bad_dir, "snapshot_0004.h5", "snapshot_write below a file");
 
-  grid_fields_free(&f);
+  fields_free(&f);
 }
 
 /* ---- step log -------------------------------------------------------------------- */

@@ -280,10 +280,10 @@ static int engine_rates(const char *sources, double *gamma, double *heat) {
   struct trace_stats ts;
   int rc = e->backend->ops.upload(e->backend, FIELD_X, 0, cells) != IONF_OK ||
            e->backend->ops.step_begin(e->backend) != IONF_OK ||
-           e->backend->ops.trace(e->backend, &ts) != IONF_OK ||
+           engine_trace_pass(e, &ts) != IONF_OK ||
            e->backend->ops.download(e->backend, FIELD_GAMMA | FIELD_HEAT, 0, cells) != IONF_OK;
   if (!rc) {
-    memcpy(gamma, grid_species(e->fields.gamma_per_s, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
+    memcpy(gamma, fields_species(e->fields.gamma_per_s, e->fields.cells, SPECIES_HI), sizeof(double) * (size_t)cells);
     memcpy(heat, e->fields.heating_erg_per_s, sizeof(double) * (size_t)cells);
   }
   engine_destroy(e);

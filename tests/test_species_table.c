@@ -10,7 +10,7 @@
  *    here with the same GSL quadrature), thick, thin and heating; grey: exp(-tau).
  * 3. The electron density summed over the species' ions is n_H (x_HII + abu_c)
  *    and the HI absorber density n_H (1 - x_HII), bit for bit, on random cells.
- * 4. The per-species grid fields are [species][n^3] blocks (grid_species).
+ * 4. The per-species fields are [species][cell] blocks (fields_species).
  */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
@@ -22,6 +22,7 @@
 #include "chem/chem_k.h"
 #include "config/config.h"
 #include "core/constants.h"
+#include "fields/fields.h"
 #include "grid/grid.h"
 #include "rt/photo_tables.h"
 #include "chem/species.h"
@@ -170,10 +171,10 @@ static void check_densities(void) {
 }
 
 static void check_fields(void) {
-  struct grid_fields f;
-  const int64_t n = 6, cells = grid_cells(n);
-  if (grid_fields_alloc(n, 1, &f) != IONF_OK) {
-    EXPECT(0, "grid_fields_alloc");
+  struct fields f;
+  const int64_t cells = grid_cells(6);
+  if (fields_alloc(cells, 1, &f) != IONF_OK) {
+    EXPECT(0, "fields_alloc");
     return;
   }
   /* every species' block is written and read back whole (ASan/valgrind see overruns) */
@@ -181,13 +182,13 @@ static void check_fields(void) {
   int wrong = 0;
   for (size_t q = 0; q < sizeof per_species / sizeof per_species[0]; ++q) {
     for (int s = 0; s < IONF_N_SPECIES; ++s)
-      for (int64_t c = 0; c < cells; ++c) grid_species(per_species[q], n, s)[c] = s * 1e3 + c;
+      for (int64_t c = 0; c < cells; ++c) fields_species(per_species[q], cells, s)[c] = s * 1e3 + c;
     for (int64_t k = 0; k < cells * IONF_N_SPECIES; ++k)
       wrong += per_species[q][k] != (double)(k / cells) * 1e3 + (double)(k % cells);
   }
   EXPECT(wrong == 0, "%d values out of place in the [species][cell] fields", wrong);
-  EXPECT(grid_species(f.x_ion, n, SPECIES_HI) == f.x_ion, "HI is the first block");
-  grid_fields_free(&f);
+  EXPECT(fields_species(f.x_ion, cells, SPECIES_HI) == f.x_ion, "HI is the first block");
+  fields_free(&f);
 }
 
 int main(void) {

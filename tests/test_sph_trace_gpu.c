@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
 #include "config/config.h"
 #include "core/ionf_config.h"
@@ -144,7 +145,7 @@ static void bad_x_hii(struct trace_case *c, struct sph_trace_input in) {
 }
 
 int main(void) {
-  if (!IONF_HAVE_CUDA || bvh_cuda_device_count() == 0) {
+  if (!IONF_HAVE_CUDA || cuda_util_device_count() == 0) {
     struct sph_trace_input in;
     memset(&in, 0, sizeof in);
     struct sph_trace_output out = {NULL, NULL};

@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 extern "C" {
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
 #include "core/error.h"
 #include "particles/sph_trace.h"
@@ -411,7 +412,7 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
 extern "C" ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_trace_output *out,
                                    struct sph_trace_stats *stats) {
   double t0 = omp_get_wtime();
-  IONF_CHECK(bvh_cuda_device_count() > 0, IONF_ERR_UNSUPPORTED,
+  IONF_CHECK(cuda_util_device_count() > 0, IONF_ERR_UNSUPPORTED,
              "sph_trace_cuda: no CUDA device found");
   struct sph_trace_prep prep;
   int64_t nside = 0;

@@ -37,7 +37,7 @@ __all__ = ["Engine", "IonfrontError", "version", "library_path", "POSITION_CELLS
            "MYR_S", "KPC_CM"]
 
 _LIB, _LIB_PATH = _lib.load()
-API_VERSION = 1
+API_VERSION = 2
 if _LIB.ionf_api_version() != API_VERSION:
     raise ImportError(f"ionfront: {_LIB_PATH} has C API version {_LIB.ionf_api_version()}, "
                       f"this package needs {API_VERSION}")
@@ -175,6 +175,16 @@ class Engine:
         return n.value
 
     @property
+    def local_box(self):
+        """The cells this rank holds: (first, extent, halo), first and extent per axis in
+        global cell indices (halo included).  The fields are arrays of `extent`; today every
+        rank holds the whole grid, first (0, 0, 0) and extent (n, n, n)."""
+        first, extent = (ctypes.c_int64 * 3)(), (ctypes.c_int64 * 3)()
+        halo = ctypes.c_int64()
+        _check(_LIB.ionf_engine_local_box(self._h, first, extent, ctypes.byref(halo)), self._h)
+        return tuple(first), tuple(extent), halo.value
+
+    @property
     def cell_cm(self):
         """Cell size [cm], proper at the current time."""
         c = ctypes.c_double()
@@ -224,8 +234,8 @@ class Engine:
 
     # -- fields
     def field(self, name):
-        """The engine's n^3 float64 array `name` (n_H, T, x_HII, Gamma_HI, ...) as a NumPy
-        view, no copy; valid until close().  Particle runs: (count,) arrays (x_HII, T,
+        """The engine's float64 array `name` (n_H, T, x_HII, Gamma_HI, ...) over this rank's
+        local box (shape: local_box's extent) as a NumPy view, no copy; valid until close().  Particle runs: (count,) arrays (x_HII, T,
         Gamma_HI, n_H, h_cm, mass_g) and position_cm (count, 3).  After writing into it call
         field_modified(name).  Collective (synchronizes the GPU)."""
         ptr = _lib._c_double_p()
@@ -242,7 +252,8 @@ class Engine:
         _check(_LIB.ionf_engine_field_modified(self._h, name.encode()), self._h)
 
     def set_field(self, name, values):
-        """Copy an (n, n, n) array (or n^3 values) into field `name`.  Passed by pointer
+        """Copy an array of the local box's shape (or its cell count of values) into field
+        `name`; refused values leave the field as it was.  Passed by pointer
         without a copy when already C-contiguous float64.  Collective."""
         a = np.ascontiguousarray(values, dtype=np.float64)
         _check(_LIB.ionf_engine_set_field(self._h, name.encode(),

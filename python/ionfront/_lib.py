@@ -69,6 +69,7 @@ def _declare(lib):
         "ionf_engine_destroy": (None, [_engine_p]),
         "ionf_engine_kind": (ctypes.c_int, [_engine_p, ctypes.POINTER(ctypes.c_int), i64p]),
         "ionf_engine_grid": (ctypes.c_int, [_engine_p, i64p, _c_double_p, _c_double_p]),
+        "ionf_engine_local_box": (ctypes.c_int, [_engine_p, i64p, i64p, i64p]),
         "ionf_engine_time": (ctypes.c_int, [_engine_p, _c_double_p, i64p, _c_double_p, _c_double_p]),
         "ionf_engine_rank": (ctypes.c_int, [_engine_p, ctypes.POINTER(ctypes.c_int),
                                             ctypes.POINTER(ctypes.c_int)]),

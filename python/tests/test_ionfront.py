@@ -43,6 +43,21 @@ def test_fields_round_trip_without_copies(tmp_path):
         assert not np.array_equal(e.x_HII, want)
 
 
+def test_local_box_shapes_the_fields(tmp_path):
+    """The fields are the cells this rank holds (its local box); a refused value leaves
+    the field as it was."""
+    with small(tmp_path) as e:
+        first, extent, halo = e.local_box
+        assert first == (0, 0, 0) and extent == (e.n, e.n, e.n) and halo == 0
+        assert e.field("x_HII").shape == extent
+        before = e.x_HII.copy()
+        bad = np.full(extent, 0.5)
+        bad[1, 2, 3] = np.nan
+        with pytest.raises(ionfront.IonfrontError):
+            e.set_field("x_HII", bad)
+        assert np.array_equal(e.x_HII, before)
+
+
 def test_test1_equals_the_c_api(tmp_path):
     """The C program tests/api/test_api_iliev1.c and Python, same config: identical x_HII."""
     h5py = pytest.importorskip("h5py")

@@ -233,4 +233,34 @@ IONF_HD IONF_INLINE int chem_cell_unconverged(double x_av_old, double x_av_new) 
          (1.0 - x_av_old) > CHEM_MIN_NEUTRAL_FRACTION;
 }
 
+/**
+ * One cell of a chemistry pass (the CPU loop and the CUDA kernel run exactly this):
+ * the update from the start-of-step state (x0, t_k) with the cell's current estimates
+ * *x_av (and *t_av_k when `thermal`), which it replaces; returns the result (x_end,
+ * t_end_k) and sets *unconverged when the cell still moved (chem_cell_unconverged, and
+ * C2-Ray's |dT/T| when thermal).  Hydrogen's update: the species list has one entry.
+ */
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_pass(const struct chem_params *p,
+                                                           int thermal, double dt_s, double x0,
+                                                           double n_h_cm3, double t_k,
+                                                           double gamma_per_s, double heat_erg_s,
+                                                           double *x_av, double *t_av_k,
+                                                           int *unconverged) {
+  double x_av_old = *x_av;
+  struct chem_cell_result r;
+  if (thermal) {
+    double t_av_old = *t_av_k;
+    r = chem_cell_update_thermal(p, x0, x_av_old, t_k, t_av_old, n_h_cm3, gamma_per_s,
+                                 heat_erg_s, dt_s);
+    *t_av_k = r.t_av_k;
+    *unconverged = chem_cell_unconverged(x_av_old, r.x_av) ||
+                   fabs(r.t_av_k - t_av_old) > CHEM_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
+  } else {
+    r = chem_cell_update(p, x0, x_av_old, n_h_cm3, t_k, gamma_per_s, dt_s);
+    *unconverged = chem_cell_unconverged(x_av_old, r.x_av);
+  }
+  *x_av = r.x_av;
+  return r;
+}
+
 #endif /* IONF_CHEM_K_H */

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,6 @@
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
 #include "cli/particles_cli.h"
-#include "engine/sph_engine.h"
 #include "config/problems.h"
 #include "cli/render_cli.h"
 #include "synth/synth.h"
@@ -165,15 +165,30 @@ static void print_front_summary(const struct engine *e, const struct engine_repo
   (void)e;
 }
 
+/* SIGTERM / SIGUSR1 (SLURM at the time limit, scancel, sbatch --signal=B:USR1@120): the
+   run stops at the end of the current step with a checkpoint (engine_note_stop_signal). */
+static void on_stop_signal(int sig) { engine_note_stop_signal(sig); }
+
+static void install_stop_handlers(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
+}
+
 /* One line per rank on rank 0: host, device and cores (the start-up log). */
 static void print_rank_table(const struct engine *e) {
-  char line[1024], where[256];
+  char line[2048], where[256];
   affinity_describe(where, sizeof where);
   char planes[48] = "";
   if (comm_rank() == 0 && e->cfg->n_planes > 0) /* rank 0 traces the plane sources */
     snprintf(planes, sizeof planes, " and %d plane source(s)", e->cfg->n_planes);
+  char compute[800];
+  engine_describe(e, compute, sizeof compute);
   snprintf(line, sizeof line, "rank %d on %s: %s; %lld point source(s)%s; %s", comm_rank(),
-           comm_host_name(), e->backend->description, (long long)e->source_count, planes, where);
+           comm_host_name(), compute, (long long)e->source_count, planes, where);
   int p = comm_size();
   char *all = comm_rank() == 0 ? malloc(sizeof line * (size_t)p) : NULL;
   if (comm_gather_text(line, sizeof line, all) == IONF_OK && all)
@@ -195,22 +210,25 @@ static int command_run_particles(const char *config_path, char *const *overrides
     return code;
   }
   const struct sph_config *cfg = ionf_engine_sph_config(api);
-  struct sph_engine *e = ionf_engine_particles(api);
+  struct engine *e = ionf_engine_core(api);
   ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
                 cfg->base.config_name);
   ionf_message0("%d MPI rank(s)", comm_size());
   ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
                 "each; tracer %s; chemistry %s",
-                (long long)e->particles.count, cfg->file[0] ? cfg->file : "generated",
-                (int)e->tree.n_leaves, (long long)cfg->n_sources, (long long)e->n_rays,
-                e->tracer_name, e->chem_on_gpu ? "on the GPU" : "on the host (OpenMP)");
+                (long long)e->particles->set.count, cfg->file[0] ? cfg->file : "generated",
+                (int)e->particles->tree.n_leaves, (long long)e->sources.n,
+                (long long)e->particles->n_rays, e->particles->tracer_name,
+                e->chem_solver->device_arrays || strcmp(e->chem_solver->name, "cpu")
+                    ? "on the GPU"
+                    : "on the host (OpenMP)");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);
   if (restart_path)
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
-  engine_install_signal_handlers();
+  install_stop_handlers();
   struct engine_report rep;
   rc = ionf_engine_run_report(api, &rep);
   if (rc == IONF_STOPPED) {
@@ -315,7 +333,7 @@ static int command_run(int argc, char **argv) {
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
   print_rank_table(e);
-  engine_install_signal_handlers();
+  install_stop_handlers();
   char planes_text[64] = "";
   if (cfg->n_planes > 0)
     snprintf(planes_text, sizeof planes_text, " and %d plane-parallel source(s)", cfg->n_planes);

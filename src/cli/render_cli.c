@@ -24,6 +24,7 @@
 #include "io/io_particles.h"
 #include "core/ionf_config.h"
 #include "io/png_write.h"
+#include "gpu/core/cuda_util.h"
 #include "render/render.h"
 #include "render/render_cmap.h"
 #include "render/render_draw.h"
@@ -752,7 +753,7 @@ static ionf_err render_frames(const struct render_options *o, int use_gpu, int *
 
 static int choose_gpu(const char *backend) {
   if (!strcmp(backend, "cpu")) return 0;
-  if (render_cuda_device_count() > 0) return 1;
+  if (cuda_util_device_count() > 0) return 1;
   if (comm_rank() == 0) {
     if (!strcmp(backend, "cuda"))
       ionf_warning("--backend cuda: %s; rendering on the CPU",

@@ -116,8 +116,8 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   const struct sequence_config *seq = &e->cfg->sequence;
   double z = seq->redshifts[i];
   char density_file[IONF_PATH_MAX + 64] = "", halo_file[IONF_PATH_MAX + 64] = "";
-  int64_t cells = grid_cells(e->grid.n);
-  struct source_list halos = {0, NULL, NULL};
+  int64_t cells = e->fields.cells;
+  struct source_list halos = {0};
   ionf_err rc = IONF_OK;
   /* every rank reads (as at start-up); n_H is replaced only if all succeed */
   if (seq->density_pattern[0]) {
@@ -143,7 +143,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
     return comm_size() > 1 && comm_rank() != 0 ? IONF_ERR_PEER : shared;
   }
 
-  struct rt_backend *be = e->backend;
+  struct backend *be = e->backend;
   if (seq->density_pattern[0] && with_density) { /* the dilution goes on from z_i */
     double sum = 0.0;
     for (int64_t c = 0; c < cells; ++c) sum += e->fields.n_h_cm3[c];
@@ -155,8 +155,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   if (seq->halo_pattern[0]) {
     sources_free(&e->sources);
     e->sources = halos;
-    IONF_CALL(engine_share_sources(e));
-    IONF_CALL(be->ops.set_sources(be, &e->sources, e->first_source, e->source_count));
+    IONF_CALL(engine_share_sources(e)); /* and to the tracers */
   }
   e->seq_interval = i;
   snprintf(e->seq_density_file, sizeof e->seq_density_file, "%s", density_file);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/particles/bvh_build.h"
 #include "core/ionf_config.h"
 
 _Static_assert(sizeof(struct bvh_node) == 64, "a node is four 16-byte loads");
@@ -520,8 +519,6 @@ int bvh_depth(const struct bvh *t) {
 /* ---- builds without CUDA ----------------------------------------------------------------- */
 
 #if !IONF_HAVE_CUDA
-int bvh_cuda_device_count(void) { return 0; }
-
 ionf_err bvh_build_cuda(const double *pos, const double *h, int64_t n,
                         const struct bvh_scene *scene, int max_leaf, struct bvh *out) {
   (void)pos, (void)h, (void)n, (void)scene, (void)max_leaf, (void)out;

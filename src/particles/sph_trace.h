@@ -27,6 +27,7 @@
 #include "core/error.h"
 #include "particles/particles.h"
 #include "rt/photo_k.h"
+#include "rt/tracer.h"
 
 /**
  * Periodic sets (particles->periodic, box particles->box_size_cm): rays wrap,
@@ -93,5 +94,30 @@ void sph_trace_cuda_release(void);
  * in a CPU-only build.
  */
 void sph_trace_cuda_pin_host(void *p, size_t bytes);
+
+/* ---- the particle tracer behind the tracer interface (rt/tracer.h) ------------------ */
+
+/** A pass function: sph_trace_cpu, sph_trace_cuda, or a test's stand-in. */
+typedef ionf_err (*sph_trace_fn)(const struct sph_trace_input *in, struct sph_trace_output *out,
+                                 struct sph_trace_stats *stats);
+
+/** What a particle tracer is made with. */
+struct sph_tracer_setup {
+  const struct particle_set *particles; /*!< borrowed: must outlive the tracer */
+  const struct bvh *tree;               /*!< built over particles */
+  struct photo_table_view tables;       /*!< host tables (the CUDA pass copies them) */
+  int64_t n_rays;                       /*!< rays per source */
+  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets) */
+};
+
+/**
+ * The particle tracer as a tracer: each pass traces this rank's sources (placed by
+ * position: the source list's pos_cm) with `fn` over host arrays, x_HII from the
+ * fields' averages, and sets every particle's rate (a rank without sources sets
+ * zeros).  It must be the first tracer of a pass (it sets; it cannot add).  `name`
+ * describes the pass function ("cpu", "cuda", "injected").
+ */
+IONF_NODISCARD ionf_err sph_tracer_create(const struct sph_tracer_setup *s, sph_trace_fn fn,
+                                          const char *name, struct tracer **out);
 
 #endif /* IONF_SPH_TRACE_H */

@@ -41,6 +41,7 @@
 #include "core/error.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
+#include "rt/tracer.h"
 
 /** Points of the inverse-CDF table of black-body photon energies. */
 #define MC_SPECTRUM_POINTS 2049
@@ -89,6 +90,26 @@ struct mc_pass {
   const struct mc_state *st;
   double *gamma, *gamma_sq, *heat; /*!< tallies, added to (heat may be NULL) */
 };
+
+/** What a Monte Carlo tracer is made with (CPU or CUDA). */
+struct mc_tracer_setup {
+  struct grid grid;            /*!< geometry: the whole grid held (packets cross it) */
+  double r_max_cells;          /*!< photon radius [cells]; <= 0: whole box */
+  struct mc_state *state;      /*!< the run's packet state (borrowed; step and packets per
+                                    source change between passes; gamma_sq gets the tallies) */
+  void *stream;                /*!< CUDA: the backend's cudaStream_t */
+};
+
+/**
+ * Monte Carlo packets as a tracer (rt/tracer.h): each pass clears the state's sum of
+ * w^2 and traces every packet of this rank's sources (mc_cpu_trace, or the CUDA
+ * kernels of gpu/rt/mc/mc_trace.cu); sync_host brings the CUDA tracer's sum of w^2 to
+ * state->gamma_sq.  The walk crosses the grid, so the box must hold it whole.
+ */
+IONF_NODISCARD ionf_err mc_tracer_create_cpu(const struct mc_tracer_setup *s, struct tracer **out);
+IONF_NODISCARD ionf_err mc_tracer_create_cuda(const struct mc_tracer_setup *s, struct tracer **out);
+/** The check both constructors make: the whole grid held. */
+IONF_NODISCARD ionf_err mc_tracer_check(const struct mc_tracer_setup *s);
 
 /** Trace this rank's packets on the CPU (OpenMP over packets); cells crossed out. */
 IONF_NODISCARD ionf_err mc_cpu_trace(const struct mc_pass *p, int64_t *cells_crossed);
