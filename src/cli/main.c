@@ -18,6 +18,7 @@
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "engine/engine.h"
+#include "gpu/core/cuda_util.h"
 #include "core/error.h"
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
@@ -178,17 +179,29 @@ static void install_stop_handlers(void) {
   sigaction(SIGUSR1, &sa, NULL);
 }
 
+/* A rank computing on a GPU runs on the cores nearest it (hwloc), within the launcher's
+   binding: the program's choice, made here, not the library's. */
+static void bind_near_gpu(const struct engine *e, char *note, size_t size) {
+  note[0] = '\0';
+  if (e->backend && e->backend->device >= 0) {
+    char what[160];
+    cuda_util_bind_near_device(e->backend->device, what, sizeof what);
+    snprintf(note, size, " (%s)", what);
+  }
+}
+
 /* One line per rank on rank 0: host, device and cores (the start-up log). */
 static void print_rank_table(const struct engine *e) {
-  char line[2048], where[256];
+  char line[2048], where[256], bound[200];
+  bind_near_gpu(e, bound, sizeof bound);
   affinity_describe(where, sizeof where);
   char planes[48] = "";
   if (comm_rank() == 0 && e->cfg->n_planes > 0) /* rank 0 traces the plane sources */
     snprintf(planes, sizeof planes, " and %d plane source(s)", e->cfg->n_planes);
   char compute[800];
   engine_describe(e, compute, sizeof compute);
-  snprintf(line, sizeof line, "rank %d on %s: %s; %lld point source(s)%s; %s", comm_rank(),
-           comm_host_name(), compute, (long long)e->source_count, planes, where);
+  snprintf(line, sizeof line, "rank %d on %s: %s%s; %lld point source(s)%s; %s", comm_rank(),
+           comm_host_name(), compute, bound, (long long)e->source_count, planes, where);
   int p = comm_size();
   char *all = comm_rank() == 0 ? malloc(sizeof line * (size_t)p) : NULL;
   if (comm_gather_text(line, sizeof line, all) == IONF_OK && all)
