@@ -139,12 +139,8 @@ static ionf_err device_pass(struct chem_solver *s, const struct chem_input *in,
   CUDA_CHECK(cudaMemcpyAsync(&sums, cc->d_sums, sizeof sums, cudaMemcpyDeviceToHost, cc->stream),
              "chemistry");
   CUDA_CHECK(cudaStreamSynchronize(cc->stream), "chemistry");
-  out->unconverged_cells = (int64_t)sums.unconverged;
-  out->cells_at_max_iter = (int64_t)sums.at_max;
-  out->sum_x_end = sums.sum_x;
-  out->sum_x_neutral_end = sums.sum_neutral;
-  out->sum_x_end_mass = sums.sum_mass;
-  out->sum_t_end = sums.sum_t;
+  chem_pass_result_set(out, (int64_t)sums.unconverged, (int64_t)sums.at_max, sums.sum_x,
+                       sums.sum_neutral, sums.sum_mass, sums.sum_t);
   return IONF_OK;
 }
 
@@ -195,12 +191,7 @@ static void host_sums(const struct chem_kernel_args *h, const unsigned char *fla
     sm += h->n_h[i] * x;
     st += h->heat ? h->t_end[i] : h->t_k[i];
   }
-  out->unconverged_cells = unconverged;
-  out->cells_at_max_iter = at_max;
-  out->sum_x_end = sx;
-  out->sum_x_neutral_end = sn;
-  out->sum_x_end_mass = sm;
-  out->sum_t_end = st;
+  chem_pass_result_set(out, unconverged, at_max, sx, sn, sm, st);
 }
 
 static ionf_err host_pass(struct chem_solver *s, const struct chem_input *in,

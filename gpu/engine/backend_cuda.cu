@@ -143,40 +143,24 @@ static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
   return copy_tables(be, s->tables);
 }
 
-static ionf_err cuda_step_begin(struct backend *be) {
+/* x_av, x_end := x (and T) at a step's start; x := x_end (and T) at its end, on the stream */
+static ionf_err cuda_step_copies(struct backend *be, int at_end) {
   struct cuda_backend *cb = cuda_of(be);
-  struct fields *w = &be->work;
-  size_t bytes = sizeof(double) * (size_t)w->cells;
-  size_t x_bytes = bytes * IONF_N_SPECIES; /* every species */
-  CUDA_CHECK(cudaMemcpyAsync(w->x_ion_av, w->x_ion, x_bytes, cudaMemcpyDeviceToDevice, cb->stream),
-             "copy x -> x_av");
-  CUDA_CHECK(cudaMemcpyAsync(w->x_ion_end, w->x_ion, x_bytes, cudaMemcpyDeviceToDevice, cb->stream),
-             "copy x -> x_end");
-  if (w->temperature_av_k) {
-    CUDA_CHECK(cudaMemcpyAsync(w->temperature_av_k, w->temperature_k, bytes,
+  double *dst[4];
+  const double *src[4];
+  int64_t count[4];
+  int n = backend_step_copies(&be->work, at_end, dst, src, count);
+  for (int i = 0; i < n; ++i)
+    CUDA_CHECK(cudaMemcpyAsync(dst[i], src[i], sizeof(double) * (size_t)count[i],
                                cudaMemcpyDeviceToDevice, cb->stream),
-               "copy T -> T_av");
-    CUDA_CHECK(cudaMemcpyAsync(w->temperature_end_k, w->temperature_k, bytes,
-                               cudaMemcpyDeviceToDevice, cb->stream),
-               "copy T -> T_end");
-  }
+               at_end ? "the copies ending a step" : "the copies starting a step");
+  if (at_end) CUDA_CHECK(cudaStreamSynchronize(cb->stream), "end of step");
   return IONF_OK;
 }
 
-static ionf_err cuda_step_end(struct backend *be) {
-  struct cuda_backend *cb = cuda_of(be);
-  struct fields *w = &be->work;
-  CUDA_CHECK(cudaMemcpyAsync(w->x_ion, w->x_ion_end, sizeof(double) * (size_t)w->cells * IONF_N_SPECIES,
-                             cudaMemcpyDeviceToDevice, cb->stream),
-             "copy x_end -> x");
-  if (w->temperature_end_k)
-    CUDA_CHECK(cudaMemcpyAsync(w->temperature_k, w->temperature_end_k,
-                               sizeof(double) * (size_t)w->cells, cudaMemcpyDeviceToDevice,
-                               cb->stream),
-               "copy T_end -> T");
-  CUDA_CHECK(cudaStreamSynchronize(cb->stream), "end of step");
-  return IONF_OK;
-}
+static ionf_err cuda_step_begin(struct backend *be) { return cuda_step_copies(be, 0); }
+
+static ionf_err cuda_step_end(struct backend *be) { return cuda_step_copies(be, 1); }
 
 static ionf_err cuda_scale_density(struct backend *be, double factor) {
   struct cuda_backend *cb = cuda_of(be);
@@ -241,17 +225,12 @@ extern "C" ionf_err backend_create_cuda(int local_rank, struct backend **out) {
     free(be);
     return IONF_ERR_MEM;
   }
+  static const struct backend_ops ops = {cuda_setup,      cuda_upload,       cuda_download,
+                                         cuda_step_begin, cuda_step_end,     cuda_scale_density,
+                                         cuda_sum_rates,  cuda_read_strided, cuda_destroy};
   be->impl = cb;
   be->type_name = "cuda";
-  be->ops.setup = cuda_setup;
-  be->ops.upload = cuda_upload;
-  be->ops.download = cuda_download;
-  be->ops.step_begin = cuda_step_begin;
-  be->ops.step_end = cuda_step_end;
-  be->ops.scale_density = cuda_scale_density;
-  be->ops.sum_rates = cuda_sum_rates;
-  be->ops.read_strided = cuda_read_strided;
-  be->ops.destroy = cuda_destroy;
+  be->ops = ops;
   be->device = local_rank % count;
   cudaDeviceProp prop;
   cudaError_t err = cudaSetDevice(be->device);

@@ -94,13 +94,10 @@ __global__ void climb_particles_kernel(const double *__restrict__ delta, int64_t
     int64_t p = bvh_parent(i, j, n, d_left, i - 1, d_right, j, &as_right);
     int32_t other = atomicExch(&ends[p], (int32_t)bvh_handoff(i, j, as_right));
     if (other < 0) return; /* first to arrive: the sibling carries on */
-    int64_t a, b, left_start, right_start;
-    bvh_merged_range(i, j, as_right, other, &a, &b);
-    bvh_leaf_children(a, p, b, max_leaf, &left_start, &right_start);
-    if (left_start >= 0) starts[left_start] = 1;
-    if (right_start >= 0) starts[right_start] = 1;
-    i = a;
-    j = b;
+    int64_t left_start, right_start;
+      bvh_climb_particles_merge(p, as_right, other, max_leaf, &i, &j, &left_start, &right_start);
+      if (left_start >= 0) starts[left_start] = 1;
+      if (right_start >= 0) starts[right_start] = 1;
   }
 }
 
@@ -123,18 +120,9 @@ __global__ void scatter_leaves_kernel(const int32_t *__restrict__ starts,
 __device__ static void load_node_cg(const struct bvh_node *src, struct bvh_node *dst) {
   const float4 *q = reinterpret_cast<const float4 *>(src);
   float4 a = __ldcg(q), b = __ldcg(q + 1), c = __ldcg(q + 2);
-  dst->left_xy[0] = a.x;
-  dst->left_xy[1] = a.y;
-  dst->left_xy[2] = a.z;
-  dst->left_xy[3] = a.w;
-  dst->right_xy[0] = b.x;
-  dst->right_xy[1] = b.y;
-  dst->right_xy[2] = b.z;
-  dst->right_xy[3] = b.w;
-  dst->z[0] = c.x;
-  dst->z[1] = c.y;
-  dst->z[2] = c.z;
-  dst->z[3] = c.w;
+  memcpy(dst->left_xy, &a, sizeof a); /* float[4] each: the same bytes */
+  memcpy(dst->right_xy, &b, sizeof b);
+  memcpy(dst->z, &c, sizeof c);
 }
 
 __global__ void climb_leaves_kernel(const double *__restrict__ sorted,

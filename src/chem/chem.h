@@ -50,6 +50,18 @@ struct chem_pass_result {
   double sum_t_end;          /*!< sum over cells of the end-of-step temperature */
 };
 
+/** The sums of a pass, in one place (every solver fills them alike). */
+static inline void chem_pass_result_set(struct chem_pass_result *r, int64_t unconverged,
+                                        int64_t at_max, double sum_x, double sum_neutral,
+                                        double sum_mass, double sum_t) {
+  r->unconverged_cells = unconverged;
+  r->cells_at_max_iter = at_max;
+  r->sum_x_end = sum_x;
+  r->sum_x_neutral_end = sum_neutral;
+  r->sum_x_end_mass = sum_mass;
+  r->sum_t_end = sum_t;
+}
+
 /** A chemistry solver: where the arrays of a pass live and what updates them. */
 struct chem_solver;
 

@@ -54,12 +54,7 @@ ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
     sum_mass += in->n_h_cm3[c] * r.x_end;
     sum_t += r.t_end_k;
   }
-  result->unconverged_cells = unconverged;
-  result->cells_at_max_iter = at_max;
-  result->sum_x_end = sum_x;
-  result->sum_x_neutral_end = sum_neutral;
-  result->sum_x_end_mass = sum_mass;
-  result->sum_t_end = sum_t;
+  chem_pass_result_set(result, unconverged, at_max, sum_x, sum_neutral, sum_mass, sum_t);
   return IONF_OK;
 }
 

@@ -36,6 +36,23 @@ double *backend_field_array(const struct fields *f, unsigned bit) {
   }
 }
 
+int backend_step_copies(const struct fields *f, int at_end, double **dst, const double **src,
+                        int64_t *count) {
+  int n = 0, thermal = f->temperature_av_k != NULL;
+  if (at_end) {
+    dst[n] = f->x_ion, src[n] = f->x_ion_end, count[n++] = f->cells * IONF_N_SPECIES;
+    if (thermal) dst[n] = f->temperature_k, src[n] = f->temperature_end_k, count[n++] = f->cells;
+    return n;
+  }
+  dst[n] = f->x_ion_av, src[n] = f->x_ion, count[n++] = f->cells * IONF_N_SPECIES;
+  dst[n] = f->x_ion_end, src[n] = f->x_ion, count[n++] = f->cells * IONF_N_SPECIES;
+  if (thermal) {
+    dst[n] = f->temperature_av_k, src[n] = f->temperature_k, count[n++] = f->cells;
+    dst[n] = f->temperature_end_k, src[n] = f->temperature_k, count[n++] = f->cells;
+  }
+  return n;
+}
+
 ionf_err backend_create(enum backend_kind kind, int local_rank, struct backend **out) {
   *out = NULL;
   switch (kind) {

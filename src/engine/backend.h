@@ -49,6 +49,14 @@ static inline int backend_field_per_species(unsigned bit) {
 /** The array of field `bit` in a set of fields (NULL for a thermal field of an isothermal run). */
 double *backend_field_array(const struct fields *f, unsigned bit);
 
+/**
+ * The copies that start a step (at_end 0: x_av := x, x_end := x, and T_av := T, T_end := T
+ * when the temperature evolves) or end it (at_end 1: x := x_end, T := T_end) in a set of
+ * fields: n pairs dst[i] := src[i] of count[i] doubles (n returned, at most 4).
+ */
+int backend_step_copies(const struct fields *f, int at_end, double **dst, const double **src,
+                        int64_t *count);
+
 /** What a backend works on; the pointed-to data must outlive the backend. */
 struct backend_setup {
   struct fields *host;               /*!< the engine's host fields */

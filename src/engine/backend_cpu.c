@@ -33,23 +33,19 @@ static void copy_field(double *dst, const double *src, int64_t cells) {
   for (int64_t c = 0; c < cells; ++c) dst[c] = src[c];
 }
 
-static ionf_err cpu_step_begin(struct backend *be) {
-  struct fields *f = cpu_of(be)->host;
-  copy_field(f->x_ion_av, f->x_ion, f->cells * IONF_N_SPECIES);
-  copy_field(f->x_ion_end, f->x_ion, f->cells * IONF_N_SPECIES);
-  if (f->temperature_av_k) {
-    copy_field(f->temperature_av_k, f->temperature_k, f->cells);
-    copy_field(f->temperature_end_k, f->temperature_k, f->cells);
-  }
+/* x_av, x_end := x (and T) at a step's start; x := x_end (and T) at its end */
+static ionf_err cpu_step_copies(struct backend *be, int at_end) {
+  double *dst[4];
+  const double *src[4];
+  int64_t count[4];
+  int n = backend_step_copies(cpu_of(be)->host, at_end, dst, src, count);
+  for (int i = 0; i < n; ++i) copy_field(dst[i], src[i], count[i]);
   return IONF_OK;
 }
 
-static ionf_err cpu_step_end(struct backend *be) {
-  struct fields *f = cpu_of(be)->host;
-  copy_field(f->x_ion, f->x_ion_end, f->cells * IONF_N_SPECIES);
-  if (f->temperature_end_k) copy_field(f->temperature_k, f->temperature_end_k, f->cells);
-  return IONF_OK;
-}
+static ionf_err cpu_step_begin(struct backend *be) { return cpu_step_copies(be, 0); }
+
+static ionf_err cpu_step_end(struct backend *be) { return cpu_step_copies(be, 1); }
 
 static ionf_err cpu_scale_density(struct backend *be, double factor) {
   struct fields *f = cpu_of(be)->host;
@@ -81,17 +77,13 @@ ionf_err backend_create_cpu(struct backend **out) {
     free(be);
     return IONF_ERR_MEM;
   }
+  /* no sum_rates: the host arrays are reduced by MPI directly */
+  static const struct backend_ops ops = {cpu_setup,      cpu_move,          cpu_move,
+                                         cpu_step_begin, cpu_step_end,      cpu_scale_density,
+                                         NULL,           cpu_read_strided,  cpu_destroy};
   be->type_name = "cpu";
   be->device = -1;
-  be->ops.setup = cpu_setup;
-  be->ops.upload = cpu_move;
-  be->ops.download = cpu_move;
-  be->ops.step_begin = cpu_step_begin;
-  be->ops.step_end = cpu_step_end;
-  be->ops.scale_density = cpu_scale_density;
-  be->ops.sum_rates = NULL; /* the host arrays are reduced by MPI directly */
-  be->ops.read_strided = cpu_read_strided;
-  be->ops.destroy = cpu_destroy;
+  be->ops = ops;
   snprintf(be->description, sizeof be->description, "CPU, %d OpenMP thread(s)",
            omp_get_max_threads());
   *out = be;

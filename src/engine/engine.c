@@ -47,8 +47,7 @@ ionf_err engine_share_sources(struct engine *e) {
   IONF_CALL(e->domain->share_sources(e));
   e->ndot_total_per_s = sources_total_ndot(&e->sources);
   struct tracer_sources ts = {&e->sources, e->first_source, e->source_count};
-  for (int t = 0; t < e->n_tracers; ++t)
-    if (e->tracers[t]->ops.set_sources) IONF_CALL(e->tracers[t]->ops.set_sources(e->tracers[t], &ts));
+  for (int t = 0; t < e->n_tracers; ++t) IONF_CALL(tracer_set_sources(e->tracers[t], &ts));
   return IONF_OK;
 }
 

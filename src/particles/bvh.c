@@ -84,13 +84,10 @@ static void climb_particles(const double *delta, int64_t n, int max_leaf,
       int32_t other = atomic_exchange_explicit(
           &ends[p], (int32_t)bvh_handoff(i, j, as_right), memory_order_acq_rel);
       if (other < 0) break; /* first to arrive: the sibling carries on */
-      int64_t a, b, left_start, right_start;
-      bvh_merged_range(i, j, as_right, other, &a, &b);
-      bvh_leaf_children(a, p, b, max_leaf, &left_start, &right_start);
+      int64_t left_start, right_start;
+      bvh_climb_particles_merge(p, as_right, other, max_leaf, &i, &j, &left_start, &right_start);
       if (left_start >= 0) starts[left_start] = 1;
       if (right_start >= 0) starts[right_start] = 1;
-      i = a;
-      j = b;
     }
   }
 }

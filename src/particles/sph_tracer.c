@@ -13,7 +13,6 @@
 struct sph_tracer {
   struct sph_tracer_setup s;
   sph_trace_fn fn;
-  struct tracer_sources sources;
 };
 
 static struct sph_tracer *sph_of(struct tracer *t) { return t->impl; }
@@ -21,7 +20,6 @@ static struct sph_tracer *sph_of(struct tracer *t) { return t->impl; }
 static ionf_err sph_set_sources(struct tracer *t, const struct tracer_sources *s) {
   IONF_CHECK(s->count == 0 || s->list->pos_cm, IONF_ERR_INTERNAL,
              "the particle tracer takes sources by position");
-  sph_of(t)->sources = *s;
   return IONF_OK;
 }
 
@@ -32,12 +30,12 @@ static ionf_err sph_trace(struct tracer *t, const struct tracer_fields *f, struc
              "the particle tracer sets every particle's rate: it must be a pass's first tracer");
   const int64_t n = f->cells, hi = (int64_t)SPECIES_HI * n;
   const int heating = r->heating_erg_per_s != NULL;
-  if (st->sources.count <= 0) { /* more ranks than sources */
+  if (t->sources.count <= 0) { /* more ranks than sources */
     memset(r->gamma_per_s + hi, 0, sizeof(double) * (size_t)n);
     if (heating) memset(r->heating_erg_per_s + hi, 0, sizeof(double) * (size_t)n);
     return IONF_OK;
   }
-  const struct source_list *list = st->sources.list;
+  const struct source_list *list = t->sources.list;
   struct sph_trace_input in;
   memset(&in, 0, sizeof in);
   in.particles = st->s.particles;
@@ -45,9 +43,9 @@ static ionf_err sph_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.x_hii = f->x_ion_av + hi;
   in.tables = st->s.tables;
   in.heating = heating;
-  in.sources.count = st->sources.count;
-  in.sources.pos_cm = list->pos_cm + 3 * st->sources.first;
-  in.sources.ndot_per_s = list->ndot_per_s + st->sources.first;
+  in.sources.count = t->sources.count;
+  in.sources.pos_cm = list->pos_cm + 3 * t->sources.first;
+  in.sources.ndot_per_s = list->ndot_per_s + t->sources.first;
   in.n_rays = st->s.n_rays;
   in.r_max_cm = st->s.r_max_cm;
   struct sph_trace_output out = {r->gamma_per_s + hi, heating ? r->heating_erg_per_s + hi : NULL};

@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "chem/species_k.h"
+
 ionf_err tracer_alloc(const char *name, enum tracer_memory memory, const struct tracer_ops *ops,
                       size_t impl_size, struct tracer **out) {
   *out = NULL;
@@ -21,6 +23,22 @@ ionf_err tracer_alloc(const char *name, enum tracer_memory memory, const struct 
   t->ops = *ops;
   *out = t;
   return IONF_OK;
+}
+
+void tracer_clear_host(const struct tracer_fields *f, const struct tracer_rates *r, int heating) {
+  if (r->accumulate) return;
+  int64_t count = f->cells * IONF_N_SPECIES;
+  double *gamma = r->gamma_per_s, *heat = heating ? r->heating_erg_per_s : NULL;
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < count; ++c) {
+    gamma[c] = 0.0;
+    if (heat) heat[c] = 0.0;
+  }
+}
+
+ionf_err tracer_set_sources(struct tracer *t, const struct tracer_sources *s) {
+  t->sources = *s;
+  return t->ops.set_sources ? t->ops.set_sources(t, s) : IONF_OK;
 }
 
 void tracer_destroy(struct tracer *t) {

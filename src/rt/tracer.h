@@ -64,7 +64,8 @@ struct trace_stats {
 struct tracer;
 
 struct tracer_ops {
-  /** Take this rank's share of the point sources (NULL for tracers without them). */
+  /** After t->sources changed (tracer_set_sources): what the tracer must do with them
+      (copy them to the GPU, check them); NULL: nothing. */
   ionf_err (*set_sources)(struct tracer *t, const struct tracer_sources *s);
   /** One pass: rates from the fields (see struct tracer_rates for set or add). */
   ionf_err (*trace)(struct tracer *t, const struct tracer_fields *f, struct tracer_rates *r,
@@ -79,6 +80,7 @@ struct tracer {
   const char *name;           /*!< "asora", "planar", "montecarlo", "sph" */
   enum tracer_memory memory;  /*!< where its fields and rates live */
   struct tracer_ops ops;
+  struct tracer_sources sources; /*!< this rank's share of the point sources (tracer_set_sources) */
   void *impl;                 /*!< implementation-private state */
   char description[256];      /*!< for the start-up log ("" when there is nothing to say) */
   int64_t inflight_sources;   /*!< sources traced at once (GPU batch; 0: not applicable) */
@@ -89,6 +91,13 @@ struct tracer {
 IONF_NODISCARD ionf_err tracer_alloc(const char *name, enum tracer_memory memory,
                                      const struct tracer_ops *ops, size_t impl_size,
                                      struct tracer **out);
+/**
+ * For a host tracer's trace op: when `r` is the pass's first (not accumulate), zero its
+ * rates of every species (OpenMP), the heating too when `heating` (a tracer that heats).
+ */
+void tracer_clear_host(const struct tracer_fields *f, const struct tracer_rates *r, int heating);
+/** Hand a tracer this rank's share of the point sources (then its set_sources op). */
+IONF_NODISCARD ionf_err tracer_set_sources(struct tracer *t, const struct tracer_sources *s);
 /** Release a tracer (its destroy op, then the struct; NULL is fine). */
 void tracer_destroy(struct tracer *t);
 

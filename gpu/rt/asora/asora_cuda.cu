@@ -18,6 +18,7 @@
 
 extern "C" {
 #include "gpu/core/cuda_util.h"
+#include "gpu/rt/tracer_cuda.h"
 #include "rt/asora/asora.h"
 #include "rt/asora/asora_k.h"
 }
@@ -143,11 +144,7 @@ struct asora_cuda {
   struct asora_tracer_setup s;
   cudaStream_t stream;
   int sm_count;
-  struct tracer_sources sources;
-  int *d_src_ijk;
-  double *d_src_ndot;
-  long long n_src;              /* this rank's sources on the device */
-  long long src_capacity;       /* sources d_src_* hold room for */
+  struct tracer_cuda_sources src; /* this rank's sources on the device */
   double *d_columns;
   size_t columns_bytes;         /* size of d_columns */
   long long column_stride;      /* doubles per in-flight source */
@@ -169,35 +166,8 @@ static long long choose_batch(const struct asora_cuda *ac, long long bytes_per_s
       (long long)(0.5 * ((double)free_b + (double)reusable) / (double)bytes_per_source);
   long long want = 8LL * ac->sm_count;
   long long batch = want < by_memory ? want : by_memory;
-  if (batch > ac->n_src) batch = ac->n_src;
+  if (batch > ac->src.count) batch = ac->src.count;
   return batch < 1 ? 1 : batch;
-}
-
-/* This rank's sources to the GPU (the arrays grow when needed). */
-static ionf_err copy_sources(struct asora_cuda *ac) {
-  const struct tracer_sources *s = &ac->sources;
-  ac->n_src = s->count;
-  if (ac->n_src > ac->src_capacity || !ac->d_src_ijk) {
-    cudaFree(ac->d_src_ijk);
-    cudaFree(ac->d_src_ndot);
-    ac->d_src_ijk = NULL;
-    ac->d_src_ndot = NULL;
-    ac->src_capacity = 0;
-    IONF_CALL(cuda_util_alloc((void **)&ac->d_src_ijk, 3 * sizeof(int) * (size_t)ac->n_src,
-                              "source positions"));
-    IONF_CALL(cuda_util_alloc((void **)&ac->d_src_ndot, sizeof(double) * (size_t)ac->n_src,
-                              "source rates"));
-    ac->src_capacity = ac->n_src;
-  }
-  if (ac->n_src > 0) {
-    CUDA_CHECK(cudaMemcpy(ac->d_src_ijk, s->list->ijk + 3 * s->first,
-                          3 * sizeof(int) * (size_t)ac->n_src, cudaMemcpyHostToDevice),
-               "copy of source positions");
-    CUDA_CHECK(cudaMemcpy(ac->d_src_ndot, s->list->ndot_per_s + s->first,
-                          sizeof(double) * (size_t)ac->n_src, cudaMemcpyHostToDevice),
-               "copy of source rates");
-  }
-  return IONF_OK;
 }
 
 /*
@@ -209,13 +179,12 @@ static ionf_err copy_sources(struct asora_cuda *ac) {
 static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *src) {
   struct asora_cuda *ac = cuda_of(t);
   CUDA_CHECK(cudaStreamSynchronize(ac->stream), "waiting for the GPU before new sources");
-  ac->sources = *src;
-  IONF_CALL(copy_sources(ac));
+  IONF_CALL(tracer_cuda_sources_take(&ac->src, src));
   const struct grid *g = &ac->s.grid;
   /* the column buffer of the largest traced domain sizes every in-flight slot */
   long long stride = 1;
   ac->h_max = 0;
-  for (long long i = 0; i < ac->n_src; ++i) {
+  for (long long i = 0; i < ac->src.count; ++i) {
     const int32_t *p = src->list->ijk + 3 * (src->first + i);
     int ijk[3] = {p[0], p[1], p[2]};
     struct asora_domain dom;
@@ -228,7 +197,7 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
   ac->column_stride = stride;
   ac->batch = choose_batch(ac, stride * (long long)sizeof(double), ac->columns_bytes);
   if (ac->s.source_batch_size > 0)
-    ac->batch = ac->s.source_batch_size < ac->n_src ? ac->s.source_batch_size : ac->n_src;
+    ac->batch = ac->s.source_batch_size < ac->src.count ? ac->s.source_batch_size : ac->src.count;
   if (ac->batch < 1) ac->batch = 1;
   size_t used = (size_t)ac->batch * (size_t)stride * sizeof(double);
   if (used > ac->columns_bytes) {
@@ -290,8 +259,8 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.heat = heat;
   a.columns = ac->d_columns;
   a.column_stride = ac->column_stride;
-  a.src_ijk = ac->d_src_ijk;
-  a.src_ndot = ac->d_src_ndot;
+  a.src_ijk = ac->src.ijk;
+  a.src_ndot = ac->src.ndot_per_s;
   a.n = ac->s.grid.n;
   a.periodic = ac->s.grid.periodic;
   a.box = ac->s.grid.box;
@@ -300,9 +269,9 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.tables = ac->s.tables;
   a.cells_visited = ac->d_visited;
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
-  for (long long first = 0; first < ac->n_src; first += ac->batch) {
+  for (long long first = 0; first < ac->src.count; first += ac->batch) {
     a.first = first;
-    a.count = ac->n_src - first < ac->batch ? ac->n_src - first : ac->batch;
+    a.count = ac->src.count - first < ac->batch ? ac->src.count - first : ac->batch;
     IONF_CALL(launch_batch(ac, &a));
   }
   unsigned long long visited = 0;
@@ -316,9 +285,9 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
 
 static void cuda_destroy(struct tracer *t) {
   struct asora_cuda *ac = cuda_of(t);
-  void *all[] = {ac->d_src_ijk, ac->d_src_ndot, ac->d_columns, ac->d_visited};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
-    if (all[i]) cudaFree(all[i]);
+  tracer_cuda_sources_free(&ac->src);
+  cudaFree(ac->d_columns);
+  cudaFree(ac->d_visited);
 }
 
 extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,

@@ -13,6 +13,7 @@ extern "C" {
 #include "core/constants.h"
 #include "gpu/core/cuda_util.h"
 #include "gpu/rt/mc/mc_cuda.h"
+#include "gpu/rt/tracer_cuda.h"
 #include "rt/mc/mc_k.h"
 }
 
@@ -224,38 +225,15 @@ struct mc_tracer_cuda {
   cudaStream_t stream;
   int sm_count;
   struct mc_cuda *m;
-  int *d_src_ijk;
-  double *d_src_ndot;
-  long long n_src, src_capacity;
+  struct tracer_cuda_sources src; /* this rank's sources on the device */
 };
 
 static struct mc_tracer_cuda *tracer_of(struct tracer *t) { return (struct mc_tracer_cuda *)t->impl; }
 
-static ionf_err tracer_set_sources(struct tracer *t, const struct tracer_sources *src) {
+static ionf_err mc_set_sources(struct tracer *t, const struct tracer_sources *src) {
   struct mc_tracer_cuda *mt = tracer_of(t);
   CUDA_CHECK(cudaStreamSynchronize(mt->stream), "waiting for the GPU before new sources");
-  mt->n_src = src->count;
-  if (mt->n_src > mt->src_capacity || !mt->d_src_ijk) {
-    cudaFree(mt->d_src_ijk);
-    cudaFree(mt->d_src_ndot);
-    mt->d_src_ijk = NULL;
-    mt->d_src_ndot = NULL;
-    mt->src_capacity = 0;
-    IONF_CALL(cuda_util_alloc((void **)&mt->d_src_ijk, 3 * sizeof(int) * (size_t)mt->n_src,
-                              "source positions"));
-    IONF_CALL(cuda_util_alloc((void **)&mt->d_src_ndot, sizeof(double) * (size_t)mt->n_src,
-                              "source rates"));
-    mt->src_capacity = mt->n_src;
-  }
-  if (mt->n_src > 0) {
-    CUDA_CHECK(cudaMemcpy(mt->d_src_ijk, src->list->ijk + 3 * src->first,
-                          3 * sizeof(int) * (size_t)mt->n_src, cudaMemcpyHostToDevice),
-               "copy of source positions");
-    CUDA_CHECK(cudaMemcpy(mt->d_src_ndot, src->list->ndot_per_s + src->first,
-                          sizeof(double) * (size_t)mt->n_src, cudaMemcpyHostToDevice),
-               "copy of source rates");
-  }
-  return IONF_OK;
+  return tracer_cuda_sources_take(&mt->src, src);
 }
 
 static ionf_err tracer_trace(struct tracer *t, const struct tracer_fields *f,
@@ -271,8 +249,8 @@ static ionf_err tracer_trace(struct tracer *t, const struct tracer_fields *f,
   const long long hi = (long long)SPECIES_HI * f->cells; /* packets are absorbed by HI */
   struct mc_cuda_pass p = {mt->s.grid.n,      mt->s.grid.periodic, f->cell_cm,
                            mt->s.r_max_cells, f->n_h_cm3,          f->x_ion_av + hi,
-                           f->temperature_k,  mt->d_src_ijk,       mt->d_src_ndot,
-                           mt->n_src,         r->gamma_per_s + hi, r->heating_erg_per_s,
+                           f->temperature_k,  mt->src.ijk,         mt->src.ndot_per_s,
+                           mt->src.count,     r->gamma_per_s + hi, r->heating_erg_per_s,
                            mt->sm_count,      mt->stream};
   int64_t crossed = 0;
   IONF_CALL(mc_cuda_trace(mt->m, mt->s.state, &p, &crossed));
@@ -289,12 +267,11 @@ static ionf_err tracer_sync_host(struct tracer *t) {
 static void tracer_destroy_cuda(struct tracer *t) {
   struct mc_tracer_cuda *mt = tracer_of(t);
   mc_cuda_destroy(mt->m);
-  cudaFree(mt->d_src_ijk);
-  cudaFree(mt->d_src_ndot);
+  tracer_cuda_sources_free(&mt->src);
 }
 
 extern "C" ionf_err mc_tracer_create_cuda(const struct mc_tracer_setup *s, struct tracer **out) {
-  static const struct tracer_ops ops = {tracer_set_sources, tracer_trace, tracer_sync_host,
+  static const struct tracer_ops ops = {mc_set_sources, tracer_trace, tracer_sync_host,
                                         tracer_destroy_cuda};
   *out = NULL;
   IONF_CALL(mc_tracer_check(s));

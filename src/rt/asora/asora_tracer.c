@@ -11,40 +11,25 @@
 
 struct asora_cpu_tracer {
   struct asora_tracer_setup s;
-  struct tracer_sources sources;
   struct asora_cpu_workspace workspace;
 };
 
 static struct asora_cpu_tracer *cpu_of(struct tracer *t) { return t->impl; }
 
-static ionf_err cpu_set_sources(struct tracer *t, const struct tracer_sources *s) {
-  cpu_of(t)->sources = *s;
-  return IONF_OK;
-}
-
-/* Zero `count` values (rates of a tracer that sets rather than adds). */
-static void zero(double *a, int64_t count) {
-#pragma omp parallel for schedule(static)
-  for (int64_t c = 0; c < count; ++c) a[c] = 0.0;
-}
-
 static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struct tracer_rates *r,
                           struct trace_stats *stats) {
   struct asora_cpu_tracer *at = cpu_of(t);
   double *heat = at->s.tables.heating ? r->heating_erg_per_s : NULL;
-  if (!r->accumulate) {
-    zero(r->gamma_per_s, f->cells * IONF_N_SPECIES);
-    if (heat) zero(heat, f->cells * IONF_N_SPECIES);
-  }
+  tracer_clear_host(f, r, heat != NULL);
   struct trace_input in;
   memset(&in, 0, sizeof in);
   in.grid = at->s.grid;
   in.grid.cell_cm = f->cell_cm;
   in.n_h_cm3 = f->n_h_cm3;
   in.x_ion_av = f->x_ion_av;
-  in.sources = at->sources.list;
-  in.first_source = at->sources.first;
-  in.source_count = at->sources.count;
+  in.sources = t->sources.list;
+  in.first_source = t->sources.first;
+  in.source_count = t->sources.count;
   in.r_max_cells = at->s.r_max_cells;
   in.tables = at->s.tables;
   in.order = at->s.order;
@@ -58,7 +43,7 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
 static void cpu_destroy(struct tracer *t) { asora_cpu_workspace_free(&cpu_of(t)->workspace); }
 
 ionf_err asora_tracer_create_cpu(const struct asora_tracer_setup *s, struct tracer **out) {
-  static const struct tracer_ops ops = {cpu_set_sources, cpu_trace, NULL, cpu_destroy};
+  static const struct tracer_ops ops = {NULL, cpu_trace, NULL, cpu_destroy};
   IONF_CALL(tracer_alloc("asora", TRACER_HOST, &ops, sizeof(struct asora_cpu_tracer), out));
   cpu_of(*out)->s = *s;
   (*out)->inflight_sources = omp_get_max_threads();

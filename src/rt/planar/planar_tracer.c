@@ -22,10 +22,7 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
                           struct trace_stats *stats) {
   struct planar_cpu_tracer *pt = t->impl;
   double *heat = pt->s.tables.heating ? r->heating_erg_per_s : NULL;
-  if (!r->accumulate) { /* the first tracer of a pass sets every cell */
-    memset(r->gamma_per_s, 0, sizeof(double) * (size_t)(f->cells * IONF_N_SPECIES));
-    if (heat) memset(heat, 0, sizeof(double) * (size_t)(f->cells * IONF_N_SPECIES));
-  }
+  tracer_clear_host(f, r, heat != NULL);
   struct planar_input in;
   in.grid = pt->s.grid;
   in.grid.cell_cm = f->cell_cm;
