@@ -87,27 +87,18 @@
 
 #include <stdint.h>
 
-#include "grid/clumps.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "grid/clumps.h"
+#include "rt/mc/mc.h"              /* struct mc_config */
+#include "rt/photo_tables.h"       /* enum spectrum_type */
 #include "rt/planar/planar_k.h"
 
 #define IONF_PATH_MAX 1024
 
-enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
 enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
 /** How point sources' photons are carried (raytracing.method). */
 enum rt_method { RT_METHOD_ASORA, RT_METHOD_MONTECARLO };
-/** Monte Carlo photon packets (montecarlo:, src/mc.h). */
-struct mc_config {
-  int64_t packets_per_source;     /*!< packets per source per pass (the start, when adaptive) */
-  uint32_t seed;                  /*!< Philox key; with it a run is the same on any ranks */
-  double target_relative_error;   /*!< > 0: adapt packets to this front error (src/mc.h) */
-  int64_t max_packets_per_source; /*!< cap of the adaptation */
-  int recombination_emission;     /*!< 1: case A with re-emitted ground-state photons */
-  int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
-  double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
-};
 enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
 enum reduction_mode {

@@ -22,6 +22,7 @@
 #include "rt/planar/planar.h"
 #include "engine/sequence.h"
 #include "chem/species.h"
+#include "config/config_views.h"
 #include "io/checkpoint.h"
 #include "io/snapshot.h"
 #include "synth/synth_inputs.h"
@@ -115,9 +116,13 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = grid_fields_alloc(e->grid.n, !cfg->isothermal, &e->fields);
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
-  if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
+  struct photo_spectrum spectrum = config_views_spectrum(cfg);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(cfg, species);
+  struct chem_params chem = config_views_chem(cfg);
+  if (rc == IONF_OK) rc = photo_tables_build(&spectrum, species, !cfg->isothermal, &e->tables);
   if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
-    rc = mc_state_init(cfg, e->grid.n, &e->mc);
+    rc = mc_state_init(&cfg->montecarlo, &spectrum, species, &chem, e->grid.n, &e->mc);
     e->mc_on = rc == IONF_OK;
     e->mc.rank = comm_rank();
     e->mc.ranks = comm_size();
@@ -149,7 +154,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
       sum_n += e->fields.n_h_cm3[c];
     }
     e->sum_n_h_cm3 = sum_n;
-    e->chem = chem_params_from_config(cfg);
+    e->chem = chem;
     rc = rt_backend_create(cfg->backend, &e->backend);
   }
   if (rc == IONF_OK) {

@@ -21,6 +21,7 @@
 #include "engine/backend.h"
 #include "gpu/particles/bvh_build.h"
 #include "chem/chem.h"
+#include "config/config_views.h"
 #include "mpi/comm.h"
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
@@ -238,9 +239,13 @@ ionf_err sph_engine_create(const struct sph_config *cfg, sph_trace_fn trace,
     sph_trace_cuda_pin_host(e->gamma_hi_per_s, bytes);
     if (e->heating_erg_per_s) sph_trace_cuda_pin_host(e->heating_erg_per_s, bytes);
   }
-  if (rc == IONF_OK) rc = photo_tables_build(&cfg->base, &e->tables);
+  struct photo_spectrum spectrum = config_views_spectrum(&cfg->base);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(&cfg->base, species);
+  if (rc == IONF_OK)
+    rc = photo_tables_build(&spectrum, species, !cfg->base.isothermal, &e->tables);
   if (rc == IONF_OK) {
-    e->chem = chem_params_from_config(&cfg->base);
+    e->chem = config_views_chem(&cfg->base);
     e->n_rays = cfg->rays_per_source > 0 ? cfg->rays_per_source
                                          : sph_engine_default_rays(e->particles.count);
     comm_slab(cfg->n_sources, comm_rank(), comm_size(), &e->first_source, &e->source_count);
