@@ -205,7 +205,7 @@ static void test_config(const struct seq_case *c) {
     EXPECT(strcmp(cfg.sequence.density_pattern, want) == 0, "pattern %s, expected %s",
            cfg.sequence.density_pattern, want);
     char file[700];
-    sequence_file_name(cfg.sequence.halo_pattern, 8.5, file, sizeof file);
+    config_sequence_file_name(cfg.sequence.halo_pattern, 8.5, file, sizeof file);
     snprintf(want, sizeof want, "%s/sub/h_8.5.h5", c->dir);
     EXPECT(strcmp(file, want) == 0, "halo file %s, expected %s", file, want);
     EXPECT(cfg.sequence.steps[0] >= 1, "one interval");

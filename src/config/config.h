@@ -85,6 +85,7 @@
 #ifndef IONF_CONFIG_H
 #define IONF_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -130,6 +131,13 @@ struct sequence_config {
   double halo_t_source_s;       /*!< source lifetime t_s [s] */
   double halo_position_unit_cm; /*!< comoving length of one position unit (ionfront layout) [cm] */
 };
+
+/**
+ * The file of redshift z for a sequence's `pattern` (printf-style, exactly one
+ * number conversion such as %.3f): "" when the pattern is not of that form
+ * (config_sequence.c).
+ */
+void config_sequence_file_name(const char *pattern, double z, char *buf, size_t size);
 
 /** synthetic: what the run makes before it reads its inputs (synth_inputs.h). */
 enum synthetic_kind { SYNTHETIC_NONE, SYNTHETIC_ILIEV4, SYNTHETIC_EOR };
