@@ -455,7 +455,8 @@ static void test_checkpoint(void) {
                          IONF_ERR_INPUT, "already at time.t_end");
 }
 
-static int run_ranks(const char *dir) {
+/* `ranks DIR [KEY=VALUE ...]`: the run of sph_mpi_ranks.sh, with overrides (debug: hooks). */
+static int run_ranks(const char *dir, char **extra, int n_extra) {
   static const char *const yaml =
       "particles:\n"
       "  generate: {kind: lattice, count_1d: 8, n_H: 1.0e-3, box: 6.6 kpc, periodic: true}\n"
@@ -472,8 +473,11 @@ static int run_ranks(const char *dir) {
   struct sph_config cfg;
   char set[IONF_PATH_MAX + 32];
   snprintf(set, sizeof set, "output.directory=%s", dir);
-  const char *sets[] = {set};
-  ionf_err rc = load(yaml, sets, 1, &cfg);
+  enum { MAX_SETS = 8 };
+  const char *sets[MAX_SETS] = {set};
+  int n_sets = 1;
+  for (int i = 0; i < n_extra && n_sets < MAX_SETS; ++i) sets[n_sets++] = extra[i];
+  ionf_err rc = load(yaml, sets, n_sets, &cfg);
   struct sph_engine *e = NULL;
   if (rc == IONF_OK) rc = sph_engine_create(&cfg, screened_trace, &e);
   struct engine_report rep;
@@ -487,8 +491,8 @@ static int run_ranks(const char *dir) {
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
   int code;
-  if (argc == 3 && !strcmp(argv[1], "ranks")) {
-    code = run_ranks(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "ranks")) {
+    code = run_ranks(argv[2], argv + 3, argc - 3);
   } else {
     test_config();
     test_thin_chemistry();

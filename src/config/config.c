@@ -28,7 +28,7 @@ static const char *const config_sections[] = {"grid",     "material",   "chemist
                                               "sources",  "spectrum",   "time",
                                               "raytracing", "output",   "mpi",
                                               "cosmology", "sequence", "synthetic",
-                                              "montecarlo"};
+                                              "montecarlo", "debug"};
 
 /* ---- did you mean ---------------------------------------------------------- */
 
@@ -383,6 +383,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   IONF_CALL(config_cosmology(ctx, root, cfg));
   IONF_CALL(config_sequence(ctx, root, cfg));
   IONF_CALL(config_synthetic(ctx, root, cfg));
+  IONF_CALL(config_debug(ctx, root, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }
@@ -422,6 +423,9 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->write_dtb = 0;
   cfg->reduction = REDUCTION_AUTO;
   cfg->progress = 1;
+  cfg->debug.signal_after_step = -1;
+  cfg->debug.fail_trace_rank = -1;
+  cfg->debug.fail_load_rank = -1;
 }
 
 void config_free(struct ionf_config *cfg) {

@@ -79,6 +79,13 @@
  *               field grown with D(z), haloes from the extended Press-Schechter collapsed
  *               mass per cell], seed [1], sigma_8 [0.8], n_s [0.96], min_halo_mass
  *               [Msun, 1e8], min_source_mass [Msun, = min_halo_mass]
+ *   debug:      (optional; the test suite's hooks, for exercising the stop/restart and
+ *               failure paths: leave it out of real runs) signal_after_step [step >= 1:
+ *               rank 0 raises SIGUSR1 after that step, as a stop signal from outside would
+ *               (a checkpoint, exit code 13); -1 = off], fail_trace_rank [rank R's ray
+ *               tracing fails with an injected error; -1 = off], fail_load_rank [rank R's
+ *               reading of a later redshift's inputs fails (runs with sequence: only);
+ *               -1 = off].  Absent, it does not appear in the effective config.
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -154,6 +161,13 @@ struct synthetic_config {
   double min_source_mass_msun;  /*!< eor: collapsed mass a cell needs to hold a halo [Msun] */
 };
 
+/** debug: test hooks (fault injection); -1: off (config_defaults). */
+struct debug_config {
+  int64_t signal_after_step;    /*!< rank 0 raises SIGUSR1 after this step (a stop from outside) */
+  int fail_trace_rank;          /*!< this rank's ray tracing fails (an injected error) */
+  int fail_load_rank;           /*!< this rank's reading of a later interval's inputs fails */
+};
+
 struct ionf_config {
   /* grid */
   int64_t n_cells_1d;           /*!< N: cells per side */
@@ -227,6 +241,8 @@ struct ionf_config {
   struct sequence_config sequence;
   /* synthetic inputs, made when missing (synthetic:) */
   struct synthetic_config synthetic;
+  /* test hooks (debug:) */
+  struct debug_config debug;
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */

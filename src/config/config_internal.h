@@ -161,6 +161,8 @@ IONF_NODISCARD ionf_err config_sequence(struct config_ctx *ctx, const struct par
                                         struct ionf_config *cfg);
 IONF_NODISCARD ionf_err config_synthetic(struct config_ctx *ctx, const struct param_node *root,
                                          struct ionf_config *cfg);
+IONF_NODISCARD ionf_err config_debug(struct config_ctx *ctx, const struct param_node *root,
+                                     struct ionf_config *cfg);
 
 /* The output times (config_time.c): time.outputs (`n`, NULL when not given) and the
  * `n_more` times `more`, each in (0, t_end], sorted, duplicates dropped. */

@@ -35,8 +35,8 @@
  *   chemistry, spectrum, time: as for grids; output: as for grids (checkpoint_every:
  *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary (xdmf is ignored); raytracing: as for grids, R_max
  *   a length ('3 kpc') or 0 (source_batch_size is ignored); mpi.reduction must be auto
- *   or allreduce (every rank holds every particle).  grid:, cosmology:, sequence:,
- *   synthetic: do not apply.
+ *   or allreduce (every rank holds every particle); debug: as for grids (test hooks;
+ *   fail_load_rank does not apply).  grid:, cosmology:, sequence:, synthetic: do not apply.
  *
  * `ionfront run` takes this path when the config has a particles: section.
  */
