@@ -21,6 +21,7 @@
 #include "chem/chem.h"
 #include "chem/chem_k.h"
 #include "config/config.h"
+#include "config/config_views.h"
 #include "core/constants.h"
 #include "fields/fields.h"
 #include "grid/grid.h"
@@ -62,12 +63,20 @@ static struct ionf_config load(const char *problem, char **sets, int n_sets) {
   return cfg;
 }
 
+/* The rate tables of a config, as the engine builds them. */
+static ionf_err build_tables(const struct ionf_config *cfg, struct photo_tables *t) {
+  struct photo_spectrum spectrum = config_views_spectrum(cfg);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(cfg, species);
+  return photo_tables_build(&spectrum, species, !cfg->isothermal, t);
+}
+
 static void check_table_entry(void) {
   char *sets[] = {"spectrum.sigma_0=5.5e-18", "spectrum.power_law_index=3.1",
                   "chemistry.alpha_B=2.3e-13", "chemistry.alpha_B_power=-0.75"};
   struct ionf_config cfg = load("iliev2", sets, 4);
   struct species_data sp[IONF_N_SPECIES];
-  species_table(&cfg, sp);
+  config_views_species(&cfg, sp);
   const struct species_data *h = &sp[SPECIES_HI];
   EXPECT(h->sigma0_cm2 == 5.5e-18 && h->sigma_power_law_index == 3.1, "HI cross-section %g %g",
          h->sigma0_cm2, h->sigma_power_law_index);
@@ -84,7 +93,7 @@ static void check_table_entry(void) {
   EXPECT(strcmp(species_names_of(SPECIES_HI)->c2ray_xfrac_stem, "xfrac3D") == 0 &&
              strcmp(species_names_of(SPECIES_HI)->c2ray_rates_stem, "IonRates3D") == 0,
          "C2-Ray file stems");
-  struct chem_params p = chem_params_from_config(&cfg);
+  struct chem_params p = config_views_chem(&cfg);
   EXPECT(p.alpha_b_1e4_cm3_s == h->alpha_b_1e4_cm3_s && p.alpha_b_power == h->alpha_b_power &&
              p.col_h0 == h->col_prefactor && p.col_t_h0_k == h->col_t_k,
          "chemistry parameters from the species table");
@@ -96,7 +105,7 @@ static void check_tables(void) {
   struct ionf_config cfg = load("iliev2", sets, 2); /* black body, evolving temperature */
   EXPECT(cfg.spectrum == SPECTRUM_BLACKBODY && !cfg.isothermal, "iliev2 is a heating black body");
   struct photo_tables t;
-  if (photo_tables_build(&cfg, &t) != IONF_OK) {
+  if (build_tables(&cfg, &t) != IONF_OK) {
     EXPECT(0, "photo_tables_build: %s", ionf_error_message());
     return;
   }
@@ -137,7 +146,7 @@ static void check_tables(void) {
   config_free(&cfg);
 
   struct ionf_config grey = load("default", NULL, 0);
-  if (photo_tables_build(&grey, &t) == IONF_OK) {
+  if (build_tables(&grey, &t) == IONF_OK) {
     int wrong = 0;
     for (int i = 0; i <= t.num_tau; ++i) {
       double e = exp(-photo_table_tau(i, t.min_log_tau, t.dlog_tau));

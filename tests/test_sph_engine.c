@@ -148,6 +148,53 @@ static void expect_error(const char *what, const char *set, const char *needle1,
          what, needle1, needle2 ? " and " : "", needle2 ? needle2 : "", m);
 }
 
+/* particles.trace: the GPU tracer's tuning; absent, every knob 0 (the defaults) and no
+   trace: in the effective config; given, the defaults filled in. */
+static void test_trace_config(void) {
+  struct sph_config cfg;
+  ionf_err rc = load(base_yaml, NULL, 0, &cfg);
+  EXPECT(rc == IONF_OK, "base config: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.trace.schedule == SPH_TRACE_SCHEDULE_WARP && cfg.trace.window_hits == 0 &&
+               cfg.trace.min_blocks == 0 && cfg.trace.window_aim == 0.0 &&
+               cfg.trace.hit_capacity == 0,
+           "no particles.trace: the tracer's defaults");
+    EXPECT(!strstr(cfg.base.effective_yaml, "trace:"), "no trace: in the effective config");
+    sph_config_free(&cfg);
+  }
+  const char *thread[] = {"particles.trace={schedule: thread, hit_capacity: 5000}"};
+  rc = load(base_yaml, thread, 1, &cfg);
+  EXPECT(rc == IONF_OK, "particles.trace: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.trace.schedule == SPH_TRACE_SCHEDULE_THREAD && cfg.trace.hit_capacity == 5000 &&
+               cfg.trace.window_hits == SPH_TRACE_WINDOW_HITS_DEFAULT &&
+               cfg.trace.min_blocks == SPH_TRACE_MIN_BLOCKS_DEFAULT &&
+               cfg.trace.window_aim == SPH_TRACE_WINDOW_AIM_DEFAULT,
+           "thread schedule, 5000 hits, the warp's knobs at their defaults");
+    EXPECT(strstr(cfg.base.effective_yaml, "window_hits: 512") &&
+               strstr(cfg.base.effective_yaml, "window_aim: 0.85"),
+           "the effective config shows the defaults:\n%s", cfg.base.effective_yaml);
+    sph_config_free(&cfg);
+  }
+  const char *warp[] = {"particles.trace={window_hits: 24, min_blocks: 6, window_aim: 1.2}"};
+  rc = load(base_yaml, warp, 1, &cfg);
+  EXPECT(rc == IONF_OK && cfg.trace.window_hits == 24 && cfg.trace.min_blocks == 6 &&
+             cfg.trace.window_aim == 1.2 && cfg.trace.schedule == SPH_TRACE_SCHEDULE_WARP,
+         "warp knobs: %s", ionf_error_message());
+  if (rc == IONF_OK) sph_config_free(&cfg);
+  expect_error("trace schedule", "particles.trace.schedule=block", "particles.trace.schedule",
+               "warp or thread");
+  expect_error("trace window hits", "particles.trace.window_hits=1024.5",
+               "particles.trace.window_hits", "2..1024");
+  expect_error("trace window hits", "particles.trace.window_hits=1", "window_hits", "2..1024");
+  expect_error("trace launch bound", "particles.trace.min_blocks=7", "particles.trace.min_blocks",
+               "1, 6 or 8");
+  expect_error("trace aim", "particles.trace.window_aim=3", "particles.trace.window_aim", "0.1");
+  expect_error("trace capacity", "particles.trace.hit_capacity=-1", "hit_capacity", NULL);
+  expect_error("trace key", "particles.trace.window=4", "particles.trace.window", "known keys");
+  expect_error("trace not a mapping", "particles.trace=warp", "particles.trace", "mapping");
+}
+
 static void test_config(void) {
   struct sph_config cfg;
   ionf_err rc = load(base_yaml, NULL, 0, &cfg);
@@ -186,6 +233,7 @@ static void test_config(void) {
   rc = load(base_yaml, rays192, 1, &cfg);
   EXPECT(rc == IONF_OK && cfg.rays_per_source == 192, "rays_per_source 192 (nside 4) accepted");
   if (rc == IONF_OK) sph_config_free(&cfg);
+  test_trace_config();
 }
 
 /* ---- periodic sets: R_max required and bounded, wrap_rays, no CUDA tracer yet -------- */
@@ -455,7 +503,8 @@ static void test_checkpoint(void) {
                          IONF_ERR_INPUT, "already at time.t_end");
 }
 
-static int run_ranks(const char *dir) {
+/* `ranks DIR [KEY=VALUE ...]`: the run of sph_mpi_ranks.sh, with overrides (debug: hooks). */
+static int run_ranks(const char *dir, char **extra, int n_extra) {
   static const char *const yaml =
       "particles:\n"
       "  generate: {kind: lattice, count_1d: 8, n_H: 1.0e-3, box: 6.6 kpc, periodic: true}\n"
@@ -472,8 +521,11 @@ static int run_ranks(const char *dir) {
   struct sph_config cfg;
   char set[IONF_PATH_MAX + 32];
   snprintf(set, sizeof set, "output.directory=%s", dir);
-  const char *sets[] = {set};
-  ionf_err rc = load(yaml, sets, 1, &cfg);
+  enum { MAX_SETS = 8 };
+  const char *sets[MAX_SETS] = {set};
+  int n_sets = 1;
+  for (int i = 0; i < n_extra && n_sets < MAX_SETS; ++i) sets[n_sets++] = extra[i];
+  ionf_err rc = load(yaml, sets, n_sets, &cfg);
   struct engine *e = NULL;
   if (rc == IONF_OK) rc = engine_create_particles(&cfg, screened_trace, &e);
   struct engine_report rep;
@@ -487,8 +539,8 @@ static int run_ranks(const char *dir) {
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
   int code;
-  if (argc == 3 && !strcmp(argv[1], "ranks")) {
-    code = run_ranks(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "ranks")) {
+    code = run_ranks(argv[2], argv + 3, argc - 3);
   } else {
     test_config();
     test_thin_chemistry();

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "chem/chem_k.h"
-#include "config/config.h"
+#include "chem/species.h"
 #include "core/error.h"
 
 /*
@@ -98,8 +98,15 @@ IONF_NODISCARD ionf_err chem_solver_create_cuda(int device_arrays, void *stream,
                                                 struct chem_solver **out);
 void chem_solver_destroy(struct chem_solver *s);
 
-/** The chemistry parameters of a config. */
-struct chem_params chem_params_from_config(const struct ionf_config *cfg);
+
+/**
+ * The chemistry parameters from the species table (recombination, collisional
+ * ionization) and the run's switches: `collisional` ionization on, the electron
+ * floor `abu_c`, `thermal` (the temperature evolves).  t_cmb_k and hubble_per_s
+ * are 0 (cosmological runs set them per step).
+ */
+struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+                                    int collisional, double abu_c, int thermal);
 
 /** Update every cell (OpenMP). */
 IONF_NODISCARD ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,

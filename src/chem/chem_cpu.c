@@ -5,23 +5,20 @@
  */
 #include "chem/chem.h"
 
-#include "chem/species.h"
-
 #include <math.h>
 #include <stdlib.h>
 
-struct chem_params chem_params_from_config(const struct ionf_config *cfg) {
+struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+                                    int collisional, double abu_c, int thermal) {
   struct chem_params p;
-  struct species_data species[IONF_N_SPECIES];
-  species_table(cfg, species);
   const struct species_data *h = &species[SPECIES_HI];
   p.alpha_b_1e4_cm3_s = h->alpha_b_1e4_cm3_s;
   p.alpha_b_power = h->alpha_b_power;
   p.col_h0 = h->col_prefactor;
   p.col_t_h0_k = h->col_t_k;
-  p.collisional = cfg->collisional_ionization;
-  p.abu_c = cfg->abu_c;
-  p.thermal = !cfg->isothermal;
+  p.collisional = collisional;
+  p.abu_c = abu_c;
+  p.thermal = thermal;
   p.t_cmb_k = 0.0;      /* set per step by cosmological runs */
   p.hubble_per_s = 0.0;
   return p;

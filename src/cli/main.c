@@ -267,30 +267,45 @@ static int command_run_particles(const char *config_path, char *const *overrides
   return code;
 }
 
-static int command_run(int argc, char **argv) {
-  const char *config_path = NULL, *restart_path = NULL;
-  char **overrides = calloc((size_t)argc + 1, sizeof(char *));
-  int n_overrides = 0;
-  if (!overrides) return (int)IONF_ERR_MEM;
+/* The command line of `ionfront run`: CONFIG, overrides (--set, --output, --backend,
+   --quiet as "a.b=V" strings), --restart, --verbose. */
+struct run_args {
+  const char *config_path, *restart_path;
+  char **overrides;
+  int n_overrides;
+};
+
+static void run_args_free(struct run_args *a) {
+  for (int i = 0; i < a->n_overrides; ++i) free(a->overrides[i]);
+  free(a->overrides);
+  a->overrides = NULL;
+  a->n_overrides = 0;
+}
+
+/* 0: run; -1: --help printed; else the exit code of a usage error (printed). */
+static int run_parse(int argc, char **argv, struct run_args *a) {
+  memset(a, 0, sizeof *a);
+  a->overrides = calloc((size_t)argc + 1, sizeof(char *));
+  if (!a->overrides) return (int)IONF_ERR_MEM;
   int code = 0;
-  for (int a = 0; a < argc && code == 0; ++a) {
-    const char *arg = argv[a];
-    int has_value = a + 1 < argc;
+  for (int i = 0; i < argc && code == 0; ++i) {
+    const char *arg = argv[i];
+    int has_value = i + 1 < argc;
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       if (comm_rank() == 0) fputs(usage_run, stdout);
       code = -1;
     } else if (!strcmp(arg, "--set") && has_value) {
-      overrides[n_overrides++] = strdup(argv[++a]);
+      a->overrides[a->n_overrides++] = strdup(argv[++i]);
     } else if (!strncmp(arg, "--set=", 6)) {
-      overrides[n_overrides++] = strdup(arg + 6);
+      a->overrides[a->n_overrides++] = strdup(arg + 6);
     } else if (!strcmp(arg, "--output") && has_value) {
-      overrides[n_overrides++] = yaml_quote("output.directory", argv[++a]);
+      a->overrides[a->n_overrides++] = yaml_quote("output.directory", argv[++i]);
     } else if (!strcmp(arg, "--backend") && has_value) {
-      overrides[n_overrides++] = yaml_quote("raytracing.backend", argv[++a]);
+      a->overrides[a->n_overrides++] = yaml_quote("raytracing.backend", argv[++i]);
     } else if (!strcmp(arg, "--restart") && has_value) {
-      restart_path = argv[++a];
+      a->restart_path = argv[++i];
     } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-      overrides[n_overrides++] = strdup("output.progress=false");
+      a->overrides[a->n_overrides++] = strdup("output.progress=false");
     } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
       ionf_log_set_verbosity(2);
     } else if (arg[0] == '-') {
@@ -302,41 +317,21 @@ static int command_run(int argc, char **argv) {
                     : "",
                 usage_run);
       code = (int)IONF_ERR_USAGE;
-    } else if (!config_path) {
-      config_path = arg;
+    } else if (!a->config_path) {
+      a->config_path = arg;
     } else {
       if (comm_rank() == 0)
-        fprintf(stderr, "ionfront run: error: one config file only (got '%s' and '%s')\n", config_path,
-                arg);
+        fprintf(stderr, "ionfront run: error: one config file only (got '%s' and '%s')\n",
+                a->config_path, arg);
       code = (int)IONF_ERR_USAGE;
     }
   }
-  if (code != 0) {
-    for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
-    free(overrides);
-    return code < 0 ? 0 : code;
-  }
+  return code;
+}
 
-  if (sph_config_is_particle_run(config_path, PROBLEMS_DEFAULT)) {
-    code = command_run_particles(config_path, overrides, n_overrides, restart_path);
-    for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
-    free(overrides);
-    return code;
-  }
-  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
-  ionf_engine *api = NULL;
-  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
-                                                       n_overrides, IONF_COMM_WORLD, &api);
-  for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
-  free(overrides);
-  if (rc == IONF_OK && restart_path) rc = (ionf_err)ionf_engine_restart(api, restart_path);
-  if ((code = finish_phase(rc)) != 0) {
-    ionf_engine_destroy(api);
-    return code;
-  }
-  const struct ionf_config *cfg = ionf_engine_config(api);
-  struct engine *e = ionf_engine_core(api);
-
+/* Which run, on how many ranks, from where (rank 0). */
+static void print_run_header(const struct ionf_config *cfg, const struct engine *e,
+                             const char *config_path, const char *restart_path) {
   ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg->config_name);
   if (!config_path)
     ionf_message0("no config given: running the built-in default problem "
@@ -346,7 +341,10 @@ static int command_run(int argc, char **argv) {
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
   print_rank_table(e);
-  install_stop_handlers();
+}
+
+/* What a grid run is about to do: grid, sources, sequence, ranks, spectrum (rank 0). */
+static void print_run_setup(const struct ionf_config *cfg, const struct engine *e) {
   char planes_text[64] = "";
   if (cfg->n_planes > 0)
     snprintf(planes_text, sizeof planes_text, " and %d plane-parallel source(s)", cfg->n_planes);
@@ -382,12 +380,14 @@ static int command_run(int argc, char **argv) {
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->dt_s / IONF_MYR_S, cfg->t_end_s / IONF_MYR_S, cfg->output_dir);
+}
 
-  struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+/* The end of a grid run: stopped by a signal (exit 13), one rank's failure (it aborts
+   the job), an error, or the summary.  Returns the exit code. */
+static int finish_run(ionf_err rc, const struct ionf_config *cfg, const struct engine *e,
+                      const struct engine_report *rep) {
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
-    ionf_engine_destroy(api);
     return (int)rc;
   }
   if (rc != IONF_OK && comm_size() > 1) {
@@ -403,15 +403,50 @@ static int command_run(int argc, char **argv) {
     comm_finalize();
     return (int)rc;
   }
-  if ((code = finish_phase(rc)) == 0 && comm_rank() == 0) {
+  int code = finish_phase(rc);
+  if (code == 0 && comm_rank() == 0) {
     printf("\ndone: %lld steps in %.1f s (trace %.1f s, reduce %.1f s, chemistry %.1f s, I/O %.1f s)\n",
-           (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
+           (long long)rep->steps, rep->wall_s, e->timers.trace_s, e->timers.reduce_s,
            e->timers.chemistry_s, e->timers.io_s);
-    printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
-           cfg->output_dir, rep.last_snapshot, cfg->output_dir);
-    print_front_summary(e, &rep);
+    printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep->n_snapshots,
+           cfg->output_dir, rep->last_snapshot, cfg->output_dir);
+    print_front_summary(e, rep);
   }
-  ionf_engine_destroy(api);
+  return code;
+}
+
+static int command_run(int argc, char **argv) {
+  struct run_args a;
+  int code = run_parse(argc, argv, &a);
+  if (code != 0) {
+    run_args_free(&a);
+    return code < 0 ? 0 : code;
+  }
+  if (sph_config_is_particle_run(a.config_path, PROBLEMS_DEFAULT)) {
+    code = command_run_particles(a.config_path, a.overrides, a.n_overrides, a.restart_path);
+    run_args_free(&a);
+    return code;
+  }
+  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
+  ionf_engine *api = NULL;
+  ionf_err rc = (ionf_err)ionf_engine_create_from_file(
+      a.config_path, (const char *const *)a.overrides, a.n_overrides, IONF_COMM_WORLD, &api);
+  run_args_free(&a);
+  if (rc == IONF_OK && a.restart_path) rc = (ionf_err)ionf_engine_restart(api, a.restart_path);
+  if ((code = finish_phase(rc)) != 0) {
+    ionf_engine_destroy(api);
+    return code;
+  }
+  const struct ionf_config *cfg = ionf_engine_config(api);
+  struct engine *e = ionf_engine_core(api);
+  print_run_header(cfg, e, a.config_path, a.restart_path);
+  install_stop_handlers();
+  print_run_setup(cfg, e);
+
+  struct engine_report rep;
+  rc = ionf_engine_run_report(api, &rep);
+  code = finish_run(rc, cfg, e, &rep);
+  if (!(rc != IONF_OK && rc != IONF_STOPPED && comm_size() > 1)) ionf_engine_destroy(api);
   return code;
 }
 

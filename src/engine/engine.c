@@ -71,19 +71,6 @@ void engine_describe(const struct engine *e, char *buf, size_t size) {
                                e->tracers[t]->description);
 }
 
-/*
- * Test hook (IONFRONT_FAULT_INJECT): "signal:S" raises SIGUSR1 on rank 0 after
- * step S; "trace:R" makes rank R's ray tracing fail; "load:R" makes rank R's
- * reading of a later interval's inputs fail (sequence.c).  Lets the test suite
- * exercise the stop/restart and failure paths for real.
- */
-long engine_fault_inject(const char *what) {
-  const char *v = getenv("IONFRONT_FAULT_INJECT");
-  size_t len = strlen(what);
-  if (!v || strncmp(v, what, len) != 0 || v[len] != ':') return -1;
-  return strtol(v + len + 1, NULL, 10);
-}
-
 ionf_err engine_trace_pass(struct engine *e, struct trace_stats *stats) {
   const struct fields *w = &e->backend->work;
   struct tracer_fields f = {w->cells, w->n_h_cm3, w->x_ion_av, w->temperature_k,
@@ -98,7 +85,7 @@ static ionf_err trace_pass(struct engine *e) {
   double t0 = ionf_wtime();
   struct trace_stats ts;
   ionf_err rc = engine_trace_pass(e, &ts);
-  if (rc == IONF_OK && engine_fault_inject("trace") == comm_rank())
+  if (rc == IONF_OK && e->cfg->debug.fail_trace_rank == comm_rank()) /* debug: test hook */
     rc = ionf_error_set(IONF_ERR_GPU_MEM, "rank %d: ray tracing failed (injected fault)",
                         comm_rank());
   ionf_err any;

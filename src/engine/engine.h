@@ -183,17 +183,16 @@ IONF_NODISCARD ionf_err engine_restart(struct engine *e, const char *path);
     with a checkpoint.  Async-signal-safe: the program's handler calls it. */
 void engine_note_stop_signal(int sig);
 /**
- * At the end of step `step` of a run loop: *signal_out := the stop signal any rank
- * received (SIGTERM, SIGUSR1), else 0, the same on every rank.
- * IONFRONT_FAULT_INJECT=signal:N raises SIGUSR1 on rank 0 after step N (tests).  Collective.
+ * At the end of a step of a run loop: *signal_out := the stop signal any rank received
+ * (SIGTERM, SIGUSR1), else 0, the same on every rank.  The test hook
+ * debug.signal_after_step = N stands for SIGUSR1 arriving on rank 0 after step N.
+ * Collective.
  */
-IONF_NODISCARD ionf_err engine_stop_requested(int64_t step, int *signal_out);
+IONF_NODISCARD ionf_err engine_stop_requested(const struct engine *e, int *signal_out);
 /** The IONF_STOPPED error of a run stopped by `sig` after `step`, naming the checkpoint
     written and the command that continues it. */
 IONF_NODISCARD ionf_err engine_stopped_error(int sig, int64_t step, double time_s,
                                              const char *checkpoint);
-/** Test hook: the number after "WHAT:" in IONFRONT_FAULT_INJECT, else -1. */
-long engine_fault_inject(const char *what);
 /**
  * The one step-length rule: steps of dt (in a production run the interval's equal
  * steps), shortened to land exactly on the next output time (or t_end).

@@ -47,10 +47,10 @@ static volatile sig_atomic_t stop_signal = 0;
 
 void engine_note_stop_signal(int sig) { stop_signal = sig; }
 
-ionf_err engine_stop_requested(int64_t step, int *signal_out) {
+ionf_err engine_stop_requested(const struct engine *e, int *signal_out) {
   *signal_out = 0;
-  long signal_after = engine_fault_inject("signal");
-  if (signal_after >= 0 && step == signal_after && comm_rank() == 0) raise(SIGUSR1);
+  /* debug.signal_after_step (a test hook): a stop from outside, after that step */
+  if (e->step == e->cfg->debug.signal_after_step && comm_rank() == 0) stop_signal = SIGUSR1;
   /* every rank stops at the same step if any was signalled */
   return comm_max_int((int)stop_signal, signal_out);
 }
@@ -62,14 +62,14 @@ ionf_err engine_stopped_error(int sig, int64_t step, double time_s, const char *
                         sig, (long long)step, time_s / IONF_MYR_S, checkpoint, checkpoint);
 }
 
-/* After step `step`: *checkpoint := 1 when one is due (every checkpoint_every steps, or a
+/* After a step: *checkpoint := 1 when one is due (every checkpoint_every steps, or a
    stop signal arrived) and the run is not `finished`; *stop := the stop signal when the
    run must end now (0: go on).  Collective. */
-static ionf_err step_end(int64_t step, int finished, int64_t checkpoint_every, int *checkpoint,
-                         int *stop) {
+static ionf_err step_end(const struct engine *e, int finished, int64_t checkpoint_every,
+                         int *checkpoint, int *stop) {
   int sig = 0;
-  IONF_CALL(engine_stop_requested(step, &sig));
-  int due = checkpoint_every > 0 && step % checkpoint_every == 0;
+  IONF_CALL(engine_stop_requested(e, &sig));
+  int due = checkpoint_every > 0 && e->step % checkpoint_every == 0;
   *checkpoint = (sig || due) && !finished;
   *stop = finished ? 0 : sig;
   return IONF_OK;
@@ -142,7 +142,7 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
     (*next_output)++;
   }
   int checkpoint = 0;
-  IONF_CALL(step_end(e->step, e->time_s >= cfg->t_end_s - t_tiny, cfg->checkpoint_every,
+  IONF_CALL(step_end(e, e->time_s >= cfg->t_end_s - t_tiny, cfg->checkpoint_every,
                      &checkpoint, stop));
   if (checkpoint) {
     double t0 = ionf_wtime();

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/constants.h"
+#include "config/config_views.h"
 #include "core/ionf_config.h"
 #include "engine/domain.h"
 #include "engine/grid_output.h"
@@ -148,16 +149,19 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK && cfg->sequence.n_redshifts > 0) rc = sequence_check_inputs(e);
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
-  if (rc == IONF_OK) rc = photo_tables_build(cfg, &e->tables);
+  struct photo_spectrum spectrum = config_views_spectrum(cfg);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(cfg, species);
+  e->chem = config_views_chem(cfg);
+  if (rc == IONF_OK) rc = photo_tables_build(&spectrum, species, !cfg->isothermal, &e->tables);
   if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
-    rc = mc_state_init(cfg, e->grid.n, &e->mc);
+    rc = mc_state_init(&cfg->montecarlo, &spectrum, species, &e->chem, e->grid.n, &e->mc);
     e->mc_on = rc == IONF_OK;
     e->mc.rank = comm_rank();
     e->mc.ranks = comm_size();
   }
   if (rc == IONF_OK) {
     initial_state(e);
-    e->chem = chem_params_from_config(cfg);
     e->chem_now = grid_chem(e);
     rc = engine_setup_compute(e, cfg->backend);
   }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/constants.h"
+#include "config/config_views.h"
 #include "core/ionf_config.h"
 #include "cosmo/cosmology.h"
 #include "engine/domain.h"
@@ -235,8 +236,11 @@ static ionf_err particle_setup(struct engine *e, sph_trace_fn trace) {
     if (e->fields.heating_erg_per_s) sph_trace_cuda_pin_host(e->fields.heating_erg_per_s, bytes);
   }
 #endif
-  IONF_CALL(photo_tables_build(&cfg->base, &e->tables));
-  e->chem = chem_params_from_config(&cfg->base);
+  struct photo_spectrum spectrum = config_views_spectrum(&cfg->base);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(&cfg->base, species);
+  IONF_CALL(photo_tables_build(&spectrum, species, !cfg->base.isothermal, &e->tables));
+  e->chem = config_views_chem(&cfg->base);
   e->chem_now = e->chem;
   ep->n_rays = cfg->rays_per_source > 0 ? cfg->rays_per_source
                                         : engine_particles_default_rays(ep->set.count);
@@ -279,7 +283,7 @@ ionf_err engine_create_particles(const struct sph_config *cfg, sph_trace_fn trac
 static ionf_err particle_make_compute(struct engine *e) {
   struct engine_particles *ep = e->particles;
   struct sph_tracer_setup s = {&ep->set, &ep->tree, photo_tables_view(&e->tables), ep->n_rays,
-                               ep->cfg->r_max_cm};
+                               ep->cfg->r_max_cm, ep->cfg->trace};
   /* (a CPU-only build never chooses the CUDA pass: choose_tracer refuses it) */
   sph_trace_fn fn = ep->pass ? ep->pass : tracer_on_gpu(e) ? sph_trace_cuda : sph_trace_cpu;
   struct tracer *t = NULL;

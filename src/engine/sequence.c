@@ -16,10 +16,6 @@
 #include "io/io_density.h"
 #include "io/io_halos.h"
 
-void sequence_file_name(const char *pattern, double z, char *buf, size_t size) {
-  io_halos_series_name(buf, size, pattern, z); /* "" unless one number conversion */
-}
-
 int sequence_interval_at(const struct sequence_config *seq, double t_s, double t_tiny) {
   int i = 0;
   while (i + 2 < seq->n_redshifts && seq->times_s[i + 1] <= t_s + t_tiny) ++i;
@@ -63,13 +59,13 @@ static ionf_err check_one(const struct engine *e, int i) {
   char path[IONF_PATH_MAX + 64];
   double z = seq->redshifts[i];
   if (seq->density_pattern[0]) {
-    sequence_file_name(seq->density_pattern, z, path, sizeof path);
+    config_sequence_file_name(seq->density_pattern, z, path, sizeof path);
     IONF_CALL(with_context(io_density_check(path, seq->density_dataset, e->grid.n),
                            "sequence.density", z));
   }
   if (seq->halo_pattern[0]) {
     struct source_list halos;
-    sequence_file_name(seq->halo_pattern, z, path, sizeof path);
+    config_sequence_file_name(seq->halo_pattern, z, path, sizeof path);
     IONF_CALL(read_halos(e, path, z, &halos));
     sources_free(&halos);
   }
@@ -121,17 +117,17 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   ionf_err rc = IONF_OK;
   /* every rank reads (as at start-up); n_H is replaced only if all succeed */
   if (seq->density_pattern[0]) {
-    sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
+    config_sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
     if (with_density)
       rc = with_context(io_density_read(density_file, seq->density_dataset, e->grid.n,
                                         e->fields.n_h_cm3),
                         "sequence.density", z);
   }
   if (rc == IONF_OK && seq->halo_pattern[0]) {
-    sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
+    config_sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
     rc = read_halos(e, halo_file, z, &halos);
   }
-  if (rc == IONF_OK && i > 0 && engine_fault_inject("load") == comm_rank())
+  if (rc == IONF_OK && i > 0 && e->cfg->debug.fail_load_rank == comm_rank()) /* debug: test hook */
     rc = ionf_error_set(IONF_ERR_IO, "rank %d: reading the inputs of z = %g failed (injected fault)",
                         comm_rank(), z);
   ionf_err shared;

@@ -48,6 +48,7 @@ static ionf_err sph_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.sources.ndot_per_s = list->ndot_per_s + t->sources.first;
   in.n_rays = st->s.n_rays;
   in.r_max_cm = st->s.r_max_cm;
+  in.tuning = st->s.tuning;
   struct sph_trace_output out = {r->gamma_per_s + hi, heating ? r->heating_erg_per_s + hi : NULL};
   struct sph_trace_stats ps;
   memset(&ps, 0, sizeof ps);

@@ -70,30 +70,32 @@ ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
   return rc;
 }
 
-ionf_err mc_state_init(const struct ionf_config *cfg, int64_t n, struct mc_state *st) {
+ionf_err mc_state_init(const struct mc_config *mc, const struct photo_spectrum *spectrum,
+                       const struct species_data species[IONF_N_SPECIES],
+                       const struct chem_params *chem, int64_t n, struct mc_state *st) {
   memset(st, 0, sizeof *st);
-  st->seed = cfg->montecarlo.seed;
-  st->packets_per_source = cfg->montecarlo.packets_per_source;
-  st->sigma0_cm2 = cfg->sigma0_cm2;
-  st->sigma_index = cfg->sigma_power_law_index;
-  st->heating = !cfg->isothermal && cfg->spectrum != SPECTRUM_GREY;
-  st->recombination_emission = cfg->montecarlo.recombination_emission;
-  st->recombination_packets = cfg->montecarlo.recombination_packets;
-  st->alpha_a_1e4_cm3_s = cfg->montecarlo.alpha_a_1e4_cm3_s;
-  st->alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s;
-  st->alpha_power = cfg->alpha_b_power;
-  st->abu_c = cfg->abu_c;
+  st->seed = mc->seed;
+  st->packets_per_source = mc->packets_per_source;
+  st->sigma0_cm2 = species[SPECIES_HI].sigma0_cm2;
+  st->sigma_index = species[SPECIES_HI].sigma_power_law_index;
+  st->heating = chem->thermal && spectrum->type != SPECTRUM_GREY;
+  st->recombination_emission = mc->recombination_emission;
+  st->recombination_packets = mc->recombination_packets;
+  st->alpha_a_1e4_cm3_s = mc->alpha_a_1e4_cm3_s;
+  st->alpha_b_1e4_cm3_s = chem->alpha_b_1e4_cm3_s;
+  st->alpha_power = chem->alpha_b_power;
+  st->abu_c = chem->abu_c;
   st->ranks = 1;
   st->gamma_sq = ionf_calloc((size_t)grid_cells(n), sizeof(double), "the Monte Carlo tallies");
   if (!st->gamma_sq) return IONF_ERR_MEM;
-  if (cfg->spectrum == SPECTRUM_GREY) return IONF_OK;
+  if (spectrum->type == SPECTRUM_GREY) return IONF_OK;
   st->spectrum_points = MC_SPECTRUM_POINTS;
   st->spectrum = ionf_malloc(MC_SPECTRUM_POINTS * sizeof(double), "the packet spectrum");
   if (!st->spectrum) {
     mc_state_free(st);
     return IONF_ERR_MEM;
   }
-  ionf_err rc = mc_spectrum_build(cfg->t_eff_k, MC_SPECTRUM_POINTS, st->spectrum);
+  ionf_err rc = mc_spectrum_build(spectrum->t_eff_k, MC_SPECTRUM_POINTS, st->spectrum);
   if (rc != IONF_OK) mc_state_free(st);
   return rc;
 }

@@ -37,14 +37,27 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
+#include "chem/chem_k.h"
+#include "chem/species.h"
 #include "core/error.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
+#include "rt/photo_tables.h"
 #include "rt/tracer.h"
 
 /** Points of the inverse-CDF table of black-body photon energies. */
 #define MC_SPECTRUM_POINTS 2049
+
+/** Monte Carlo photon packets (the config's montecarlo: section). */
+struct mc_config {
+  int64_t packets_per_source;     /*!< packets per source per pass (the start, when adaptive) */
+  uint32_t seed;                  /*!< Philox key; with it a run is the same on any ranks */
+  double target_relative_error;   /*!< > 0: adapt packets to this front error (above) */
+  int64_t max_packets_per_source; /*!< cap of the adaptation */
+  int recombination_emission;     /*!< 1: case A with re-emitted ground-state photons */
+  int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
+  double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
+};
 
 /** What the tracers need beyond the grid and sources; owned by the engine. */
 struct mc_state {
@@ -64,8 +77,16 @@ struct mc_state {
   int rank, ranks;             /*!< cells c with c % ranks == rank emit on this rank */
 };
 
-/** Set up from the config: seed, packets, the spectrum table, the gamma_sq array. */
-IONF_NODISCARD ionf_err mc_state_init(const struct ionf_config *cfg, int64_t n,
+/**
+ * Set up for an n^3 grid: seed and packets from `mc`, the cross-section from
+ * hydrogen's entry of `species`, alpha_B, its T power, the electron floor and
+ * whether heat is tallied (thermal, not grey) from `chem`, the energy table from
+ * `spectrum` (none when grey), the gamma_sq array.
+ */
+IONF_NODISCARD ionf_err mc_state_init(const struct mc_config *mc,
+                                      const struct photo_spectrum *spectrum,
+                                      const struct species_data species[IONF_N_SPECIES],
+                                      const struct chem_params *chem, int64_t n,
                                       struct mc_state *st);
 void mc_state_free(struct mc_state *st);
 
