@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/constants.h"
 #include "io/h5_util.h"
 
 /* The two layouts: dataset names and how positions are given. */
@@ -27,8 +28,8 @@ static const struct halo_layout layout_pyc2ray = {"/sources_positions", "/source
 
 double io_halos_ndot_per_s(double mass_msun, double f_gamma, double t_source_s,
                            const struct cosmology *c) {
-  return f_gamma * (mass_msun * IO_HALOS_M_SUN_G) * c->omega_b /
-         (c->omega_m * COSMOLOGY_PROTON_MASS_G * t_source_s);
+  return f_gamma * (mass_msun * IONF_M_SUN_G) * c->omega_b /
+         (c->omega_m * IONF_PROTON_MASS_G * t_source_s);
 }
 
 /* ---- file names ------------------------------------------------------------------- */

@@ -42,7 +42,7 @@ if _LIB.ionf_api_version() != API_VERSION:
     raise ImportError(f"ionfront: {_LIB_PATH} has C API version {_LIB.ionf_api_version()}, "
                       f"this package needs {API_VERSION}")
 
-MYR_S = 3.15576e13              # megayear [s] (src/constants.h)
+MYR_S = 3.15576e13              # megayear [s] (src/core/constants.h)
 KPC_CM = 3.0856775814913673e21  # kiloparsec [cm]
 POSITION_CELLS = _lib.POSITION_CELLS
 POSITION_CM = _lib.POSITION_CM

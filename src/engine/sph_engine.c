@@ -54,7 +54,7 @@ static ionf_err load_particles(struct sph_engine *e) {
     prm.periodic = cfg->gen_periodic;
     prm.jitter = cfg->gen_jitter;
     prm.relax_iterations = cfg->generate == SPH_GENERATE_GLASS ? cfg->gen_relax_iterations : 0;
-    prm.density_g_cm3 = cfg->gen_n_h_cm3 * COSMOLOGY_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
+    prm.density_g_cm3 = cfg->gen_n_h_cm3 * IONF_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
     prm.n_ngb = cfg->gen_neighbours;
     prm.hydrogen_mass_fraction = cfg->hydrogen_mass_fraction;
     prm.seed = cfg->gen_seed;
@@ -70,7 +70,7 @@ static ionf_err load_particles(struct sph_engine *e) {
         return rc;
       }
       for (size_t c = 0; c < cells; ++c)
-        cell_rho[c] *= COSMOLOGY_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
+        cell_rho[c] *= IONF_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
       prm.cell_density_g_cm3 = cell_rho;
     }
     ionf_err rc = particles_make_lattice(&prm, p);
@@ -199,7 +199,7 @@ static ionf_err alloc_state(struct sph_engine *e) {
     }
   }
   const struct ionf_config *b = &e->cfg->base;
-  double per_g = e->cfg->hydrogen_mass_fraction / COSMOLOGY_PROTON_MASS_G;
+  double per_g = e->cfg->hydrogen_mass_fraction / IONF_PROTON_MASS_G;
   double sum_atoms = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     e->n_h_cm3[i] = per_g * e->particles.density_g_cm3[i];

@@ -71,7 +71,7 @@ static ionf_err build_species(const struct ionf_config *cfg, const struct specie
     }
     return IONF_OK;
   }
-  struct bb_params p = {IONF_K_B_EV * cfg->t_eff_k, 0.0, sd->sigma_power_law_index,
+  struct bb_params p = {IONF_K_B_EV_PER_K * cfg->t_eff_k, 0.0, sd->sigma_power_law_index,
                         sd->threshold_ev / IONF_E_HI_EV, 0, 0};
   const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV;
@@ -120,7 +120,7 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
     ws = gsl_integration_workspace_alloc(2000);
     if (!ws) return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
     /* one source photon per second above the HI threshold */
-    struct bb_params p = {IONF_K_B_EV * cfg->t_eff_k, 0.0,
+    struct bb_params p = {IONF_K_B_EV_PER_K * cfg->t_eff_k, 0.0,
                           species[SPECIES_HI].sigma_power_law_index, 1.0, 0, 0};
     rc = integrate(ws, &p, 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV, &norm);
     if (rc == IONF_OK && !(norm > 0.0))

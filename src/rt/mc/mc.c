@@ -23,7 +23,7 @@ static double bb_photons(double e, void *kt_over_e0) {
 
 ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
   enum { FINE = 8192 }; /* CDF nodes, log-spaced in e */
-  double kt_over_e0 = IONF_K_B_EV * t_eff_k / IONF_E_HI_EV;
+  double kt_over_e0 = IONF_K_B_EV_PER_K * t_eff_k / IONF_E_HI_EV;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV; /* as photo_tables.c */
   double *e = ionf_malloc(2 * (FINE + 1) * sizeof(double), "the black-body CDF");
   if (!e) return IONF_ERR_MEM;
