@@ -230,7 +230,7 @@ static void iso8601_utc_now(char *buf, size_t size) {
 }
 
 /* Everything that goes into the open file: root attributes, then /Grid. */
-static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const struct grid *g,
+static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const struct grid *g,
                               const struct grid_fields *fields,
                               const struct snapshot_meta *meta, const char *path) {
   char created[32];
@@ -240,7 +240,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
 
   IONF_CALL(attr_write_double(file, "time_s", meta->time_s, path));
   IONF_CALL(attr_write_double(file, "time_Myr", meta->time_s / IONF_MYR_S, path));
-  IONF_CALL(attr_write_double(file, "box_size_cm", cfg->box_size_cm, path));
+  IONF_CALL(attr_write_double(file, "box_size_cm", run->box_size_cm, path));
   IONF_CALL(attr_write_int64(file, "N", g->n, path));
   IONF_CALL(attr_write_int64(file, "step", meta->step, path));
   if (meta->redshift >= 0.0) {
@@ -259,8 +259,8 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
     IONF_CALL(attr_write_int64(file, "n_sources", in->n_sources, path));
     IONF_CALL(attr_write_double(file, "Ndot_total_per_s", in->ndot_total_per_s, path));
   }
-  IONF_CALL(attr_write_string(file, "config", cfg->effective_yaml, path));
-  IONF_CALL(attr_write_string(file, "config_name", cfg->config_name, path));
+  IONF_CALL(attr_write_string(file, "config", run->config_yaml, path));
+  IONF_CALL(attr_write_string(file, "config_name", run->config_name, path));
   IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
   IONF_CALL(attr_write_string(file, "created", created, path));
   if (meta->mc_seed >= 0) { /* what reproduces the packets (a restart checks it) */
@@ -351,19 +351,17 @@ ionf_err output_file_sync(const char *tmp_path, const char *path) {
   return IONF_OK;
 }
 
-ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
+ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
                         const struct grid_fields *fields, const struct snapshot_meta *meta,
                         char *path_out, size_t path_out_size) {
-  IONF_CHECK(cfg && g && fields && meta, IONF_ERR_INTERNAL, "snapshot_write: NULL argument");
-  IONF_CHECK(g->n > 0 && g->n == cfg->n_cells_1d, IONF_ERR_INTERNAL,
-             "snapshot_write: grid size %lld, config N %lld", (long long)g->n,
-             (long long)cfg->n_cells_1d);
+  IONF_CHECK(run && g && fields && meta, IONF_ERR_INTERNAL, "snapshot_write: NULL argument");
+  IONF_CHECK(g->n > 0, IONF_ERR_INTERNAL, "snapshot_write: grid size %lld", (long long)g->n);
   IONF_CHECK(fields->x_ion && fields->gamma_per_s && fields->n_h_cm3 && fields->temperature_k,
              IONF_ERR_INTERNAL, "snapshot_write: grid fields are not allocated");
   IONF_CHECK(meta->index >= 0, IONF_ERR_INTERNAL, "snapshot_write: negative index %d",
              meta->index);
 
-  const char *dir = cfg->output_dir[0] ? cfg->output_dir : ".";
+  const char *dir = run->output_dir && run->output_dir[0] ? run->output_dir : ".";
   char path[IONF_PATH_MAX + 32], tmp_path[IONF_PATH_MAX + 32];
   int len, tlen;
   if (meta->checkpoint) {
@@ -405,7 +403,7 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   }
   H5Pclose(fapl);
 
-  rc = snapshot_fill(file, cfg, g, fields, meta, path);
+  rc = snapshot_fill(file, run, g, fields, meta, path);
   snprintf(step, sizeof step, "closing the temporary file '%s'", tmp_path);
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
   /* Only when every rank's slab is in does rank 0 make the file visible. */

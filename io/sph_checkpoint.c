@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "core/constants.h"
+#include "core/path.h"
 #include "io/h5_util.h"
 
 /* FNV-1a, one 64-bit word at a time (the bits of each double). */

@@ -90,9 +90,9 @@
 #include "grid/clumps.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "core/path.h"
+#include "io/io_sources.h" /* enum source_format */
 #include "rt/planar/planar_k.h"
-
-#define IONF_PATH_MAX 1024
 
 enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
 enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
@@ -108,7 +108,6 @@ struct mc_config {
   int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
   double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
 };
-enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
 enum reduction_mode {
   REDUCTION_AUTO,      /*!< GPU: nccl when NCCL loads, else allreduce; CPU: scatter */

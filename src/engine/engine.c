@@ -648,7 +648,9 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
   /* collective over the ranks: each writes its slab */
   struct snapshot_inputs inputs;
   struct snapshot_meta meta = snapshot_meta_now(e, index, &inputs);
-  IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
+  const struct snapshot_run run = {e->cfg->output_dir, e->cfg->box_size_cm, e->cfg->effective_yaml,
+                                   e->cfg->config_name};
+  IONF_CALL(snapshot_write(&run, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
   report->n_snapshots++;
   ionf_err rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
@@ -785,7 +787,9 @@ static ionf_err write_checkpoint(struct engine *e, int next_index, char *path, s
   struct snapshot_meta meta = snapshot_meta_now(e, next_index, &inputs);
   meta.checkpoint = 1;
   meta.next_index = next_index;
-  IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, path, size));
+  const struct snapshot_run run = {e->cfg->output_dir, e->cfg->box_size_cm, e->cfg->effective_yaml,
+                                   e->cfg->config_name};
+  IONF_CALL(snapshot_write(&run, &e->grid, &e->fields, &meta, path, size));
   e->timers.io_s += ionf_wtime() - t0;
   return IONF_OK;
 }
