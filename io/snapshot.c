@@ -1,7 +1,7 @@
 /**
  * @file snapshot.c
- * @brief HDF5 snapshots (written to a temporary name, then renamed), the output
- *        directory, and the per-step CSV log.
+ * @brief HDF5 snapshots (written to a temporary name, then renamed) and the
+ *        per-step CSV log.
  *
  * For now one rank writes with the default (sec2) driver.  Each field goes
  * through field_write_slab(), which writes the rows [i0, i0 + ni) of the x
@@ -26,8 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -425,56 +423,6 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
     return rc;
   }
   if (path_out) snprintf(path_out, path_out_size, "%s", path);
-  return IONF_OK;
-}
-
-/* ---- output directory --------------------------------------------------------- */
-
-/* mkdir one path; an existing directory is fine. */
-static int mkdir_one(const char *p) {
-  struct stat st;
-  if (stat(p, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return 0;
-    errno = ENOTDIR;
-    return -1;
-  }
-  if (mkdir(p, 0777) == 0) return 0;
-  /* Someone else (another rank) may have created it meanwhile. */
-  if (errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
-  return -1;
-}
-
-ionf_err output_dir_prepare(const char *dir) {
-  IONF_CHECK(dir && dir[0], IONF_ERR_IO, "cannot create output directory '': empty path");
-  char buf[IONF_PATH_MAX];
-  size_t len = strlen(dir);
-  IONF_CHECK(len < sizeof buf, IONF_ERR_IO, "cannot create output directory '%s': %s", dir,
-             strerror(ENAMETOOLONG));
-  memcpy(buf, dir, len + 1);
-
-  /* mkdir -p: each parent in turn, then the directory itself. */
-  for (size_t c = 1; c <= len; ++c) {
-    if (buf[c] != '/' && buf[c] != '\0') continue;
-    if (buf[c - 1] == '/') continue; /* "a//b" or a trailing slash */
-    char saved = buf[c];
-    buf[c] = '\0';
-    int bad = mkdir_one(buf);
-    buf[c] = saved;
-    IONF_CHECK(!bad, IONF_ERR_IO, "cannot create output directory '%s': %s", dir,
-               strerror(errno));
-  }
-
-  /* Writable?  Only creating a file tells for sure (ACLs, read-only mounts, quotas). */
-  char probe[IONF_PATH_MAX + 64];
-  int plen = snprintf(probe, sizeof probe, "%s/.ionfront_probe_%ld", dir, (long)getpid());
-  IONF_CHECK(plen > 0 && (size_t)plen < sizeof probe, IONF_ERR_IO,
-             "output directory '%s' is not writable: %s", dir, strerror(ENAMETOOLONG));
-  int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  IONF_CHECK(fd >= 0, IONF_ERR_IO, "output directory '%s' is not writable: %s", dir,
-             strerror(errno));
-  close(fd);
-  IONF_CHECK(unlink(probe) == 0, IONF_ERR_IO, "output directory '%s' is not writable: %s", dir,
-             strerror(errno));
   return IONF_OK;
 }
 

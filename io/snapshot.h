@@ -83,9 +83,6 @@ IONF_NODISCARD ionf_err snapshot_write(const struct snapshot_run *run, const str
     errors), so that a crash after the rename cannot leave a truncated file under `path`. */
 IONF_NODISCARD ionf_err output_file_sync(const char *tmp_path, const char *path);
 
-/** Create the output directory (and parents); error names the directory. */
-IONF_NODISCARD ionf_err output_dir_prepare(const char *dir);
-
 /** The step log DIR/log.csv: header on open, one row per step. */
 struct step_log {
   FILE *file;

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "io/h5_util.h"
-#include "io/snapshot.h" /* output_dir_prepare */
+#include "io/output_dir.h"
 
 #define SYNTH_FILES_TEXT_TAG "# ionfront synthetic: "
 

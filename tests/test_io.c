@@ -22,6 +22,7 @@
 #include "core/ionf_config.h" /* generated: IONF_VERSION */
 #include "io/io_density.h"
 #include "io/io_sources.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "grid/sources.h"
 #include "test_util.h"

@@ -24,7 +24,7 @@
 #include "config/problems.h"
 #include "chem/species.h"
 #include "config/sph_config.h"
-#include "io/snapshot.h"
+#include "io/output_dir.h"
 #include "engine/sph_engine.h"
 
 _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == IONF_ERR_INPUT &&
@@ -612,26 +612,14 @@ ionf_status ionf_engine_run(ionf_engine *e) {
   return api_end(e, rc);
 }
 
-/* A particle engine's output directory, made by rank 0 (the particle writers
-   assume it; the grid engine makes its own); every rank learns the outcome. */
-static ionf_err sph_output_dir_ready(ionf_engine *e) {
-  ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
-  ionf_err any = IONF_OK;
-  ionf_err rc = comm_agree(prep, &any);
-  if (rc == IONF_OK) rc = prep;
-  if (rc == IONF_OK && any != IONF_OK)
-    rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-                        e->sph_cfg.base.output_dir);
-  return rc;
-}
-
 ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, size_t path_size) {
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && (index < 0 || index > 9999))
     rc = ionf_error_set(IONF_ERR_INPUT, "snapshot index %d: 0 to 9999", index);
   if (rc == IONF_OK && e->sph) {
-    rc = sph_output_dir_ready(e);
+    /* the particle writers assume the directory (the grid engine makes its own) */
+    rc = output_dir_prepare_all(e->sph_cfg.base.output_dir);
     if (rc == IONF_OK) rc = sph_engine_write_snapshot(e->sph, index, path, path_size);
     return api_end(e, rc);
   }
@@ -643,7 +631,8 @@ ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && e->sph) {
-    rc = sph_output_dir_ready(e);
+    /* the particle writers assume the directory (the grid engine makes its own) */
+    rc = output_dir_prepare_all(e->sph_cfg.base.output_dir);
     int next = e->sph->next_snapshot_index > 0 ? e->sph->next_snapshot_index : 1;
     if (rc == IONF_OK) rc = sph_engine_write_checkpoint(e->sph, next, path, path_size);
     return api_end(e, rc);

@@ -27,7 +27,7 @@
 #include "render/render.h"
 #include "render/render_cmap.h"
 #include "render/render_draw.h"
-#include "io/snapshot.h"
+#include "io/output_dir.h"
 
 static const char *usage_render =
     "usage: ionfront render SNAPSHOT.h5 [options] -o IMAGE.png\n"
@@ -710,10 +710,7 @@ static ionf_err render_frames(const struct render_options *o, int use_gpu, int *
     n_frames = n_snaps;
   }
   double orbit = o->orbit_given ? o->orbit_deg : (o->frames ? 360.0 / o->frames : 0.0);
-  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(o->out) : IONF_OK;
-  ionf_err shared = rc;
-  if (comm_size() > 1 && comm_agree(rc, &shared) != IONF_OK) shared = IONF_ERR_MPI;
-  if (rc == IONF_OK && shared != IONF_OK) rc = IONF_ERR_PEER;
+  ionf_err rc = output_dir_prepare_all(o->out);
   /* one colour scale for the whole movie: the range over every snapshot */
   struct field_stats all = {INFINITY, -INFINITY, INFINITY};
   for (int fr = comm_rank(); rc == IONF_OK && snaps && fr < n_frames; fr += comm_size()) {

@@ -23,6 +23,7 @@
 #include "engine/sequence.h"
 #include "chem/species.h"
 #include "io/checkpoint.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "synth/synth_inputs.h"
 #include "io/export_c2ray.h"
@@ -841,15 +842,13 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   memset(report, 0, sizeof *report);
   double wall0 = ionf_wtime(), t_start = e->time_s;
   struct step_log log = {0};
-  ionf_err rc = IONF_OK;
-  if (comm_rank() == 0) {
-    rc = output_dir_prepare(cfg->output_dir);
-    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1);
-  }
+  IONF_CALL(output_dir_prepare_all(cfg->output_dir));
+  ionf_err rc = comm_rank() == 0 ? step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1)
+                                 : IONF_OK;
   ionf_err any;
   IONF_CALL(comm_agree(rc, &any));
   if (rc != IONF_OK) return rc;
-  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not open the step log in '%s'",
              cfg->output_dir);
 
   FILE *front_csv = NULL;
@@ -918,12 +917,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
 }
 
 ionf_err engine_write_snapshot(struct engine *e, int index, char *path, size_t size) {
-  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(e->cfg->output_dir) : IONF_OK;
-  ionf_err any;
-  IONF_CALL(comm_agree(rc, &any));
-  IONF_CALL(rc);
-  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-             e->cfg->output_dir);
+  IONF_CALL(output_dir_prepare_all(e->cfg->output_dir));
   struct engine_report report;
   memset(&report, 0, sizeof report);
   IONF_CALL(write_output(e, index, &report));
@@ -932,12 +926,7 @@ ionf_err engine_write_snapshot(struct engine *e, int index, char *path, size_t s
 }
 
 ionf_err engine_write_checkpoint(struct engine *e, char *path, size_t size) {
-  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(e->cfg->output_dir) : IONF_OK;
-  ionf_err any;
-  IONF_CALL(comm_agree(rc, &any));
-  IONF_CALL(rc);
-  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-             e->cfg->output_dir);
+  IONF_CALL(output_dir_prepare_all(e->cfg->output_dir));
   char where[IONF_PATH_MAX + 32];
   IONF_CALL(write_checkpoint(e, e->next_snapshot_index > 0 ? e->next_snapshot_index : 1, where,
                              sizeof where));

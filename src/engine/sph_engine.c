@@ -27,6 +27,7 @@
 #include "io/io_density.h"
 #include "io/io_particles.h"
 #include "particles/particles_make.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "io/sph_checkpoint.h"
 #include "chem/sph_chem.h"
@@ -519,15 +520,13 @@ ionf_err sph_engine_run(struct sph_engine *e, struct engine_report *report) {
   memset(report, 0, sizeof *report);
   double wall0 = ionf_wtime();
   struct step_log log = {0};
-  ionf_err rc = IONF_OK;
-  if (comm_rank() == 0) {
-    rc = output_dir_prepare(cfg->output_dir);
-    if (rc == IONF_OK) rc = step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1);
-  }
+  IONF_CALL(output_dir_prepare_all(cfg->output_dir));
+  ionf_err rc = comm_rank() == 0 ? step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1)
+                                 : IONF_OK;
   ionf_err any;
   IONF_CALL(comm_agree(rc, &any));
   if (rc != IONF_OK) return rc;
-  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not open the step log in '%s'",
              cfg->output_dir);
   if (!e->restarted) {
     rc = sph_engine_write_snapshot(e, 0, report->last_snapshot, sizeof report->last_snapshot);
