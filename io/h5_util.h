@@ -7,6 +7,7 @@
 
 #include <hdf5.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/error.h"
 
@@ -30,21 +31,24 @@ IONF_NODISCARD ionf_err h5_util_open_table(hid_t file, const char *path, const c
                                            const char *name, int want_rank, int integer_only,
                                            hid_t *dset, hsize_t *dims);
 
-/**
- * Scalar attributes on `obj`: a variable-length UTF-8 string (h5py reads str) and
- * a float64.  Return 0, or -1 with the reason on HDF5's error stack
- * (h5_util_error_text).
+/* ---- attributes ----------------------------------------------------------------
+ * The one set of attribute helpers of ionfront's files.  The writers create
+ * attribute `name` on `obj` (a file, group or dataset) and return 1, or 0 with the
+ * reason left on HDF5's error stack for h5_util_error_text (so that they chain with
+ * &&, and the caller words the error: "cannot write snapshot 'P': ...: <reason>").
  */
-int h5_util_attr_string(hid_t obj, const char *name, const char *value);
-int h5_util_attr_double(hid_t obj, const char *name, double value);
 
-/**
- * A numeric attribute of `count` values (count 0: a scalar) stored as `file_type`
- * from memory of `mem_type`.  Returns 1 on success, 0 with the reason on HDF5's
- * error stack (the && chains of the Gadget-layout writers).
- */
+/** `count` values (count 0: a scalar) stored as `file_type` from memory of `mem_type`. */
 int h5_util_attr_put(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
                      hsize_t count, const void *value);
+/** A scalar float64 (little-endian IEEE). */
+int h5_util_attr_put_double(hid_t obj, const char *name, double value);
+/** A scalar int64 (little-endian). */
+int h5_util_attr_put_int64(hid_t obj, const char *name, int64_t value);
+/** A scalar int32 (little-endian; Gadget's header flags). */
+int h5_util_attr_put_int32(hid_t obj, const char *name, int32_t value);
+/** A scalar variable-length UTF-8 string (no 64 KiB limit; h5py reads str); NULL: "". */
+int h5_util_attr_put_string(hid_t obj, const char *name, const char *value);
 
 /**
  * Create PATH.tmp (written in full, then renamed over PATH by the caller, so that a
@@ -62,7 +66,11 @@ IONF_NODISCARD ionf_err h5_util_create_temp(const char *path, const char *kind, 
 IONF_NODISCARD ionf_err h5_util_attr_get(hid_t obj, const char *path, const char *name,
                                          hid_t mem_type, void *out);
 
+/** An optional attribute: 1 when `name` exists on `obj` and was read into `out` as
+    `mem_type`, else 0 (no message). */
+int h5_util_attr_try_get(hid_t obj, const char *name, hid_t mem_type, void *out);
+
 /** A string attribute of `obj` into buf (truncated); 1 when it exists and is a string. */
-int h5_util_attr_read_string(hid_t obj, const char *name, char *buf, size_t size);
+int h5_util_attr_get_string(hid_t obj, const char *name, char *buf, size_t size);
 
 #endif

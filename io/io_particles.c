@@ -446,14 +446,6 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-static int attr_put_double(hid_t obj, const char *name, double v) {
-  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
-}
-
-static int attr_put_int(hid_t obj, const char *name, int32_t v) {
-  return h5_util_attr_put(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &v);
-}
-
 static int write_dataset(hid_t group, const char *name, hid_t ftype, hid_t mtype, int rank,
                          const hsize_t *dims, const void *data) {
   hid_t space = H5Screate_simple(rank, dims, NULL);
@@ -480,24 +472,24 @@ static int write_contents(hid_t file, const struct particle_set *p) {
            h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
            h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
            h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
-           attr_put_int(header, "NumFilesPerSnapshot", 1) &&
+           h5_util_attr_put_int32(header, "NumFilesPerSnapshot", 1) &&
            h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
-           attr_put_double(header, "Redshift", p->redshift) &&
-           attr_put_double(header, "Time", p->scale_factor) &&
-           attr_put_double(header, "HubbleParam", p->hubble_param) &&
-           attr_put_double(header, "UnitLength_in_cm", 1.0) &&
-           attr_put_double(header, "UnitMass_in_g", 1.0) &&
-           attr_put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
-           attr_put_int(header, "Periodic", p->periodic ? 1 : 0);
+           h5_util_attr_put_double(header, "Redshift", p->redshift) &&
+           h5_util_attr_put_double(header, "Time", p->scale_factor) &&
+           h5_util_attr_put_double(header, "HubbleParam", p->hubble_param) &&
+           h5_util_attr_put_double(header, "UnitLength_in_cm", 1.0) &&
+           h5_util_attr_put_double(header, "UnitMass_in_g", 1.0) &&
+           h5_util_attr_put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
+           h5_util_attr_put_int32(header, "Periodic", p->periodic ? 1 : 0);
   if (H5Gclose(header) < 0) ok = 0;
   if (!ok) return 0;
 
   hid_t params = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (params < 0) return 0;
-  ok = attr_put_int(params, "ComovingIntegrationOn", 0) &&
-       attr_put_double(params, "UnitLength_in_cm", 1.0) &&
-       attr_put_double(params, "UnitMass_in_g", 1.0) &&
-       attr_put_double(params, "HubbleParam", p->hubble_param);
+  ok = h5_util_attr_put_int32(params, "ComovingIntegrationOn", 0) &&
+       h5_util_attr_put_double(params, "UnitLength_in_cm", 1.0) &&
+       h5_util_attr_put_double(params, "UnitMass_in_g", 1.0) &&
+       h5_util_attr_put_double(params, "HubbleParam", p->hubble_param);
   if (H5Gclose(params) < 0) ok = 0;
   if (!ok) return 0;
 

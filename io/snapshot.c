@@ -45,73 +45,6 @@ static ionf_err snapshot_h5_fail(const char *path, const char *step) {
   return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': %s: %s", path, step, detail);
 }
 
-/* ---- attributes ------------------------------------------------------------- */
-
-/* Variable-length UTF-8 strings: no 64 KiB attribute limit for the config, and
- * h5py reads them as str. */
-static ionf_err attr_write_string(hid_t obj, const char *name, const char *value,
-                                  const char *path) {
-  ionf_err rc = IONF_OK;
-  char step[300];
-  hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-  const char *v = value ? value : "";
-  snprintf(step, sizeof step, "writing string attribute '%s'", name);
-
-  type = H5Tcopy(H5T_C_S1);
-  if (type < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 ||
-      H5Tset_cset(type, H5T_CSET_UTF8) < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-  space = H5Screate(H5S_SCALAR);
-  if (space < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-  attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  if (attr < 0 || H5Awrite(attr, type, &v) < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-done:
-  if (attr >= 0 && H5Aclose(attr) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
-  if (space >= 0) H5Sclose(space);
-  if (type >= 0) H5Tclose(type);
-  return rc;
-}
-
-/* A scalar numeric attribute: file type `ftype`, memory type `mtype`. */
-static ionf_err attr_write_scalar(hid_t obj, const char *name, hid_t ftype, hid_t mtype,
-                                  const void *value, const char *path) {
-  ionf_err rc = IONF_OK;
-  char step[300];
-  hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-  snprintf(step, sizeof step, "writing attribute '%s'", name);
-
-  space = H5Screate(H5S_SCALAR);
-  if (space < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-  attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
-  if (attr < 0 || H5Awrite(attr, mtype, value) < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-done:
-  if (attr >= 0 && H5Aclose(attr) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
-  if (space >= 0) H5Sclose(space);
-  return rc;
-}
-
-static ionf_err attr_write_double(hid_t obj, const char *name, double value, const char *path) {
-  return attr_write_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value, path);
-}
-
-static ionf_err attr_write_int64(hid_t obj, const char *name, int64_t value, const char *path) {
-  return attr_write_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value, path);
-}
-
 /* ---- fields ----------------------------------------------------------------- */
 
 struct field_spec {
@@ -186,9 +119,12 @@ static ionf_err field_write_slab(hid_t group, const struct field_spec *f,
     rc = snapshot_h5_fail(path, step);
     goto done;
   }
-  rc = attr_write_string(dset, "units", f->units, path);
-  if (rc == IONF_OK) rc = attr_write_string(dset, "description", f->description, path);
-  if (rc != IONF_OK) goto done;
+  if (!h5_util_attr_put_string(dset, "units", f->units) ||
+      !h5_util_attr_put_string(dset, "description", f->description)) {
+    snprintf(step, sizeof step, "writing the attributes of /Grid/%s", f->name);
+    rc = snapshot_h5_fail(path, step);
+    goto done;
+  }
 
   snprintf(step, sizeof step, "writing dataset /Grid/%s (rows %lld..%lld)", f->name,
            (long long)sl->i0, (long long)(sl->i0 + sl->ni - 1));
@@ -227,6 +163,47 @@ static void iso8601_utc_now(char *buf, size_t size) {
     snprintf(buf, size, "unknown");
 }
 
+/* The inputs of a production run's interval (root attributes); 1 or 0 as h5_util. */
+static int snapshot_inputs_attrs(hid_t file, const struct snapshot_inputs *in) {
+  return h5_util_attr_put_double(file, "inputs_redshift", in->redshift) &&
+         (!in->density_file || !in->density_file[0] ||
+          h5_util_attr_put_string(file, "density_file", in->density_file)) &&
+         (!in->halo_file || !in->halo_file[0] ||
+          h5_util_attr_put_string(file, "halo_file", in->halo_file)) &&
+         h5_util_attr_put_int64(file, "n_sources", in->n_sources) &&
+         h5_util_attr_put_double(file, "Ndot_total_per_s", in->ndot_total_per_s);
+}
+
+/* The root attributes (snapshot.h), in this order; 1 or 0 as h5_util. */
+static int snapshot_root_attrs(hid_t file, const struct snapshot_run *run, const struct grid *g,
+                               const struct snapshot_meta *meta, const char *created) {
+  const int cosmological = meta->redshift >= 0.0;
+  return h5_util_attr_put_double(file, "time_s", meta->time_s) &&
+         h5_util_attr_put_double(file, "time_Myr", meta->time_s / IONF_MYR_S) &&
+         h5_util_attr_put_double(file, "box_size_cm", run->box_size_cm) &&
+         h5_util_attr_put_int64(file, "N", g->n) &&
+         h5_util_attr_put_int64(file, "step", meta->step) &&
+         (!cosmological || (h5_util_attr_put_double(file, "redshift", meta->redshift) &&
+                            h5_util_attr_put_double(file, "density_redshift",
+                                                    meta->density_redshift))) &&
+         /* what an exact restart needs beside n_H */
+         (!cosmological || !meta->checkpoint ||
+          h5_util_attr_put_double(file, "sum_n_H_cm3", meta->sum_n_h_cm3)) &&
+         (!meta->inputs || snapshot_inputs_attrs(file, meta->inputs)) &&
+         h5_util_attr_put_string(file, "config", run->config_yaml) &&
+         h5_util_attr_put_string(file, "config_name", run->config_name) &&
+         h5_util_attr_put_string(file, "ionfront_version", IONF_VERSION) &&
+         h5_util_attr_put_string(file, "created", created) &&
+         /* what reproduces the packets (a restart checks it) */
+         (meta->mc_seed < 0 ||
+          (h5_util_attr_put_int64(file, "montecarlo_seed", meta->mc_seed) &&
+           h5_util_attr_put_int64(file, "montecarlo_packets_per_source",
+                                  meta->mc_packets_per_source))) &&
+         (!meta->checkpoint || (h5_util_attr_put_int64(file, "checkpoint", 1) &&
+                                h5_util_attr_put_int64(file, "next_snapshot_index",
+                                                       meta->next_index)));
+}
+
 /* Everything that goes into the open file: root attributes, then /Grid. */
 static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const struct grid *g,
                               const struct grid_fields *fields,
@@ -235,41 +212,8 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
   iso8601_utc_now(created, sizeof created);
   /* Attributes are written collectively: every rank must pass the same bytes. */
   if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, comm_mpi());
-
-  IONF_CALL(attr_write_double(file, "time_s", meta->time_s, path));
-  IONF_CALL(attr_write_double(file, "time_Myr", meta->time_s / IONF_MYR_S, path));
-  IONF_CALL(attr_write_double(file, "box_size_cm", run->box_size_cm, path));
-  IONF_CALL(attr_write_int64(file, "N", g->n, path));
-  IONF_CALL(attr_write_int64(file, "step", meta->step, path));
-  if (meta->redshift >= 0.0) {
-    IONF_CALL(attr_write_double(file, "redshift", meta->redshift, path));
-    IONF_CALL(attr_write_double(file, "density_redshift", meta->density_redshift, path));
-    if (meta->checkpoint) /* what an exact restart needs beside n_H */
-      IONF_CALL(attr_write_double(file, "sum_n_H_cm3", meta->sum_n_h_cm3, path));
-  }
-  const struct snapshot_inputs *in = meta->inputs;
-  if (in) {
-    IONF_CALL(attr_write_double(file, "inputs_redshift", in->redshift, path));
-    if (in->density_file && in->density_file[0])
-      IONF_CALL(attr_write_string(file, "density_file", in->density_file, path));
-    if (in->halo_file && in->halo_file[0])
-      IONF_CALL(attr_write_string(file, "halo_file", in->halo_file, path));
-    IONF_CALL(attr_write_int64(file, "n_sources", in->n_sources, path));
-    IONF_CALL(attr_write_double(file, "Ndot_total_per_s", in->ndot_total_per_s, path));
-  }
-  IONF_CALL(attr_write_string(file, "config", run->config_yaml, path));
-  IONF_CALL(attr_write_string(file, "config_name", run->config_name, path));
-  IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
-  IONF_CALL(attr_write_string(file, "created", created, path));
-  if (meta->mc_seed >= 0) { /* what reproduces the packets (a restart checks it) */
-    IONF_CALL(attr_write_int64(file, "montecarlo_seed", meta->mc_seed, path));
-    IONF_CALL(attr_write_int64(file, "montecarlo_packets_per_source", meta->mc_packets_per_source,
-                               path));
-  }
-  if (meta->checkpoint) {
-    IONF_CALL(attr_write_int64(file, "checkpoint", 1, path));
-    IONF_CALL(attr_write_int64(file, "next_snapshot_index", meta->next_index, path));
-  }
+  if (!snapshot_root_attrs(file, run, g, meta, created))
+    return snapshot_h5_fail(path, "writing the root attributes");
 
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");

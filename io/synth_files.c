@@ -96,7 +96,7 @@ static ionf_err h5_dataset(hid_t file, const char *name, int rank, const hsize_t
   for (int r = 0; r < rank; ++r) count *= dims[r];
   ok = ok && dset >= 0 &&
        (count == 0 || H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) &&
-       (!units || h5_util_attr_string(dset, "units", units) >= 0);
+       (!units || h5_util_attr_put_string(dset, "units", units));
   ionf_err rc = ok ? IONF_OK : h5_fail(what, path, step);
   if (dset >= 0 && H5Dclose(dset) < 0 && rc == IONF_OK) rc = h5_fail(what, path, step);
   if (space >= 0) H5Sclose(space);
@@ -106,10 +106,10 @@ static ionf_err h5_dataset(hid_t file, const char *name, int rank, const hsize_t
 
 static ionf_err h5_root_attrs(hid_t file, double redshift, double box_cmpc, const char *signature,
                               const char *description, const char *what, const char *path) {
-  int ok = h5_util_attr_string(file, "synthetic", signature) >= 0 &&
-           (!description || h5_util_attr_string(file, "description", description) >= 0) &&
-           (redshift < 0.0 || h5_util_attr_double(file, "redshift", redshift) >= 0) &&
-           (box_cmpc <= 0.0 || h5_util_attr_double(file, "box_size_cmpc", box_cmpc) >= 0);
+  int ok = h5_util_attr_put_string(file, "synthetic", signature) &&
+           (!description || h5_util_attr_put_string(file, "description", description)) &&
+           (redshift < 0.0 || h5_util_attr_put_double(file, "redshift", redshift)) &&
+           (box_cmpc <= 0.0 || h5_util_attr_put_double(file, "box_size_cmpc", box_cmpc));
   return ok ? IONF_OK : h5_fail(what, path, "writing the root attributes");
 }
 
@@ -262,7 +262,7 @@ ionf_err synth_files_signature(const char *path, char *out, size_t cap, int *fou
       h5_util_error_text(detail, sizeof detail);
       return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", path, detail);
     }
-    *found = h5_util_attr_read_string(file, "synthetic", out, cap);
+    *found = h5_util_attr_get_string(file, "synthetic", out, cap);
     H5Fclose(file);
     return IONF_OK;
   }

@@ -213,14 +213,6 @@ static int parse_args(int argc, char **argv, struct render_options *o) {
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-static int read_attr_double(hid_t obj, const char *name, double *out) {
-  if (H5Aexists(obj, name) <= 0) return 0;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  int ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_DOUBLE, out) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  return ok;
-}
-
 static const char *particle_dataset(const char *field) {
   if (!strcmp(field, "x_HII")) return "IonizedFraction";
   if (!strcmp(field, "Gamma_HI")) return "PhotoionizationRate";
@@ -272,13 +264,14 @@ static ionf_err read_grid_field(hid_t file, const char *path, const char *field,
     return ionf_error_set(IONF_ERR_MEM, "out of memory reading '%s' of '%s'", name, path);
   }
   herr_t rc = H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->v);
-  if (!h5_util_attr_read_string(dset, "units", out->units, sizeof out->units)) out->units[0] = 0;
+  if (!h5_util_attr_get_string(dset, "units", out->units, sizeof out->units)) out->units[0] = 0;
   H5Dclose(dset);
   IONF_CHECK(rc >= 0, IONF_ERR_IO, "cannot read '%s' of snapshot '%s'", name, path);
-  IONF_CHECK(read_attr_double(file, "box_size_cm", &out->box_cm) && out->box_cm > 0.0,
+  const hid_t real = H5T_NATIVE_DOUBLE;
+  IONF_CHECK(h5_util_attr_try_get(file, "box_size_cm", real, &out->box_cm) && out->box_cm > 0.0,
              IONF_ERR_INPUT, "snapshot '%s' has no positive attribute 'box_size_cm'", path);
-  if (!read_attr_double(file, "time_s", &out->time_s)) out->time_s = -1.0;
-  if (!read_attr_double(file, "redshift", &out->redshift)) out->redshift = -1.0;
+  if (!h5_util_attr_try_get(file, "time_s", real, &out->time_s)) out->time_s = -1.0;
+  if (!h5_util_attr_try_get(file, "redshift", real, &out->redshift)) out->redshift = -1.0;
   return IONF_OK;
 }
 
@@ -315,7 +308,7 @@ static ionf_err read_particle_field(hid_t file, const char *path, const char *fi
   if (rc == IONF_OK && p.count > 0 &&
       H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, value) < 0)
     rc = ionf_error_set(IONF_ERR_IO, "cannot read '%s' of particle file '%s'", name, path);
-  if (rc == IONF_OK && !h5_util_attr_read_string(dset, "units", out->units, sizeof out->units))
+  if (rc == IONF_OK && !h5_util_attr_get_string(dset, "units", out->units, sizeof out->units))
     out->units[0] = 0;
   H5Dclose(dset);
   if (rc == IONF_OK) {
@@ -676,10 +669,12 @@ static ionf_err list_snapshots(const char *dir, struct snap_entry **out, int *co
     /* ionfront's time_s; particle files: their Header's Time (a scale factor or a
        time, growing either way); neither: the name's order */
     list[n].time_s = NAN;
-    if (!read_attr_double(f, "time_s", &list[n].time_s) && h5_util_path_exists(f, "/Header")) {
+    if (!h5_util_attr_try_get(f, "time_s", H5T_NATIVE_DOUBLE, &list[n].time_s) &&
+        h5_util_path_exists(f, "/Header")) {
       hid_t header = H5Gopen2(f, "/Header", H5P_DEFAULT);
       if (header >= 0) {
-        if (!read_attr_double(header, "Time", &list[n].time_s)) list[n].time_s = NAN;
+        if (!h5_util_attr_try_get(header, "Time", H5T_NATIVE_DOUBLE, &list[n].time_s))
+          list[n].time_s = NAN;
         H5Gclose(header);
       }
     }
