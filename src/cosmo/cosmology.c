@@ -111,9 +111,11 @@ double cosmology_sg87_front_comoving_cm(double ndot_per_s, double n_h_initial_cm
   double x = lambda * (t_initial_s / t_s);         /* λ t_i / t */
   /* e^{x} E_2(λ) = e^{x - λ} [e^{λ} E_2(λ)],  x - λ = -λ (t - t_i)/t  (≤ 0: no overflow) */
   gsl_sf_result e2x, e2l;
-  if (gsl_sf_expint_E2_scaled_e(x, &e2x) != GSL_SUCCESS ||
-      gsl_sf_expint_E2_scaled_e(lambda, &e2l) != GSL_SUCCESS)
-    return NAN;
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off(); /* failures: NaN, no abort */
+  int bad = gsl_sf_expint_E2_scaled_e(x, &e2x) != GSL_SUCCESS ||
+            gsl_sf_expint_E2_scaled_e(lambda, &e2l) != GSL_SUCCESS;
+  gsl_set_error_handler(old_handler);
+  if (bad) return NAN;
   double y = lambda * ((t_s / t_initial_s) * e2x.val -
                        exp(-lambda * (t_s - t_initial_s) / t_s) * e2l.val);
   if (y < 0.0) y = 0.0; /* rounding just after switch-on */

@@ -115,10 +115,14 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
   gsl_integration_workspace *ws = NULL;
   double norm = 0.0;
   ionf_err rc = IONF_OK;
+  /* GSL failures come back as codes; the caller's GSL handler is put back below */
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
   if (!t->grey) {
-    gsl_set_error_handler_off();
     ws = gsl_integration_workspace_alloc(2000);
-    if (!ws) return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
+    if (!ws) {
+      gsl_set_error_handler(old_handler);
+      return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
+    }
     /* one source photon per second above the HI threshold */
     struct bb_params p = {IONF_K_B_EV_PER_K * cfg->t_eff_k, 0.0,
                           species[SPECIES_HI].sigma_power_law_index, 1.0, 0, 0};
@@ -131,6 +135,7 @@ ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *
   for (int s = 0; s < IONF_N_SPECIES && rc == IONF_OK; ++s)
     rc = build_species(cfg, &species[s], ws, norm, t, &t->sp[s]);
   if (ws) gsl_integration_workspace_free(ws);
+  gsl_set_error_handler(old_handler);
   if (rc != IONF_OK) photo_tables_free(t);
   return rc;
 }
