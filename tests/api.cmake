@@ -35,3 +35,9 @@ set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
 add_test(NAME api_install_consumer COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/install_consumer.sh
                                            ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${IONF_SYSTEM_PYTHON})
 set_tests_properties(api_install_consumer PROPERTIES TIMEOUT 300)
+
+# libionfront.so exports exactly the calls of include/ionfront.h (cmake/ionfront.map):
+# no internal name, no exported data, no declared call missing.
+add_test(NAME api_exports COMMAND ${IONF_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/api/check_exports.py
+                                  ${CMAKE_NM} $<TARGET_FILE:ionfront_shared>
+                                  ${CMAKE_SOURCE_DIR}/include/ionfront.h)

@@ -75,19 +75,19 @@ static ionf_err check_engine(const ionf_engine *e) {
   return IONF_OK;
 }
 
-struct engine *ionf_engine_core(ionf_engine *e) {
+struct engine *api_engine_core(ionf_engine *e) {
   return e && e->magic == API_MAGIC ? e->core : NULL;
 }
 
-struct sph_engine *ionf_engine_particles(ionf_engine *e) {
+struct sph_engine *api_engine_particles(ionf_engine *e) {
   return e && e->magic == API_MAGIC ? e->sph : NULL;
 }
 
-const struct sph_config *ionf_engine_sph_config(const ionf_engine *e) {
+const struct sph_config *api_engine_sph_config(const ionf_engine *e) {
   return e && e->magic == API_MAGIC && e->sph ? &e->sph_cfg : NULL;
 }
 
-const struct ionf_config *ionf_engine_config(const ionf_engine *e) {
+const struct ionf_config *api_engine_config(const ionf_engine *e) {
   return e && e->magic == API_MAGIC ? &e->cfg : NULL;
 }
 
@@ -600,7 +600,7 @@ ionf_status ionf_engine_step(ionf_engine *e, double dt_s, int *iterations) {
   return api_end(e, rc);
 }
 
-ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report) {
+ionf_err api_engine_run_report(ionf_engine *e, struct engine_report *report) {
   IONF_CALL(check_engine(e));
   return e->sph ? sph_engine_run(e->sph, report) : engine_run(e->core, report);
 }
@@ -608,7 +608,7 @@ ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report) {
 ionf_status ionf_engine_run(ionf_engine *e) {
   api_begin();
   struct engine_report report;
-  ionf_err rc = ionf_engine_run_report(e, &report);
+  ionf_err rc = api_engine_run_report(e, &report);
   return api_end(e, rc);
 }
 

@@ -194,8 +194,8 @@ static int command_run_particles(const char *config_path, char *const *overrides
     ionf_engine_destroy(api);
     return code;
   }
-  const struct sph_config *cfg = ionf_engine_sph_config(api);
-  struct sph_engine *e = ionf_engine_particles(api);
+  const struct sph_config *cfg = api_engine_sph_config(api);
+  struct sph_engine *e = api_engine_particles(api);
   ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
                 cfg->base.config_name);
   ionf_message0("%d MPI rank(s)", comm_size());
@@ -212,7 +212,7 @@ static int command_run_particles(const char *config_path, char *const *overrides
                   (long long)e->step, e->time_s / IONF_MYR_S);
   engine_install_signal_handlers();
   struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+  rc = api_engine_run_report(api, &rep);
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
     ionf_engine_destroy(api);
@@ -303,8 +303,8 @@ static int command_run(int argc, char **argv) {
     ionf_engine_destroy(api);
     return code;
   }
-  const struct ionf_config *cfg = ionf_engine_config(api);
-  struct engine *e = ionf_engine_core(api);
+  const struct ionf_config *cfg = api_engine_config(api);
+  struct engine *e = api_engine_core(api);
 
   ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg->config_name);
   if (!config_path)
@@ -353,7 +353,7 @@ static int command_run(int argc, char **argv) {
                 cfg->dt_s / IONF_MYR_S, cfg->t_end_s / IONF_MYR_S, cfg->output_dir);
 
   struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+  rc = api_engine_run_report(api, &rep);
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
     ionf_engine_destroy(api);
