@@ -30,11 +30,14 @@
  * Communicators are passed as Fortran handles (MPI_Fint, as an int: MPI_Comm_c2f(comm) in
  * C, comm.py2f() in mpi4py), so that this header needs no mpi.h and a Python caller
  * needs no MPI headers; IONF_COMM_WORLD stands for MPI_COMM_WORLD.  Any intracommunicator
- * works (e.g. the radiative-transfer ranks of a coupled code); the library uses it as
- * given (no duplicate), so it must outlive the engine.  Engines alive at the same time
- * in one process must use the same communicator.  GPUs are chosen by the rank within
- * the node among the communicator's ranks.  The library sets MPI_ERRORS_RETURN on
- * MPI_COMM_WORLD and on that communicator, so that MPI failures come back as codes.
+ * works (e.g. the radiative-transfer ranks of a coupled code).  The library works on its
+ * own duplicate of it (MPI_Comm_dup at the first creation on it; freed by ionf_finalize,
+ * or when an engine is created on another communicator), with MPI_ERRORS_RETURN set on
+ * that duplicate only, so that MPI failures come back as codes; the caller's
+ * communicator and its error handler are left alone, and the caller may free its
+ * communicator while the engine lives.  Engines alive at the same time in one process
+ * must use the same communicator.  GPUs are chosen by the rank within the node among the
+ * communicator's ranks.
  *
  * GPU: in a CUDA build (raytracing.backend cuda|auto) the working fields live on the
  * GPU.  Calls marked "Synchronizes the GPU" copy between GPU and host memory.
@@ -107,9 +110,9 @@ const char *ionf_last_error_message(const ionf_engine *engine);
  */
 ionf_status ionf_init(void);
 /**
- * MPI_Finalize if ionf_init or an engine creation started MPI, and nothing when the
- * caller did (mpi4py, a hydro code): they finalize it.  Destroy every engine first.
- * Collective.
+ * Free the library's duplicate communicator, then MPI_Finalize if ionf_init or an engine
+ * creation started MPI, and nothing more when the caller did (mpi4py, a hydro code): they
+ * finalize it.  Destroy every engine first.  Collective.
  */
 ionf_status ionf_finalize(void);
 

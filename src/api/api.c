@@ -112,6 +112,7 @@ ionf_status ionf_finalize(void) {
   if (live_engines > 0)
     return api_end(NULL, ionf_error_set(IONF_ERR_USAGE, "%d engine(s) still alive: destroy them "
                                         "before ionf_finalize", live_engines));
+  comm_detach(); /* the library's duplicate communicator */
   if (comm_started_mpi()) comm_finalize();
   return IONF_STATUS_OK;
 }
