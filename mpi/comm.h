@@ -28,7 +28,8 @@ int comm_started_mpi(void);
 void comm_detach(void);
 /** comm_detach, then MPI_Finalize (unless finalized already). */
 void comm_finalize(void);
-/** End every rank now (MPI_Abort) with exit code `code`. */
+/** End every rank of the job now (MPI_Abort on MPI_COMM_WORLD) with exit code `code`:
+    the command line only, never the library. */
 void comm_abort(int code);
 int comm_rank(void);
 int comm_size(void);
