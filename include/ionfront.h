@@ -19,6 +19,11 @@
  * ionf_last_error_message(NULL) (the calling thread's last failure of any call).  The
  * library never exits or aborts the process.
  *
+ * Messages: the library never writes to stdout or stderr.  Its progress lines and
+ * warnings go to the log handler set with ionf_set_log_handler; with none set (the
+ * default) they are dropped.  It leaves process-wide state as it found it: MPI_COMM_WORLD's
+ * error handler, and GSL's error handler (set off only during its own quadratures).
+ *
  * Threads: one engine is used by one thread at a time; the engine itself runs OpenMP
  * threads (OMP_NUM_THREADS) and, in a CUDA build, the GPU.  Engines are not meant to be
  * stepped concurrently from several threads (the internal error record is per process).
@@ -56,8 +61,10 @@
 extern "C" {
 #endif
 
-/** Bumped when a call changes incompatibly. */
-#define IONF_API_VERSION 1
+/** Bumped when a call changes incompatibly.  2: ionf_set_log_handler; the library no
+    longer prints (its messages go to the handler) and works on a duplicate of the
+    caller's communicator. */
+#define IONF_API_VERSION 2
 
 /** Status codes (the numbers match the command line's exit codes). */
 typedef int ionf_status;
@@ -87,6 +94,12 @@ typedef int ionf_status;
 #define IONF_ENGINE_GRID 0
 #define IONF_ENGINE_PARTICLES 1
 
+/** The `level` of a message given to the log handler (ionf_set_log_handler); the values
+    are Python logging's INFO and WARNING (IONF_LOG_RANK_INFO between them). */
+#define IONF_LOG_INFO 20       /* about the whole run (progress lines), on rank 0 only */
+#define IONF_LOG_RANK_INFO 21  /* about one rank, delivered on that rank */
+#define IONF_LOG_WARNING 30    /* a warning, on the rank that met it */
+
 /** An engine: a grid, its fields, sources and the ray tracing / chemistry backend. */
 typedef struct ionf_engine ionf_engine;
 
@@ -103,6 +116,16 @@ const char *ionf_status_name(ionf_status status);
  * yet).  "" when none.  Valid until the next call on that engine / thread.
  */
 const char *ionf_last_error_message(const ionf_engine *engine);
+
+/**
+ * Deliver the library's messages to handler(level, text, user) from now on (level one of
+ * IONF_LOG_*; text one line without a newline or rank prefix, valid during the call
+ * only); handler NULL: drop them (the default).  Every engine of the process, and the
+ * calls made before any engine exists, use it.  The handler may be called from any call
+ * that can print (creation, step, run, ...), on the calling thread, and must not call
+ * back into the library.  Not collective; set it before creating engines.
+ */
+void ionf_set_log_handler(void (*handler)(int level, const char *text, void *user), void *user);
 
 /**
  * Start MPI if nobody has (MPI_Init_thread, FUNNELED).  Optional: engine creation does

@@ -127,7 +127,7 @@ static void comm_learn_layout(void) {
     MPI_Comm_size(node, &my_local_size);
     MPI_Comm_free(&node);
   }
-  ionf_log_set_rank(my_rank, my_size);
+  ionf_log_set_rank(my_rank);
 }
 
 void comm_detach(void) {
@@ -139,7 +139,7 @@ void comm_detach(void) {
   my_size = 1;
   my_local_rank = 0;
   my_local_size = 1;
-  ionf_log_set_rank(0, 1);
+  ionf_log_set_rank(0);
 }
 
 void comm_finalize(void) {

@@ -35,6 +35,9 @@ _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == ION
                    IONF_STATUS_INTERNAL == IONF_ERR_INTERNAL && IONF_STATUS_USAGE == IONF_ERR_USAGE &&
                    IONF_STATUS_PEER == IONF_ERR_PEER && IONF_STATUS_STOPPED == IONF_STOPPED,
                "public status codes must equal the internal ones");
+_Static_assert(IONF_LOG_INFO == IONF_LOG_LEVEL_INFO && IONF_LOG_RANK_INFO == IONF_LOG_LEVEL_RANK_INFO &&
+                   IONF_LOG_WARNING == IONF_LOG_LEVEL_WARNING,
+               "public log levels must equal the internal ones");
 
 #define API_MESSAGE_SIZE 2048
 #define API_MAGIC 0x696f6e66u /* "ionf": catches a stale or foreign pointer */
@@ -100,6 +103,10 @@ const char *ionf_status_name(ionf_status status) { return ionf_error_name((ionf_
 const char *ionf_last_error_message(const ionf_engine *engine) {
   if (engine && engine->magic == API_MAGIC) return engine->message;
   return thread_message;
+}
+
+void ionf_set_log_handler(void (*handler)(int level, const char *text, void *user), void *user) {
+  ionf_log_set_handler(handler, user);
 }
 
 ionf_status ionf_init(void) {

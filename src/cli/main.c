@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
+#include "cli/cli_log.h"
 #include "cli/particles_cli.h"
 #include "engine/sph_engine.h"
 #include "config/problems.h"
@@ -680,6 +681,7 @@ int main(int argc, char **argv) {
   ionf_wtime(); /* start the clock */
   /* progress lines reach a pipe, tee or SLURM log as they happen */
   setvbuf(stdout, NULL, _IOLBF, 0);
+  cli_log_install(); /* the library's messages on stdout / stderr */
   if (comm_init(&argc, &argv) != IONF_OK) {
     fprintf(stderr, "ionfront: error: %s\n", ionf_error_message());
     return (int)IONF_ERR_MPI;
