@@ -22,7 +22,8 @@
  * Messages: the library never writes to stdout or stderr.  Its progress lines and
  * warnings go to the log handler set with ionf_set_log_handler; with none set (the
  * default) they are dropped.  It leaves process-wide state as it found it: MPI_COMM_WORLD's
- * error handler, and GSL's error handler (set off only during its own quadratures).
+ * error handler, GSL's error handler (off only during its own quadratures) and HDF5's
+ * automatic error printing (off only while it reads or writes a file).
  *
  * Threads: one engine is used by one thread at a time; the engine itself runs OpenMP
  * threads (OMP_NUM_THREADS) and, in a CUDA build, the GPU.  Engines are not meant to be

@@ -26,6 +26,15 @@ static herr_t h5_err_walk_cb(unsigned n, const H5E_error2_t *err, void *data) {
   return 0;
 }
 
+void h5_util_quiet_begin(struct h5_util_quiet *q) {
+  q->saved = H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) >= 0;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+void h5_util_quiet_end(const struct h5_util_quiet *q) {
+  if (q->saved) H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+}
+
 void h5_util_error_text(char *buf, size_t size) {
   struct h5_err_walk w;
   memset(&w, 0, sizeof w);
@@ -213,16 +222,17 @@ ionf_err h5_util_attr_get(hid_t obj, const char *path, const char *name, hid_t m
 }
 
 ionf_err h5_util_create_temp(const char *path, const char *kind, char *tmp, size_t tmp_size,
-                             hid_t *file) {
+                             struct h5_util_quiet *quiet, hid_t *file) {
   *file = H5I_INVALID_HID;
   int len = snprintf(tmp, tmp_size, "%s.tmp", path);
   IONF_CHECK(len > 0 && (size_t)len < tmp_size, IONF_ERR_IO, "%s path '%s' is too long", kind,
              path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  h5_util_quiet_begin(quiet);
   *file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (*file < 0) {
     char detail[512];
     h5_util_error_text(detail, sizeof detail);
+    h5_util_quiet_end(quiet);
     unlink(tmp);
     return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': creating '%s': %s", kind, path, tmp,
                           detail);

@@ -12,6 +12,22 @@
 #include "core/error.h"
 
 /**
+ * HDF5 prints its error stack on stderr when a call fails unless told not to; ionfront
+ * reports failures itself (ionf messages with h5_util_error_text).  Every io/ function
+ * that calls HDF5 does so between h5_util_quiet_begin, which saves the calling thread's
+ * automatic error reporting and turns it off, and h5_util_quiet_end, which puts the
+ * saved one back: a caller's HDF5 setting survives ionfront's reads and writes.
+ * (H5Eset_auto2 may clear the error stack: take the reason before h5_util_quiet_end.)
+ */
+struct h5_util_quiet {
+  H5E_auto2_t func; /* the caller's automatic reporting */
+  void *data;
+  int saved;        /* 1 when func / data were read */
+};
+void h5_util_quiet_begin(struct h5_util_quiet *q);
+void h5_util_quiet_end(const struct h5_util_quiet *q);
+
+/**
  * The innermost reason on HDF5's error stack (e.g. "errno = 2, error message =
  * 'No such file or directory'"), for messages.  Call right after the failing
  * HDF5 call: the next API call clears the stack.
@@ -53,10 +69,13 @@ int h5_util_attr_put_string(hid_t obj, const char *name, const char *value);
 /**
  * Create PATH.tmp (written in full, then renamed over PATH by the caller, so that a
  * failed write never leaves half a file where a good one was) into tmp[tmp_size]
- * and *file.  IONF_ERR_IO naming `kind`, `path` and HDF5's reason otherwise.
+ * and *file, with HDF5's printing off (h5_util_quiet_begin(quiet)): the caller calls
+ * h5_util_quiet_end(quiet) once it has closed the file.  IONF_ERR_IO naming `kind`,
+ * `path` and HDF5's reason otherwise (the printing already back as it was).
  */
 IONF_NODISCARD ionf_err h5_util_create_temp(const char *path, const char *kind, char *tmp,
-                                            size_t tmp_size, hid_t *file);
+                                            size_t tmp_size, struct h5_util_quiet *quiet,
+                                            hid_t *file);
 
 /**
  * Read attribute `name` of `obj` (which exists: callers check and word that

@@ -425,18 +425,21 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
   IONF_CHECK(o.hydrogen_mass_fraction > 0.0 && o.hydrogen_mass_fraction <= 1.0, IONF_ERR_INPUT,
              "hydrogen mass fraction %g for '%s'; it must be in (0, 1]", o.hydrogen_mass_fraction,
              path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   FILE *probe = fopen(path, "rb"); /* errno says "No such file" plainly */
   IONF_CHECK(probe, IONF_ERR_IO, "cannot open %s '%s': %s", KIND, path, strerror(errno));
   fclose(probe);
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) {
     char detail[512];
     h5_util_error_text(detail, sizeof detail);
+    h5_util_quiet_end(&quiet);
     return ionf_error_set(IONF_ERR_IO, "cannot open %s '%s' as HDF5: %s", KIND, path, detail);
   }
   ionf_err rc = read_particles(file, path, &o, out);
   H5Fclose(file);
+  h5_util_quiet_end(&quiet);
   if (rc != IONF_OK) {
     particles_free(out);
     ionf_error_trace(__func__, __FILE__, __LINE__);
@@ -517,7 +520,8 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
   IONF_CHECK(p->count >= 1, IONF_ERR_INPUT, "cannot write %s '%s': no particles", KIND, path);
   char tmp[1024];
   hid_t file;
-  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &file));
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &quiet, &file));
   int ok = write_contents(file, p);
   char detail[2048] = "";
   if (!ok) h5_util_error_text(detail, sizeof detail);
@@ -525,6 +529,7 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
     ok = 0;
     h5_util_error_text(detail, sizeof detail);
   }
+  h5_util_quiet_end(&quiet);
   if (ok) { /* on disk before the rename makes it visible */
     int fd = open(tmp, O_RDONLY);
     if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {

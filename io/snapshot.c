@@ -319,8 +319,10 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
   IONF_CHECK(!path_out || (size_t)len < path_out_size, IONF_ERR_INTERNAL,
              "snapshot_write: path_out has %zu bytes; '%s' needs %d", path_out_size, path, len + 1);
 
-  /* Failures become ionf messages instead of HDF5's stack dump on stderr. */
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  /* Failures become ionf messages instead of HDF5's stack dump on stderr (until the
+   * file is closed; then the caller's setting is back). */
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
 
   ionf_err rc = IONF_OK;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -331,6 +333,7 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
       (parallel && H5Pset_fapl_mpio(fapl, comm_mpi(), MPI_INFO_NULL) < 0)) {
     rc = snapshot_h5_fail(path, "creating the file access list");
     if (fapl >= 0) H5Pclose(fapl);
+    h5_util_quiet_end(&quiet);
     return rc;
   }
   char step[IONF_PATH_MAX + 64];
@@ -340,6 +343,7 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
   if (file < 0) {
     rc = snapshot_h5_fail(path, step);
     H5Pclose(fapl);
+    h5_util_quiet_end(&quiet);
     unlink(tmp_path); /* in case HDF5 created it before failing */
     return rc;
   }
@@ -348,6 +352,7 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
   rc = snapshot_fill(file, run, g, fields, meta, path);
   snprintf(step, sizeof step, "closing the temporary file '%s'", tmp_path);
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
+  h5_util_quiet_end(&quiet);
   /* Only when every rank's slab is in does rank 0 make the file visible. */
   ionf_err any = rc;
   if (parallel && comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;

@@ -155,12 +155,17 @@ ionf_err sph_checkpoint_read(const char *path, const struct sph_checkpoint_meta 
   FILE *probe = fopen(path, "rb");
   IONF_CHECK(probe, IONF_ERR_IO, "cannot open checkpoint '%s': %s", path, strerror(errno));
   fclose(probe);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  IONF_CHECK(file >= 0, IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
+  if (file < 0) {
+    h5_util_quiet_end(&quiet);
+    return ionf_error_set(IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
+  }
   memset(state, 0, sizeof *state);
   ionf_err rc = read_open(file, path, expect, x_hii, temperature_k, state);
   H5Fclose(file);
+  h5_util_quiet_end(&quiet);
   if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
 }

@@ -116,7 +116,8 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
   const char *kind = v->checkpoint ? "particle checkpoint" : KIND;
   char tmp[2048];
   hid_t file;
-  IONF_CALL(h5_util_create_temp(path, kind, tmp, sizeof tmp, &file));
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_util_create_temp(path, kind, tmp, sizeof tmp, &quiet, &file));
   int ok = write_header(file, v) && write_particles(file, v) &&
            (!v->checkpoint || sph_checkpoint_write_attrs(file, v->checkpoint, v->time_s, v->step));
   ionf_err rc = IONF_OK;
@@ -127,6 +128,7 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
     ok = 0;
     h5_util_error_text(detail, sizeof detail);
   }
+  h5_util_quiet_end(&quiet);
   if (ok && rc == IONF_OK) {
     rc = output_file_sync(tmp, path);
     if (rc != IONF_OK) {
@@ -178,7 +180,8 @@ ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
   o.comoving = 0;
   IONF_CALL(io_particles_read(path, &o, &out->particles));
   int64_t n = out->particles.count;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   ionf_err rc = file >= 0 ? IONF_OK
                           : ionf_error_set(IONF_ERR_INPUT, "cannot open %s '%s'", KIND, path);
@@ -196,6 +199,7 @@ ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
     if (!ok) rc = ionf_error_set(IONF_ERR_INPUT, "%s '%s': no Header/Time or Header/Step", KIND, path);
   }
   if (file >= 0) H5Fclose(file);
+  h5_util_quiet_end(&quiet);
   if (rc != IONF_OK) sph_snapshot_free(out);
   return rc;
 }

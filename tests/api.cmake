@@ -6,10 +6,13 @@ foreach(t test_api_iliev1 test_api_misuse)
   target_compile_options(${t} PRIVATE ${IONF_WARNINGS})
 endforeach()
 add_test(NAME test_api_misuse COMMAND test_api_misuse)
-# the library as a guest: no printing, the caller's MPI and GSL error handlers kept, its
-# own duplicate of the caller's communicator (the test calls MPI and GSL itself)
+# the library as a guest: no printing, the caller's MPI, GSL and HDF5 error handlers kept,
+# its own duplicate of the caller's communicator (the test calls MPI, GSL, HDF5 itself)
 add_executable(test_api_guest api/test_api_guest.c)
-target_link_libraries(test_api_guest PRIVATE ionfront::ionfront MPI::MPI_C GSL::gsl)
+target_link_libraries(test_api_guest PRIVATE ionfront::ionfront MPI::MPI_C GSL::gsl
+                      ${HDF5_C_LIBRARIES})
+target_include_directories(test_api_guest PRIVATE ${HDF5_INCLUDE_DIRS})
+target_compile_definitions(test_api_guest PRIVATE ${HDF5_DEFINITIONS})
 target_compile_options(test_api_guest PRIVATE ${IONF_WARNINGS})
 add_test(NAME test_api_guest COMMAND test_api_guest)
 set_tests_properties(test_api_guest PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})

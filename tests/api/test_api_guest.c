@@ -2,15 +2,17 @@
  * libionfront behaves as a guest in its caller's process (public API alone, shared
  * library): it prints nothing (its progress lines and warnings reach the log handler
  * set with ionf_set_log_handler, or are dropped without one); it leaves
- * MPI_COMM_WORLD's error handler and GSL's error handler as the caller set them, also
- * across black-body rate tables and Monte Carlo spectra (GSL quadratures); and it works
- * on its own duplicate of the caller's communicator, so the caller may free its
- * communicator while the engine lives.
+ * MPI_COMM_WORLD's error handler, GSL's error handler and HDF5's automatic error
+ * reporting as the caller set them, also across black-body rate tables and Monte Carlo
+ * spectra (GSL quadratures), snapshots and a failed HDF5 read (which calls the caller's
+ * HDF5 reporting not once); and it works on its own duplicate of the caller's
+ * communicator, so the caller may free its communicator while the engine lives.
  * usage: test_api_guest   (one rank; writes under guest_out/)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <gsl/gsl_errno.h>
+#include <hdf5.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +58,13 @@ static void caller_gsl_handler(const char *reason, const char *file, int line, i
 
 static void caller_mpi_handler(MPI_Comm *comm, int *code, ...) { (void)comm, (void)code; }
 
+static int caller_h5_calls = 0;
+static herr_t caller_h5_auto(hid_t stack, void *data) {
+  (void)stack, (void)data;
+  caller_h5_calls++;
+  return 0;
+}
+
 /* stdout and stderr (the descriptors) into `path` until unredirect: what the library
    writes, if anything */
 static void redirect(const char *path, int saved[2]) {
@@ -100,6 +109,7 @@ int main(int argc, char **argv) {
   MPI_Comm_create_errhandler(caller_mpi_handler, &mine);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, mine);
   gsl_set_error_handler(caller_gsl_handler);
+  H5Eset_auto2(H5E_DEFAULT, caller_h5_auto, NULL);
   const char *const mc[] = {"raytracing.method=montecarlo", "montecarlo.packets_per_source=2000"};
 
   /* no handler: nothing printed, nothing delivered */
@@ -129,6 +139,20 @@ int main(int argc, char **argv) {
   CHECK(rec.other == 0 && rec.bad_text == 0, "%d message(s) of unknown level, %d with a newline "
         "or rank prefix", rec.other, rec.bad_text);
 
+  /* a failed HDF5 read inside the library: reported as a status, not through the
+     caller's HDF5 reporting */
+  FILE *bad = fopen("guest_not_hdf5.h5", "w");
+  CHECK(bad && fputs("not HDF5\n", bad) >= 0 && fclose(bad) == 0, "writing guest_not_hdf5.h5");
+  ionf_engine *e = NULL;
+  const char *small[] = {"grid.N=12", "raytracing.backend=cpu", "output.directory=guest_out"};
+  if (ionf_engine_create_builtin(NULL, small, 3, IONF_COMM_WORLD, &e) == IONF_STATUS_OK) {
+    CHECK(ionf_engine_restart(e, "guest_not_hdf5.h5") == IONF_STATUS_IO,
+          "restart from a text file: %s", ionf_last_error_message(e));
+    ionf_engine_destroy(e);
+  }
+  CHECK(caller_h5_calls == 0, "the caller's HDF5 error reporting was called %d time(s)",
+        caller_h5_calls);
+
   /* back to dropping */
   int before = rec.info + rec.warning;
   ionf_set_log_handler(NULL, NULL);
@@ -142,6 +166,10 @@ int main(int argc, char **argv) {
   MPI_Errhandler_free(&now);
   gsl_error_handler_t *gsl_now = gsl_set_error_handler(NULL);
   CHECK(gsl_now == caller_gsl_handler, "GSL's error handler was changed");
+  H5E_auto2_t h5_now = NULL;
+  void *h5_data = NULL;
+  H5Eget_auto2(H5E_DEFAULT, &h5_now, &h5_data);
+  CHECK(h5_now == caller_h5_auto, "HDF5's automatic error reporting was changed");
 
   CHECK(ionf_finalize() == IONF_STATUS_OK, "finalize: %s", ionf_last_error_message(NULL));
   int finalized = 1;
