@@ -96,17 +96,19 @@ ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const c
                        const char *plural, double *out) {
   IONF_CHECK(file && dataset && n > 0, IONF_ERR_INTERNAL,
              "io_field_read: bad arguments (n = %lld)", (long long)n);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
   /* fopen first: its errno says "No such file" or "Permission denied" plainly. */
   FILE *probe = fopen(file, "rb");
   IONF_CHECK(probe, IONF_ERR_IO, "cannot open HDF5 file '%s': %s", file, strerror(errno));
   fclose(probe);
 
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
   hid_t fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (fid < 0) {
     char detail[512];
     h5_util_error_text(detail, sizeof detail);
+    h5_util_quiet_end(&quiet);
     return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", file, detail);
   }
   ionf_err rc = IONF_OK;
@@ -115,6 +117,7 @@ ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const c
   else
     rc = density_read_dataset(fid, file, dataset, n, out);
   H5Fclose(fid);
+  h5_util_quiet_end(&quiet);
   if (rc != IONF_OK || !out) return rc;
 
   /* The first bad cell in C order, so the message points at one place to look. */

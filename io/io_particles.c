@@ -425,18 +425,21 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
   IONF_CHECK(o.hydrogen_mass_fraction > 0.0 && o.hydrogen_mass_fraction <= 1.0, IONF_ERR_INPUT,
              "hydrogen mass fraction %g for '%s'; it must be in (0, 1]", o.hydrogen_mass_fraction,
              path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   FILE *probe = fopen(path, "rb"); /* errno says "No such file" plainly */
   IONF_CHECK(probe, IONF_ERR_IO, "cannot open %s '%s': %s", KIND, path, strerror(errno));
   fclose(probe);
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) {
     char detail[512];
     h5_util_error_text(detail, sizeof detail);
+    h5_util_quiet_end(&quiet);
     return ionf_error_set(IONF_ERR_IO, "cannot open %s '%s' as HDF5: %s", KIND, path, detail);
   }
   ionf_err rc = read_particles(file, path, &o, out);
   H5Fclose(file);
+  h5_util_quiet_end(&quiet);
   if (rc != IONF_OK) {
     particles_free(out);
     ionf_error_trace(__func__, __FILE__, __LINE__);
@@ -445,14 +448,6 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
 }
 
 /* ---- writing -------------------------------------------------------------------------- */
-
-static int attr_put_double(hid_t obj, const char *name, double v) {
-  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
-}
-
-static int attr_put_int(hid_t obj, const char *name, int32_t v) {
-  return h5_util_attr_put(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &v);
-}
 
 static int write_dataset(hid_t group, const char *name, hid_t ftype, hid_t mtype, int rank,
                          const hsize_t *dims, const void *data) {
@@ -480,24 +475,24 @@ static int write_contents(hid_t file, const struct particle_set *p) {
            h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
            h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
            h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
-           attr_put_int(header, "NumFilesPerSnapshot", 1) &&
+           h5_util_attr_put_int32(header, "NumFilesPerSnapshot", 1) &&
            h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
-           attr_put_double(header, "Redshift", p->redshift) &&
-           attr_put_double(header, "Time", p->scale_factor) &&
-           attr_put_double(header, "HubbleParam", p->hubble_param) &&
-           attr_put_double(header, "UnitLength_in_cm", 1.0) &&
-           attr_put_double(header, "UnitMass_in_g", 1.0) &&
-           attr_put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
-           attr_put_int(header, "Periodic", p->periodic ? 1 : 0);
+           h5_util_attr_put_double(header, "Redshift", p->redshift) &&
+           h5_util_attr_put_double(header, "Time", p->scale_factor) &&
+           h5_util_attr_put_double(header, "HubbleParam", p->hubble_param) &&
+           h5_util_attr_put_double(header, "UnitLength_in_cm", 1.0) &&
+           h5_util_attr_put_double(header, "UnitMass_in_g", 1.0) &&
+           h5_util_attr_put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
+           h5_util_attr_put_int32(header, "Periodic", p->periodic ? 1 : 0);
   if (H5Gclose(header) < 0) ok = 0;
   if (!ok) return 0;
 
   hid_t params = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (params < 0) return 0;
-  ok = attr_put_int(params, "ComovingIntegrationOn", 0) &&
-       attr_put_double(params, "UnitLength_in_cm", 1.0) &&
-       attr_put_double(params, "UnitMass_in_g", 1.0) &&
-       attr_put_double(params, "HubbleParam", p->hubble_param);
+  ok = h5_util_attr_put_int32(params, "ComovingIntegrationOn", 0) &&
+       h5_util_attr_put_double(params, "UnitLength_in_cm", 1.0) &&
+       h5_util_attr_put_double(params, "UnitMass_in_g", 1.0) &&
+       h5_util_attr_put_double(params, "HubbleParam", p->hubble_param);
   if (H5Gclose(params) < 0) ok = 0;
   if (!ok) return 0;
 
@@ -525,7 +520,8 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
   IONF_CHECK(p->count >= 1, IONF_ERR_INPUT, "cannot write %s '%s': no particles", KIND, path);
   char tmp[1024];
   hid_t file;
-  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &file));
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &quiet, &file));
   int ok = write_contents(file, p);
   char detail[2048] = "";
   if (!ok) h5_util_error_text(detail, sizeof detail);
@@ -533,6 +529,7 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
     ok = 0;
     h5_util_error_text(detail, sizeof detail);
   }
+  h5_util_quiet_end(&quiet);
   if (ok) { /* on disk before the rename makes it visible */
     int fd = open(tmp, O_RDONLY);
     if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "core/path.h"
 
 /* libpng longjmps out of png_* calls on error; keep every object this function
    owns in volatile locals so they survive the jump. */

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "io/h5_util.h"
-#include "io/snapshot.h" /* output_dir_prepare */
+#include "io/output_dir.h"
 
 #define SYNTH_FILES_TEXT_TAG "# ionfront synthetic: "
 
@@ -95,7 +96,7 @@ static ionf_err h5_dataset(hid_t file, const char *name, int rank, const hsize_t
   for (int r = 0; r < rank; ++r) count *= dims[r];
   ok = ok && dset >= 0 &&
        (count == 0 || H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) &&
-       (!units || h5_util_attr_string(dset, "units", units) >= 0);
+       (!units || h5_util_attr_put_string(dset, "units", units));
   ionf_err rc = ok ? IONF_OK : h5_fail(what, path, step);
   if (dset >= 0 && H5Dclose(dset) < 0 && rc == IONF_OK) rc = h5_fail(what, path, step);
   if (space >= 0) H5Sclose(space);
@@ -105,16 +106,18 @@ static ionf_err h5_dataset(hid_t file, const char *name, int rank, const hsize_t
 
 static ionf_err h5_root_attrs(hid_t file, double redshift, double box_cmpc, const char *signature,
                               const char *description, const char *what, const char *path) {
-  int ok = h5_util_attr_string(file, "synthetic", signature) >= 0 &&
-           (!description || h5_util_attr_string(file, "description", description) >= 0) &&
-           (redshift < 0.0 || h5_util_attr_double(file, "redshift", redshift) >= 0) &&
-           (box_cmpc <= 0.0 || h5_util_attr_double(file, "box_size_cmpc", box_cmpc) >= 0);
+  int ok = h5_util_attr_put_string(file, "synthetic", signature) &&
+           (!description || h5_util_attr_put_string(file, "description", description)) &&
+           (redshift < 0.0 || h5_util_attr_put_double(file, "redshift", redshift)) &&
+           (box_cmpc <= 0.0 || h5_util_attr_put_double(file, "box_size_cmpc", box_cmpc));
   return ok ? IONF_OK : h5_fail(what, path, "writing the root attributes");
 }
 
-/* Open the temporary HDF5 file (truncating a stale one). */
-static ionf_err h5_create(const char *tmp, const char *path, const char *what, hid_t *file) {
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+/* Open the temporary HDF5 file (truncating a stale one), HDF5's printing off until
+   h5_close (the caller's setting saved in *quiet). */
+static ionf_err h5_create(const char *tmp, const char *path, const char *what,
+                          struct h5_util_quiet *quiet, hid_t *file) {
+  h5_util_quiet_begin(quiet);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   /* STRONG: H5Fclose really closes (and flushes) before the rename. */
   if (fapl >= 0) H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
@@ -124,14 +127,17 @@ static ionf_err h5_create(const char *tmp, const char *path, const char *what, h
     char step[IONF_PATH_MAX + 64];
     snprintf(step, sizeof step, "creating '%s'", tmp);
     ionf_err rc = h5_fail(what, path, step);
+    h5_util_quiet_end(quiet);
     unlink(tmp);
     return rc;
   }
   return IONF_OK;
 }
 
-static ionf_err h5_close(hid_t file, ionf_err rc, const char *what, const char *path) {
+static ionf_err h5_close(hid_t file, ionf_err rc, const char *what, const char *path,
+                         const struct h5_util_quiet *quiet) {
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = h5_fail(what, path, "closing the file");
+  h5_util_quiet_end(quiet);
   return rc;
 }
 
@@ -143,14 +149,15 @@ ionf_err synth_files_write_density(const char *path, const char *dataset, int64_
              "synth_files_write_density: bad arguments");
   char tmp[IONF_PATH_MAX + 16];
   hid_t file;
+  struct h5_util_quiet quiet;
   IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
-  IONF_CALL(h5_create(tmp, path, what, &file));
+  IONF_CALL(h5_create(tmp, path, what, &quiet, &file));
   hsize_t dims[3] = {(hsize_t)n, (hsize_t)n, (hsize_t)n};
   ionf_err rc = h5_dataset(file, dataset, 3, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, n_h_cm3,
                            "cm^-3", what, path);
   if (rc == IONF_OK)
     rc = h5_root_attrs(file, redshift, box_cmpc, signature, description, what, path);
-  rc = h5_close(file, rc, what, path);
+  rc = h5_close(file, rc, what, path, &quiet);
   return files_commit(rc, tmp, path, what);
 }
 
@@ -162,8 +169,9 @@ ionf_err synth_files_write_halos(const char *path, int64_t m, const double *posi
              "synth_files_write_halos: bad arguments");
   char tmp[IONF_PATH_MAX + 16];
   hid_t file;
+  struct h5_util_quiet quiet;
   IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
-  IONF_CALL(h5_create(tmp, path, what, &file));
+  IONF_CALL(h5_create(tmp, path, what, &quiet, &file));
   hsize_t pdims[2] = {(hsize_t)m, 3}, mdims[1] = {(hsize_t)m};
   ionf_err rc = h5_dataset(file, "/halos/position", 2, pdims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                            position_cmpc, "comoving Mpc", what, path);
@@ -172,7 +180,7 @@ ionf_err synth_files_write_halos(const char *path, int64_t m, const double *posi
                     "Msun", what, path);
   if (rc == IONF_OK)
     rc = h5_root_attrs(file, redshift, box_cmpc, signature, description, what, path);
-  rc = h5_close(file, rc, what, path);
+  rc = h5_close(file, rc, what, path, &quiet);
   return files_commit(rc, tmp, path, what);
 }
 
@@ -226,7 +234,8 @@ ionf_err synth_files_write_sources(const char *path, enum source_format format, 
     rc = sources_text(tmp, path, m, ijk, ndot_per_s, mass_msun, signature, description);
   } else {
     hid_t file;
-    IONF_CALL(h5_create(tmp, path, what, &file));
+    struct h5_util_quiet quiet;
+    IONF_CALL(h5_create(tmp, path, what, &quiet, &file));
     hsize_t pdims[2] = {(hsize_t)m, 3}, mdims[1] = {(hsize_t)m};
     rc = h5_dataset(file, "/sources/position", 2, pdims, H5T_STD_I32LE, H5T_NATIVE_INT32, ijk,
                     NULL, what, path);
@@ -237,7 +246,7 @@ ionf_err synth_files_write_sources(const char *path, enum source_format format, 
       rc = h5_dataset(file, "/sources/mass", 1, mdims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                       mass_msun, "Msun", what, path);
     if (rc == IONF_OK) rc = h5_root_attrs(file, -1.0, 0.0, signature, description, what, path);
-    rc = h5_close(file, rc, what, path);
+    rc = h5_close(file, rc, what, path, &quiet);
   }
   return files_commit(rc, tmp, path, what);
 }
@@ -254,15 +263,18 @@ ionf_err synth_files_signature(const char *path, char *out, size_t cap, int *fou
   static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
   if (got == sizeof head && memcmp(head, sig, sizeof sig) == 0) {
     fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    struct h5_util_quiet quiet;
+    h5_util_quiet_begin(&quiet);
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file < 0) {
       char detail[512];
       h5_util_error_text(detail, sizeof detail);
+      h5_util_quiet_end(&quiet);
       return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", path, detail);
     }
-    *found = h5_util_attr_read_string(file, "synthetic", out, cap);
+    *found = h5_util_attr_get_string(file, "synthetic", out, cap);
     H5Fclose(file);
+    h5_util_quiet_end(&quiet);
     return IONF_OK;
   }
   /* text: the first line */

@@ -114,7 +114,7 @@ static void check_tables(void) {
          "view of the HI tables");
   gsl_set_error_handler_off();
   gsl_integration_workspace *ws = gsl_integration_workspace_alloc(2000);
-  struct old_bb p = {IONF_K_B_EV * cfg.t_eff_k, 0.0, cfg.sigma_power_law_index, 0, 0};
+  struct old_bb p = {IONF_K_B_EV_PER_K * cfg.t_eff_k, 0.0, cfg.sigma_power_law_index, 0, 0};
   double norm = old_integral(ws, &p);
   const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;
   int differ = 0;

@@ -24,6 +24,7 @@
 #include "config/sph_config.h"
 #include "particles/sph_deposit.h"
 #include "engine/engine.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "io/sph_snapshot.h"
 #include "test_util.h"

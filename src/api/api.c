@@ -35,6 +35,9 @@ _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == ION
                    IONF_STATUS_INTERNAL == IONF_ERR_INTERNAL && IONF_STATUS_USAGE == IONF_ERR_USAGE &&
                    IONF_STATUS_PEER == IONF_ERR_PEER && IONF_STATUS_STOPPED == IONF_STOPPED,
                "public status codes must equal the internal ones");
+_Static_assert(IONF_LOG_INFO == IONF_LOG_LEVEL_INFO && IONF_LOG_RANK_INFO == IONF_LOG_LEVEL_RANK_INFO &&
+                   IONF_LOG_WARNING == IONF_LOG_LEVEL_WARNING,
+               "public log levels must equal the internal ones");
 
 #define API_MESSAGE_SIZE 2048
 #define API_MAGIC 0x696f6e66u /* "ionf": catches a stale or foreign pointer */
@@ -75,15 +78,15 @@ static ionf_err check_engine(const ionf_engine *e) {
   return IONF_OK;
 }
 
-struct engine *ionf_engine_core(ionf_engine *e) {
+struct engine *api_engine_core(ionf_engine *e) {
   return e && e->magic == API_MAGIC ? e->core : NULL;
 }
 
-const struct sph_config *ionf_engine_sph_config(const ionf_engine *e) {
+const struct sph_config *api_engine_sph_config(const ionf_engine *e) {
   return e && e->magic == API_MAGIC && e->particles ? &e->sph_cfg : NULL;
 }
 
-const struct ionf_config *ionf_engine_config(const ionf_engine *e) {
+const struct ionf_config *api_engine_config(const ionf_engine *e) {
   if (!e || e->magic != API_MAGIC) return NULL;
   return e->particles ? &e->sph_cfg.base : &e->cfg;
 }
@@ -99,6 +102,10 @@ const char *ionf_last_error_message(const ionf_engine *engine) {
   return thread_message;
 }
 
+void ionf_set_log_handler(void (*handler)(int level, const char *text, void *user), void *user) {
+  ionf_log_set_handler(handler, user);
+}
+
 ionf_status ionf_init(void) {
   api_begin();
   return api_end(NULL, comm_attach(IONF_COMM_WORLD));
@@ -109,6 +116,7 @@ ionf_status ionf_finalize(void) {
   if (live_engines > 0)
     return api_end(NULL, ionf_error_set(IONF_ERR_USAGE, "%d engine(s) still alive: destroy them "
                                         "before ionf_finalize", live_engines));
+  comm_detach(); /* the library's duplicate communicator */
   if (comm_started_mpi()) comm_finalize();
   return IONF_STATUS_OK;
 }
@@ -245,7 +253,7 @@ ionf_status ionf_engine_time(const ionf_engine *e, double *time_s, int64_t *step
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
-  const struct ionf_config *cfg = ionf_engine_config(e);
+  const struct ionf_config *cfg = api_engine_config(e);
   if (time_s) *time_s = e->core->time_s;
   if (step) *step = e->core->step;
   if (dt_s) *dt_s = cfg->dt_s;
@@ -606,7 +614,7 @@ ionf_status ionf_engine_step(ionf_engine *e, double dt_s, int *iterations) {
   return api_end(e, rc);
 }
 
-ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report) {
+ionf_err api_engine_run_report(ionf_engine *e, struct engine_report *report) {
   IONF_CALL(check_engine(e));
   return engine_run(e->core, report);
 }
@@ -614,7 +622,7 @@ ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report) {
 ionf_status ionf_engine_run(ionf_engine *e) {
   api_begin();
   struct engine_report report;
-  ionf_err rc = ionf_engine_run_report(e, &report);
+  ionf_err rc = api_engine_run_report(e, &report);
   return api_end(e, rc);
 }
 

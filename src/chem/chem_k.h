@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "core/constants.h"
 #include "core/ionf_hd.h"
 #include "chem/species_k.h"
 
@@ -124,7 +125,6 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_p
 
 /* ---- temperature --------------------------------------------------------------- */
 
-#define CHEM_K_B_ERG 1.380649e-16        /* Boltzmann constant [erg/K] */
 #define CHEM_T_FLOOR_K 1.0               /* temperatures are kept above this */
 #define CHEM_MAX_THERMAL_SUBSTEPS 100000
 #define CHEM_THERMAL_STEP_FRACTION 0.05  /* each sub-step changes T by at most ~5% */
@@ -172,7 +172,7 @@ IONF_HD IONF_INLINE double chem_thermal_update(const struct chem_params *p, doub
   x_ion[SPECIES_HI] = x_av;
   double n_e = chem_electron_density(p, n_h_cm3, x_ion);
   double n_tot = n_h_cm3 * (1.0 + x_av);
-  double per_energy = 1.0 / (1.5 * CHEM_K_B_ERG * n_tot); /* K per (erg/cm^3) */
+  double per_energy = 1.0 / (1.5 * IONF_K_B_ERG_PER_K * n_tot); /* K per (erg/cm^3) */
   double heat = n_hi * heat_per_hi_erg_s * per_energy;     /* K/s */
   double t = t0_k, elapsed = 0.0, integral = 0.0;
   for (int sub = 0; sub < CHEM_MAX_THERMAL_SUBSTEPS && elapsed < dt_s; ++sub) {

@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
+#include "cli/cli_log.h"
 #include "cli/particles_cli.h"
 #include "config/problems.h"
 #include "cli/render_cli.h"
@@ -222,8 +223,8 @@ static int command_run_particles(const char *config_path, char *const *overrides
     ionf_engine_destroy(api);
     return code;
   }
-  const struct sph_config *cfg = ionf_engine_sph_config(api);
-  struct engine *e = ionf_engine_core(api);
+  const struct sph_config *cfg = api_engine_sph_config(api);
+  struct engine *e = api_engine_core(api);
   ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
                 cfg->base.config_name);
   ionf_message0("%d MPI rank(s)", comm_size());
@@ -243,7 +244,7 @@ static int command_run_particles(const char *config_path, char *const *overrides
                   (long long)e->step, e->time_s / IONF_MYR_S);
   install_stop_handlers();
   struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+  rc = api_engine_run_report(api, &rep);
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
     ionf_engine_destroy(api);
@@ -437,14 +438,14 @@ static int command_run(int argc, char **argv) {
     ionf_engine_destroy(api);
     return code;
   }
-  const struct ionf_config *cfg = ionf_engine_config(api);
-  struct engine *e = ionf_engine_core(api);
+  const struct ionf_config *cfg = api_engine_config(api);
+  struct engine *e = api_engine_core(api);
   print_run_header(cfg, e, a.config_path, a.restart_path);
   install_stop_handlers();
   print_run_setup(cfg, e);
 
   struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+  rc = api_engine_run_report(api, &rep);
   code = finish_run(rc, cfg, e, &rep);
   if (!(rc != IONF_OK && rc != IONF_STOPPED && comm_size() > 1)) ionf_engine_destroy(api);
   return code;
@@ -746,6 +747,7 @@ int main(int argc, char **argv) {
   ionf_wtime(); /* start the clock */
   /* progress lines reach a pipe, tee or SLURM log as they happen */
   setvbuf(stdout, NULL, _IOLBF, 0);
+  cli_log_install(); /* the library's messages on stdout / stderr */
   if (comm_init(&argc, &argv) != IONF_OK) {
     fprintf(stderr, "ionfront: error: %s\n", ionf_error_message());
     return (int)IONF_ERR_MPI;

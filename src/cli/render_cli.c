@@ -26,6 +26,7 @@
 #include "gpu/core/cuda_util.h"
 #include "render/render.h"
 #include "render/render_cmap.h"
+#include "io/output_dir.h"
 
 static const char *usage_render =
     "usage: ionfront render SNAPSHOT.h5 [options] -o IMAGE.png\n"
@@ -224,10 +225,12 @@ static ionf_err list_snapshots(const char *dir, struct snap_entry **out, int *co
     /* ionfront's time_s; particle files: their Header's Time (a scale factor or a
        time, growing either way); neither: the name's order */
     list[n].time_s = NAN;
-    if (!render_cli_field_attr_double(f, "time_s", &list[n].time_s) && h5_util_path_exists(f, "/Header")) {
+    if (!h5_util_attr_try_get(f, "time_s", H5T_NATIVE_DOUBLE, &list[n].time_s) &&
+        h5_util_path_exists(f, "/Header")) {
       hid_t header = H5Gopen2(f, "/Header", H5P_DEFAULT);
       if (header >= 0) {
-        if (!render_cli_field_attr_double(header, "Time", &list[n].time_s)) list[n].time_s = NAN;
+        if (!h5_util_attr_try_get(header, "Time", H5T_NATIVE_DOUBLE, &list[n].time_s))
+          list[n].time_s = NAN;
         H5Gclose(header);
       }
     }
@@ -258,10 +261,7 @@ static ionf_err render_frames(const struct render_options *o, int use_gpu, int *
     n_frames = n_snaps;
   }
   double orbit = o->orbit_given ? o->orbit_deg : (o->frames ? 360.0 / o->frames : 0.0);
-  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(o->out) : IONF_OK;
-  ionf_err shared = rc;
-  if (comm_size() > 1 && comm_agree(rc, &shared) != IONF_OK) shared = IONF_ERR_MPI;
-  if (rc == IONF_OK && shared != IONF_OK) rc = IONF_ERR_PEER;
+  ionf_err rc = output_dir_prepare_all(o->out);
   /* one colour scale for the whole movie: the range over every snapshot */
   struct field_stats all = {INFINITY, -INFINITY, INFINITY};
   for (int fr = comm_rank(); rc == IONF_OK && snaps && fr < n_frames; fr += comm_size()) {

@@ -18,16 +18,6 @@
 
 static const char *const grid_fields[] = {"x_HII", "Gamma_HI", "T", "n_H", "dTb"};
 
-/* ---- reading ---------------------------------------------------------------------------- */
-
-int render_cli_field_attr_double(hid_t obj, const char *name, double *out) {
-  if (H5Aexists(obj, name) <= 0) return 0;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  int ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_DOUBLE, out) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  return ok;
-}
-
 static const char *particle_dataset(const char *field) {
   if (!strcmp(field, "x_HII")) return "IonizedFraction";
   if (!strcmp(field, "Gamma_HI")) return "PhotoionizationRate";
@@ -79,13 +69,14 @@ static ionf_err read_grid_field(hid_t file, const char *path, const char *field,
     return ionf_error_set(IONF_ERR_MEM, "out of memory reading '%s' of '%s'", name, path);
   }
   herr_t rc = H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->v);
-  if (!h5_util_attr_read_string(dset, "units", out->units, sizeof out->units)) out->units[0] = 0;
+  if (!h5_util_attr_get_string(dset, "units", out->units, sizeof out->units)) out->units[0] = 0;
   H5Dclose(dset);
   IONF_CHECK(rc >= 0, IONF_ERR_IO, "cannot read '%s' of snapshot '%s'", name, path);
-  IONF_CHECK(render_cli_field_attr_double(file, "box_size_cm", &out->box_cm) && out->box_cm > 0.0,
+  const hid_t real = H5T_NATIVE_DOUBLE;
+  IONF_CHECK(h5_util_attr_try_get(file, "box_size_cm", real, &out->box_cm) && out->box_cm > 0.0,
              IONF_ERR_INPUT, "snapshot '%s' has no positive attribute 'box_size_cm'", path);
-  if (!render_cli_field_attr_double(file, "time_s", &out->time_s)) out->time_s = -1.0;
-  if (!render_cli_field_attr_double(file, "redshift", &out->redshift)) out->redshift = -1.0;
+  if (!h5_util_attr_try_get(file, "time_s", real, &out->time_s)) out->time_s = -1.0;
+  if (!h5_util_attr_try_get(file, "redshift", real, &out->redshift)) out->redshift = -1.0;
   return IONF_OK;
 }
 
@@ -122,7 +113,7 @@ static ionf_err read_particle_field(hid_t file, const char *path, const char *fi
   if (rc == IONF_OK && p.count > 0 &&
       H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, value) < 0)
     rc = ionf_error_set(IONF_ERR_IO, "cannot read '%s' of particle file '%s'", name, path);
-  if (rc == IONF_OK && !h5_util_attr_read_string(dset, "units", out->units, sizeof out->units))
+  if (rc == IONF_OK && !h5_util_attr_get_string(dset, "units", out->units, sizeof out->units))
     out->units[0] = 0;
   H5Dclose(dset);
   if (rc == IONF_OK) {

@@ -58,8 +58,6 @@ struct frame_job {
 
 /* ---- render_cli_field.c ----------------------------------------------------------------- */
 
-/* The double attribute `name` of obj; 0 when absent or unreadable. */
-int render_cli_field_attr_double(hid_t obj, const char *name, double *out);
 /* The field o->field of the snapshot or particle file at `path` (particles: binned onto
    o->grid_n^3 cells, on the GPU when use_gpu; quiet: no message); out->v is malloc'd. */
 IONF_NODISCARD ionf_err render_cli_field_read(const char *path, const struct render_options *o,

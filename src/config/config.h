@@ -97,17 +97,16 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "core/path.h"
 #include "grid/clumps.h"
+#include "io/io_sources.h"         /* enum source_format */
 #include "rt/mc/mc.h"              /* struct mc_config */
 #include "rt/photo_tables.h"       /* enum spectrum_type */
 #include "rt/planar/planar_k.h"
 
-#define IONF_PATH_MAX 1024
-
 enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
 /** How point sources' photons are carried (raytracing.method). */
 enum rt_method { RT_METHOD_ASORA, RT_METHOD_MONTECARLO };
-enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
 enum reduction_mode {
   REDUCTION_AUTO,      /*!< GPU: nccl when NCCL loads, else allreduce; CPU: scatter */

@@ -67,7 +67,4 @@ extern const struct domain_ops particle_domain_ops;
  */
 IONF_NODISCARD ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on);
 
-/** The output directory, made by rank 0; every rank learns the outcome.  Collective. */
-IONF_NODISCARD ionf_err engine_output_dir_ready(const char *dir);
-
 #endif

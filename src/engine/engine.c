@@ -13,6 +13,7 @@
 
 #include "engine/domain.h"
 #include "engine/engine_reduce.h"
+#include "io/output_dir.h"
 #include "mpi/comm.h"
 
 ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on) {
@@ -151,7 +152,7 @@ ionf_err engine_sync_to_host(struct engine *e) {
 }
 
 ionf_err engine_write_snapshot(struct engine *e, int index, char *path, size_t size) {
-  IONF_CALL(engine_output_dir_ready(e->cfg->output_dir));
+  IONF_CALL(output_dir_prepare_all(e->cfg->output_dir));
   struct engine_report report;
   memset(&report, 0, sizeof report);
   IONF_CALL(e->domain->write_output(e, index, &report));
@@ -160,7 +161,7 @@ ionf_err engine_write_snapshot(struct engine *e, int index, char *path, size_t s
 }
 
 ionf_err engine_write_checkpoint(struct engine *e, char *path, size_t size) {
-  IONF_CALL(engine_output_dir_ready(e->cfg->output_dir));
+  IONF_CALL(output_dir_prepare_all(e->cfg->output_dir));
   char where[IONF_PATH_MAX + 32];
   IONF_CALL(e->domain->write_checkpoint(e, e->next_snapshot_index > 0 ? e->next_snapshot_index : 1,
                                         where, sizeof where));

@@ -12,6 +12,7 @@
 #include "core/constants.h"
 #include "engine/domain.h"
 #include "engine/sequence.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "mpi/comm.h"
 
@@ -28,16 +29,6 @@ double engine_next_step_length(const struct ionf_config *cfg, double t, double t
   double dt = dt_max < target - t ? dt_max : target - t;
   if (target - t - dt < t_tiny) dt = target - t;
   return dt;
-}
-
-ionf_err engine_output_dir_ready(const char *dir) {
-  ionf_err rc = comm_rank() == 0 ? output_dir_prepare(dir) : IONF_OK;
-  ionf_err any;
-  IONF_CALL(comm_agree(rc, &any));
-  IONF_CALL(rc);
-  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-             dir);
-  return IONF_OK;
 }
 
 /* ---- stopping on a signal -------------------------------------------------------- */
@@ -157,7 +148,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   memset(report, 0, sizeof *report);
   struct run_clock clk = {ionf_wtime(), e->time_s, e->step};
   struct step_log log = {0};
-  IONF_CALL(engine_output_dir_ready(cfg->output_dir));
+  IONF_CALL(output_dir_prepare_all(cfg->output_dir));
   ionf_err rc = comm_rank() == 0 ? step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1)
                                  : IONF_OK;
   ionf_err any;

@@ -84,6 +84,13 @@ static struct snapshot_meta snapshot_meta_now(const struct engine *e, int index,
   return meta;
 }
 
+/* What a snapshot records of the run: where it goes, the box, the config. */
+static struct snapshot_run snapshot_run_of(const struct engine *e) {
+  struct snapshot_run run = {e->cfg->output_dir, e->cfg->box_size_cm, e->cfg->effective_yaml,
+                             e->cfg->config_name};
+  return run;
+}
+
 /* cosmological runs with output.dTb: the 21-cm brightness of the current state */
 static ionf_err derive_dtb(struct engine *e) {
   int64_t cells = e->fields.cells;
@@ -103,7 +110,8 @@ ionf_err grid_write_output(struct engine *e, int index, struct engine_report *re
   /* collective over the ranks: each writes its slab */
   struct snapshot_inputs inputs;
   struct snapshot_meta meta = snapshot_meta_now(e, index, &inputs);
-  IONF_CALL(snapshot_write(e->cfg, &e->grid, &e->fields, &meta, report->last_snapshot,
+  const struct snapshot_run run = snapshot_run_of(e);
+  IONF_CALL(snapshot_write(&run, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
   ionf_err rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
   ionf_err any;
@@ -129,7 +137,8 @@ ionf_err grid_write_checkpoint(struct engine *e, int next_index, char *path, siz
   struct snapshot_meta meta = snapshot_meta_now(e, next_index, &inputs);
   meta.checkpoint = 1;
   meta.next_index = next_index;
-  return snapshot_write(e->cfg, &e->grid, &e->fields, &meta, path, size);
+  const struct snapshot_run run = snapshot_run_of(e);
+  return snapshot_write(&run, &e->grid, &e->fields, &meta, path, size);
 }
 
 ionf_err grid_restart(struct engine *e, const char *path) {

@@ -49,7 +49,7 @@ static ionf_err generate_params(const struct sph_config *cfg, struct particles_m
   prm->periodic = cfg->gen_periodic;
   prm->jitter = cfg->gen_jitter;
   prm->relax_iterations = cfg->generate == SPH_GENERATE_GLASS ? cfg->gen_relax_iterations : 0;
-  prm->density_g_cm3 = cfg->gen_n_h_cm3 * COSMOLOGY_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
+  prm->density_g_cm3 = cfg->gen_n_h_cm3 * IONF_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
   prm->n_ngb = cfg->gen_neighbours;
   prm->hydrogen_mass_fraction = cfg->hydrogen_mass_fraction;
   prm->seed = cfg->gen_seed;
@@ -63,7 +63,7 @@ static ionf_err generate_params(const struct sph_config *cfg, struct particles_m
     free(rho);
     return rc;
   }
-  for (size_t c = 0; c < cells; ++c) rho[c] *= COSMOLOGY_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
+  for (size_t c = 0; c < cells; ++c) rho[c] *= IONF_PROTON_MASS_G / cfg->hydrogen_mass_fraction;
   prm->cell_density_g_cm3 = rho;
   *cell_rho = rho;
   return IONF_OK;
@@ -196,7 +196,7 @@ static ionf_err alloc_state(struct engine *e) {
   e->global_cells = n;
   e->slab_units = n;
   e->slab_unit_cells = 1;
-  double per_g = ep->cfg->hydrogen_mass_fraction / COSMOLOGY_PROTON_MASS_G;
+  double per_g = ep->cfg->hydrogen_mass_fraction / IONF_PROTON_MASS_G;
   double sum_atoms = 0.0;
   struct fields *f = &e->fields;
   for (int64_t i = 0; i < n; ++i) {

@@ -72,7 +72,7 @@ static ionf_err build_species(const struct photo_spectrum *spectrum,
     }
     return IONF_OK;
   }
-  struct bb_params p = {IONF_K_B_EV * spectrum->t_eff_k, 0.0, sd->sigma_power_law_index,
+  struct bb_params p = {IONF_K_B_EV_PER_K * spectrum->t_eff_k, 0.0, sd->sigma_power_law_index,
                         sd->threshold_ev / IONF_E_HI_EV, 0, 0};
   const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV;
@@ -116,12 +116,16 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
   gsl_integration_workspace *ws = NULL;
   double norm = 0.0;
   ionf_err rc = IONF_OK;
+  /* GSL failures come back as codes; the caller's GSL handler is put back below */
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
   if (!t->grey) {
-    gsl_set_error_handler_off();
     ws = gsl_integration_workspace_alloc(2000);
-    if (!ws) return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
+    if (!ws) {
+      gsl_set_error_handler(old_handler);
+      return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
+    }
     /* one source photon per second above the HI threshold */
-    struct bb_params p = {IONF_K_B_EV * spectrum->t_eff_k, 0.0,
+    struct bb_params p = {IONF_K_B_EV_PER_K * spectrum->t_eff_k, 0.0,
                           species[SPECIES_HI].sigma_power_law_index, 1.0, 0, 0};
     rc = integrate(ws, &p, 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV, &norm);
     if (rc == IONF_OK && !(norm > 0.0))
@@ -132,6 +136,7 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
   for (int s = 0; s < IONF_N_SPECIES && rc == IONF_OK; ++s)
     rc = build_species(spectrum, &species[s], ws, norm, t, &t->sp[s]);
   if (ws) gsl_integration_workspace_free(ws);
+  gsl_set_error_handler(old_handler);
   if (rc != IONF_OK) photo_tables_free(t);
   return rc;
 }

@@ -23,14 +23,16 @@ static double bb_photons(double e, void *kt_over_e0) {
 
 ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
   enum { FINE = 8192 }; /* CDF nodes, log-spaced in e */
-  double kt_over_e0 = IONF_K_B_EV * t_eff_k / IONF_E_HI_EV;
+  double kt_over_e0 = IONF_K_B_EV_PER_K * t_eff_k / IONF_E_HI_EV;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV; /* as photo_tables.c */
   double *e = ionf_malloc(2 * (FINE + 1) * sizeof(double), "the black-body CDF");
   if (!e) return IONF_ERR_MEM;
   double *cdf = e + FINE + 1;
-  gsl_set_error_handler_off();
+  /* GSL failures come back as codes; the caller's GSL handler is put back after */
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
   gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
   if (!ws) {
+    gsl_set_error_handler(old_handler);
     free(e);
     return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
   }
@@ -48,6 +50,7 @@ ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
                           gsl_strerror(q));
     cdf[i] = cdf[i - 1] + part;
   }
+  gsl_set_error_handler(old_handler);
   gsl_integration_workspace_free(ws);
   if (rc == IONF_OK && !(cdf[FINE] > 0.0))
     rc = ionf_error_set(IONF_ERR_CONFIG,
