@@ -11,11 +11,17 @@
 #   bash benchmarks/gpu_redesign.sh tests|bench|eor
 set -u
 what="${1:-tests}"
-out="${OUT:-/tmp/out}"
-mkdir -p "$out"
+final="${OUT:-/tmp/out}"
+out=/tmp/gpu_redesign_logs # the logs; packed into $OUT/logs.tgz at the end (few files come back)
+mkdir -p "$out" "$final"
+trap 'tar -czf "$final/logs_$what.tgz" -C "$out" . 2>/dev/null' EXIT
 [ -f .devpack.tar.xz ] && tar -xJf .devpack.tar.xz
 bash .devlibs/prune-libs .devlibs > /dev/null 2>&1
-export LD_LIBRARY_PATH="$PWD/.devlibs" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export LD_LIBRARY_PATH="$PWD/.devlibs" PATH="$PATH:$PWD/.devlibs" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [ -d .whl ]; then # numpy and h5py for the comparisons (pip download'ed here, for the machine's Python)
+  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl > /dev/null 2>&1 &&
+    export PYTHONPATH=/tmp/site
+fi
 export NCCL_NVLS_ENABLE=0 PYTHONUNBUFFERED=1
 root="$PWD"
 mkdir -p /work
@@ -39,6 +45,8 @@ if [ "$what" = tests ]; then
     compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 tests/$t > "$out/san_$t.log" 2>&1
     echo "compute-sanitizer memcheck $t: exit $? ($(tail -1 "$out/san_$t.log"))"
   done
+  compute-sanitizer --tool memcheck --error-exitcode 1 tests/test_mc_gpu > "$out/san_mc_noleak.log" 2>&1
+  echo "compute-sanitizer memcheck (no leak check) test_mc_gpu: exit $? ($(tail -1 "$out/san_mc_noleak.log"))"
   cd "$root"
   # whole runs on the GPU against the CPU (max relative difference of x_HII at the end)
   for p in iliev2 iliev3 dice iliev1_particles iliev2_particles; do
@@ -49,8 +57,9 @@ if [ "$what" = tests ]; then
       *particles) set=(--set particles.generate.count_1d=16 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
       *) set=(--set grid.N=32 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
     esac
+    $new/ionfront example $p > /tmp/agree_$p.yaml
     for b in cpu cuda; do
-      OMP_NUM_THREADS=8 $new/ionfront run <($new/ionfront example $p) --quiet --backend $b "${set[@]}" \
+      OMP_NUM_THREADS=8 $new/ionfront run /tmp/agree_$p.yaml --quiet --backend $b "${set[@]}" \
         --output /tmp/agree_${p}_$b > "$out/agree_${p}_$b.log" 2>&1 || echo "FAIL: $p on $b"
     done
     python3 - "$p" <<'PY' 2>/dev/null || echo "$p: no python3/numpy to compare (see the logs)"

@@ -42,18 +42,24 @@ struct chem_kernel_args {
 };
 
 template <bool FLAGS>
-__global__ void __launch_bounds__(CHEM_THREADS) chem_pass_kernel(struct chem_kernel_args a) {
+__global__ void __launch_bounds__(CHEM_THREADS, 3) chem_pass_kernel(struct chem_kernel_args a) {
   unsigned long long unconverged = 0, at_max = 0;
   double sx = 0.0, sn = 0.0, sm = 0.0, st = 0.0;
   const int thermal = a.heat != NULL;
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < a.cells;
        c += (long long)gridDim.x * blockDim.x) {
     int moved;
-    struct chem_cell_result r =
-        chem_cell_pass(&a.p, thermal, a.dt_s, a.x0[c], a.n_h[c], a.t_k[c], a.gamma[c],
-                       thermal ? a.heat[c] : 0.0, &a.x_av[c], thermal ? &a.t_av[c] : NULL, &moved);
+    const double n_h = a.n_h[c];
+    double x_av = a.x_av[c], t_av = thermal ? a.t_av[c] : 0.0;
+    struct chem_cell_result r = chem_cell_pass(&a.p, thermal, a.dt_s, a.x0[c], n_h, a.t_k[c],
+                                               a.gamma[c], thermal ? a.heat[c] : 0.0, &x_av,
+                                               &t_av, &moved);
+    a.x_av[c] = x_av;
     a.x_end[c] = r.x_end;
-    if (thermal) a.t_end[c] = r.t_end_k;
+    if (thermal) {
+      a.t_av[c] = t_av;
+      a.t_end[c] = r.t_end_k;
+    }
     if (FLAGS) {
       a.flags[c] = (unsigned char)((moved ? FLAG_UNCONVERGED : 0) | (r.converged ? 0 : FLAG_AT_MAX));
     } else {
@@ -61,7 +67,7 @@ __global__ void __launch_bounds__(CHEM_THREADS) chem_pass_kernel(struct chem_ker
       at_max += !r.converged;
       sx += r.x_end;
       sn += 1.0 - r.x_end;
-      sm += a.n_h[c] * r.x_end;
+      sm += n_h * r.x_end;
       st += r.t_end_k;
     }
   }
@@ -77,13 +83,18 @@ __global__ void __launch_bounds__(CHEM_THREADS) chem_pass_kernel(struct chem_ker
   __syncthreads();
   u = reduce_u(tmp.u).Sum(at_max);
   if (threadIdx.x == 0) atomicAdd(&a.sums->at_max, u);
-  double sums[4] = {sx, sn, sm, st};
-  double *dst[4] = {&a.sums->sum_x, &a.sums->sum_neutral, &a.sums->sum_mass, &a.sums->sum_t};
-  for (int q = 0; q < 4; ++q) {
-    __syncthreads();
-    double v = reduce_d(tmp.d).Sum(sums[q]);
-    if (threadIdx.x == 0) atomicAdd(dst[q], v);
-  }
+  __syncthreads();
+  double v = reduce_d(tmp.d).Sum(sx);
+  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_x, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sn);
+  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_neutral, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sm);
+  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_mass, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(st);
+  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_t, v);
 }
 
 struct cuda_chem {
