@@ -100,6 +100,7 @@ __global__ void __launch_bounds__(CHEM_THREADS, 3) chem_pass_kernel(struct chem_
 struct cuda_chem {
   cudaStream_t stream;
   int sm_count;
+  int resident[2];               /* blocks of chem_pass_kernel<FLAGS> an SM holds at once */
   struct chem_sums *d_sums;      /* device mode */
   long long capacity;            /* host mode: cells the buffers hold */
   double *field[9];              /* host mode: n_h, t_k, gamma, x0, x_av, x_end, heat, t_av, t_end */
@@ -108,9 +109,11 @@ struct cuda_chem {
 
 static struct cuda_chem *chem_of(struct chem_solver *s) { return (struct cuda_chem *)s->impl; }
 
-static long long launch_blocks(const struct cuda_chem *cc, long long cells) {
+/* One wave of resident blocks striding over the cells (16 blocks per SM, 3 resident,
+ * left the last of six waves two-thirds empty). */
+static long long launch_blocks(const struct cuda_chem *cc, long long cells, int flags) {
   long long blocks = (cells + CHEM_THREADS - 1) / CHEM_THREADS;
-  long long max_blocks = 16LL * cc->sm_count;
+  long long max_blocks = (long long)cc->resident[flags] * cc->sm_count;
   if (blocks > max_blocks) blocks = max_blocks;
   return blocks < 1 ? 1 : blocks;
 }
@@ -143,7 +146,7 @@ static ionf_err device_pass(struct chem_solver *s, const struct chem_input *in,
   a.sums = cc->d_sums;
   CUDA_CHECK(cudaMemsetAsync(cc->d_sums, 0, sizeof(struct chem_sums), cc->stream),
              "clearing the sums");
-  chem_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells), CHEM_THREADS, 0,
+  chem_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
                             cc->stream>>>(a);
   CUDA_CHECK(cudaGetLastError(), "launch of the chemistry kernel");
   struct chem_sums sums;
@@ -234,7 +237,7 @@ static ionf_err host_pass(struct chem_solver *s, const struct chem_input *in,
   a.t_av = thermal ? cc->field[7] : NULL;
   a.t_end = thermal ? cc->field[8] : NULL;
   a.flags = cc->d_flags;
-  chem_pass_kernel<true><<<(unsigned)launch_blocks(cc, n), CHEM_THREADS>>>(a);
+  chem_pass_kernel<true><<<(unsigned)launch_blocks(cc, n, 1), CHEM_THREADS>>>(a);
   CUDA_CHECK(cudaGetLastError(), "launch of the chemistry kernel");
   IONF_CALL(stage(cc, 4, h.x_av, n, 0));
   IONF_CALL(stage(cc, 5, h.x_end, n, 0));
@@ -279,6 +282,14 @@ extern "C" ionf_err chem_solver_create_cuda(int device_arrays, void *stream,
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute(&cc->sm_count, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cc->resident[0], chem_pass_kernel<false>,
+                                                        CHEM_THREADS, 0);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cc->resident[1], chem_pass_kernel<true>,
+                                                        CHEM_THREADS, 0);
+  for (int f = 0; f < 2; ++f)
+    if (cc->resident[f] < 1) cc->resident[f] = 1;
   if (err != cudaSuccess) rc = cuda_util_fail((int)err, "chemistry set-up");
   if (rc == IONF_OK && device_arrays)
     rc = cuda_util_alloc((void **)&cc->d_sums, sizeof(struct chem_sums), "the chemistry's sums");
