@@ -476,6 +476,19 @@ ionf_err config_from_params(const struct param_node *root, const char *name,
   return rc;
 }
 
+/* The overrides applied to a parsed tree, then the configuration read from it; frees root. */
+static ionf_err config_from_tree(struct param_node *root, const char *name,
+                                 char *const *overrides, int n_overrides,
+                                 struct ionf_config *cfg) {
+  ionf_err rc = IONF_OK;
+  for (int i = 0; i < n_overrides && rc == IONF_OK; ++i)
+    rc = params_set_override(root, overrides[i]);
+  if (rc == IONF_OK) rc = config_from_params(root, name, cfg);
+  params_free(root);
+  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
+  return rc;
+}
+
 ionf_err config_load(const char *path, const char *builtin_name, char *const *overrides,
                      int n_overrides, struct ionf_config *cfg) {
   struct param_node *root = NULL;
@@ -502,13 +515,7 @@ ionf_err config_load(const char *path, const char *builtin_name, char *const *ov
     snprintf(name, sizeof name, "built-in %s", problem);
     IONF_CALL(params_load_string(text, name, &root));
   }
-  ionf_err rc = IONF_OK;
-  for (int i = 0; i < n_overrides && rc == IONF_OK; ++i)
-    rc = params_set_override(root, overrides[i]);
-  if (rc == IONF_OK) rc = config_from_params(root, name, cfg);
-  params_free(root);
-  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
-  return rc;
+  return config_from_tree(root, name, overrides, n_overrides, cfg);
 }
 
 ionf_err config_load_text(const char *text, const char *name, char *const *overrides,
@@ -517,11 +524,5 @@ ionf_err config_load_text(const char *text, const char *name, char *const *overr
   config_defaults(cfg);
   IONF_CHECK(text != NULL, IONF_ERR_USAGE, "no YAML text given (NULL)");
   IONF_CALL(params_load_string(text, name, &root));
-  ionf_err rc = IONF_OK;
-  for (int i = 0; i < n_overrides && rc == IONF_OK; ++i)
-    rc = params_set_override(root, overrides[i]);
-  if (rc == IONF_OK) rc = config_from_params(root, name, cfg);
-  params_free(root);
-  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
-  return rc;
+  return config_from_tree(root, name, overrides, n_overrides, cfg);
 }

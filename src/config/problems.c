@@ -11,6 +11,17 @@
 
 /* HEADER: comment lines; N, DT, DIR: values padded to 20, 19, 12 characters so
  * the comments line up. */
+/* the black-body spectrum section, explained (iliev2 and the thermal plane problem) */
+#define PROBLEMS_SPECTRUM_BLACKBODY \
+  "spectrum:\n" \
+  "  type: blackbody        # grey | blackbody\n" \
+  "  T_eff: 1.0e5           # black-body temperature [K]\n" \
+  "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n" \
+  "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n" \
+  "  num_tau: 20000         # points of the rate tables\n" \
+  "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n" \
+  "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+
 #define PROBLEMS_TEST1(HEADER, N, DT, DIR)                                                      \
   HEADER                                                                                       \
   "#\n"                                                                                        \
@@ -122,14 +133,7 @@ static const char problems_iliev2[] =
     "sources:\n"
     "  - {position: [0, 0, 0], Ndot: 5.0e48}  # 0-based cell indices; photons per second\n"
     "\n"
-    "spectrum:\n"
-    "  type: blackbody        # grey | blackbody\n"
-    "  T_eff: 1.0e5           # black-body temperature [K]\n"
-    "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n"
-    "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n"
-    "  num_tau: 20000         # points of the rate tables\n"
-    "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n"
-    "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+    PROBLEMS_SPECTRUM_BLACKBODY
     "\n"
     "time:\n"
     "  dt: 5 Myr              # time step (a bare number is in Myr)\n"
@@ -267,14 +271,7 @@ static const char problems_iliev3[] =
     "                         # y_high | z_low | z_high; they travel normal to it\n"
     "    flux: 1.0e6          # photons s^-1 cm^-2 through that face (here 4.1e50 s^-1 in all)\n"
     "\n"
-    "spectrum:\n"
-    "  type: blackbody        # grey | blackbody\n"
-    "  T_eff: 1.0e5           # black-body temperature [K]\n"
-    "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n"
-    "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n"
-    "  num_tau: 20000         # points of the rate tables\n"
-    "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n"
-    "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+    PROBLEMS_SPECTRUM_BLACKBODY
     "\n"
     "time:\n"
     "  dt: 0.025 Myr          # time step: the thin gas ionizes in the first 0.1 Myr, and\n"
