@@ -23,16 +23,9 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
 
 ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *temperature_k,
                          struct checkpoint_state *state) {
-  FILE *probe = fopen(path, "rb");
-  IONF_CHECK(probe, IONF_ERR_IO, "cannot open checkpoint '%s'", path);
-  fclose(probe);
   struct h5_util_quiet quiet;
-  h5_util_quiet_begin(&quiet);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) {
-    h5_util_quiet_end(&quiet);
-    return ionf_error_set(IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
-  }
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
   int64_t is_checkpoint = 0, grid_n = 0, next = 0;
   ionf_err rc = read_attr(file, path, "checkpoint", H5T_NATIVE_INT64, &is_checkpoint);
   if (rc == IONF_OK && h5_util_path_exists(file, "/PartType0")) { /* io/sph_checkpoint.h */
@@ -65,8 +58,7 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
       rc = read_attr(file, path, "montecarlo_packets_per_source", H5T_NATIVE_INT64,
                      &state->mc_packets_per_source);
   }
-  H5Fclose(file);
-  h5_util_quiet_end(&quiet);
+  h5_util_close_read(file, &quiet);
   IONF_CALL(rc);
   IONF_CHECK(is_checkpoint == 1, IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint", path);
   IONF_CHECK(grid_n == n, IONF_ERR_INPUT,

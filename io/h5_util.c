@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* unlink */
 #include "io/h5_util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,41 @@ ionf_err h5_util_attr_get(hid_t obj, const char *path, const char *name, hid_t m
                           detail);
   }
   return IONF_OK;
+}
+
+int h5_util_put_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                        const hsize_t *dims, const void *data) {
+  hid_t space = H5Screate_simple(rank, dims, NULL);
+  hid_t dset = space >= 0 ? H5Dcreate2(group, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT,
+                                       H5P_DEFAULT)
+                          : -1;
+  int ok = dset >= 0 && H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
+  if (dset >= 0 && H5Dclose(dset) < 0) ok = 0;
+  if (space >= 0) H5Sclose(space);
+  return ok;
+}
+
+ionf_err h5_util_open_read(const char *path, const char *kind, struct h5_util_quiet *quiet,
+                           hid_t *file) {
+  *file = H5I_INVALID_HID;
+  FILE *probe = fopen(path, "rb");
+  IONF_CHECK(probe, IONF_ERR_IO, "cannot open %s '%s': %s", kind, path, strerror(errno));
+  fclose(probe);
+  h5_util_quiet_begin(quiet);
+  *file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (*file < 0) {
+    char detail[512];
+    h5_util_error_text(detail, sizeof detail);
+    h5_util_quiet_end(quiet);
+    return ionf_error_set(IONF_ERR_IO, "cannot open %s '%s': not readable as HDF5 (%s)", kind,
+                          path, detail);
+  }
+  return IONF_OK;
+}
+
+void h5_util_close_read(hid_t file, const struct h5_util_quiet *quiet) {
+  if (file >= 0) H5Fclose(file);
+  h5_util_quiet_end(quiet);
 }
 
 ionf_err h5_util_create_temp(const char *path, const char *kind, char *tmp, size_t tmp_size,

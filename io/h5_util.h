@@ -66,6 +66,11 @@ int h5_util_attr_put_int32(hid_t obj, const char *name, int32_t value);
 /** A scalar variable-length UTF-8 string (no 64 KiB limit; h5py reads str); NULL: "". */
 int h5_util_attr_put_string(hid_t obj, const char *name, const char *value);
 
+/** A whole dataset `name` in `group`: `rank` dims, stored as `file_type` from memory of
+    `mem_type` (1, or 0 with HDF5's reason on its stack, as the attribute writers). */
+int h5_util_put_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                        const hsize_t *dims, const void *data);
+
 /**
  * Create PATH.tmp (written in full, then renamed over PATH by the caller, so that a
  * failed write never leaves half a file where a good one was) into tmp[tmp_size]
@@ -76,6 +81,18 @@ int h5_util_attr_put_string(hid_t obj, const char *name, const char *value);
 IONF_NODISCARD ionf_err h5_util_create_temp(const char *path, const char *kind, char *tmp,
                                             size_t tmp_size, struct h5_util_quiet *quiet,
                                             hid_t *file);
+
+/**
+ * Open `path` read-only into *file, with HDF5's printing off (h5_util_quiet_begin(quiet)):
+ * fopen first, so that a missing or unreadable file is named with errno's plain words
+ * ("cannot open KIND 'PATH': No such file or directory"), then H5Fopen (IONF_ERR_IO
+ * "cannot open KIND 'PATH': not readable as HDF5 (<reason>)", the printing back).  The
+ * caller ends with h5_util_close_read.
+ */
+IONF_NODISCARD ionf_err h5_util_open_read(const char *path, const char *kind,
+                                          struct h5_util_quiet *quiet, hid_t *file);
+/** H5Fclose(file), then HDF5's printing back as it was before h5_util_open_read. */
+void h5_util_close_read(hid_t file, const struct h5_util_quiet *quiet);
 
 /**
  * Read attribute `name` of `obj` (which exists: callers check and word that

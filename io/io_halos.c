@@ -211,17 +211,10 @@ ionf_err io_halos_read(const char *path, double box_size, int64_t n, double f_ga
              c->omega_b);
 
   struct h5_util_quiet quiet;
-  h5_util_quiet_begin(&quiet);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    h5_util_quiet_end(&quiet);
-    return ionf_error_set(IONF_ERR_IO, "cannot open halo catalogue '%s': %s", path, detail);
-  }
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "halo catalogue", &quiet, &file));
   ionf_err rc = io_halos_read_file(file, path, box_size, n, f_gamma, t_source_s, c, out);
-  H5Fclose(file);
-  h5_util_quiet_end(&quiet);
+  h5_util_close_read(file, &quiet);
   if (rc == IONF_OK) rc = sources_merge_same_cell(out, n);
   if (rc != IONF_OK) {
     sources_free(out);

@@ -152,20 +152,12 @@ static ionf_err read_open(hid_t file, const char *path, const struct sph_checkpo
 ionf_err sph_checkpoint_read(const char *path, const struct sph_checkpoint_meta *expect,
                              double *x_hii, double *temperature_k,
                              struct sph_checkpoint_state *state) {
-  FILE *probe = fopen(path, "rb");
-  IONF_CHECK(probe, IONF_ERR_IO, "cannot open checkpoint '%s': %s", path, strerror(errno));
-  fclose(probe);
   struct h5_util_quiet quiet;
-  h5_util_quiet_begin(&quiet);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) {
-    h5_util_quiet_end(&quiet);
-    return ionf_error_set(IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
-  }
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
   memset(state, 0, sizeof *state);
   ionf_err rc = read_open(file, path, expect, x_hii, temperature_k, state);
-  H5Fclose(file);
-  h5_util_quiet_end(&quiet);
+  h5_util_close_read(file, &quiet);
   if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
 }

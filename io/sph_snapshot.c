@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/constants.h"
+#include "io/gadget.h"
 #include "io/h5_util.h"
 #include "io/io_particles.h"
 #include "io/snapshot.h"
@@ -26,43 +27,19 @@
 
 static int put_dataset(hid_t group, const char *name, int rank, const hsize_t *dims,
                        const double *data) {
-  hid_t space = H5Screate_simple(rank, dims, NULL);
-  hid_t dset = space >= 0 ? H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT,
-                                       H5P_DEFAULT, H5P_DEFAULT)
-                          : -1;
-  int ok = dset >= 0 && H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
-  if (dset >= 0 && H5Dclose(dset) < 0) ok = 0;
-  if (space >= 0) H5Sclose(space);
-  return ok;
+  return h5_util_put_dataset(group, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, dims, data);
 }
 
 static int write_header(hid_t file, const struct sph_snapshot_view *v) {
-  const struct particle_set *p = v->particles;
-  uint64_t n = (uint64_t)p->count;
-  uint32_t this_file[6] = {(uint32_t)(n & 0xffffffffu), 0, 0, 0, 0, 0};
-  uint32_t high[6] = {(uint32_t)(n >> 32), 0, 0, 0, 0, 0};
-  double mass_table[6] = {0, 0, 0, 0, 0, 0};
-  int cube = p->box_size_cm[0] == p->box_size_cm[1] && p->box_size_cm[1] == p->box_size_cm[2];
-  double box[3];
-  for (int a = 0; a < 3; ++a) box[a] = p->has_box ? p->box_size_cm[a] : 0.0;
   hid_t header = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (header < 0) return 0;
   /* Gadget's Time of a non-comoving run is the time in its units: seconds here */
-  int ok = h5_util_attr_put(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
-           h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
-           h5_util_attr_put_int32(header, "NumFilesPerSnapshot", 1) &&
-           h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
+  int ok = gadget_put_header(header, v->particles) &&
            h5_util_attr_put_double(header, "Redshift", 0.0) &&
            h5_util_attr_put_double(header, "Time", v->time_s) &&
            h5_util_attr_put_double(header, "Time_Myr", v->time_s / IONF_MYR_S) &&
            h5_util_attr_put_int64(header, "Step", v->step) &&
            h5_util_attr_put_double(header, "HubbleParam", 1.0) &&
-           h5_util_attr_put_double(header, "UnitLength_in_cm", 1.0) &&
-           h5_util_attr_put_double(header, "UnitMass_in_g", 1.0) &&
-           h5_util_attr_put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
-           h5_util_attr_put_int32(header, "Periodic", p->periodic ? 1 : 0) &&
            h5_util_attr_put_string(header, "length_unit", "cm") &&
            h5_util_attr_put_string(header, "time_unit", "s") &&
            h5_util_attr_put_string(header, "config", v->effective_yaml);
@@ -181,11 +158,13 @@ ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
   IONF_CALL(io_particles_read(path, &o, &out->particles));
   int64_t n = out->particles.count;
   struct h5_util_quiet quiet;
-  h5_util_quiet_begin(&quiet);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  ionf_err rc = file >= 0 ? IONF_OK
-                          : ionf_error_set(IONF_ERR_INPUT, "cannot open %s '%s'", KIND, path);
-  if (rc == IONF_OK) rc = read_column(file, path, "/PartType0/IonizedFraction", n, &out->x_hii);
+  hid_t file;
+  ionf_err rc = h5_util_open_read(path, KIND, &quiet, &file);
+  if (rc != IONF_OK) {
+    sph_snapshot_free(out);
+    return rc;
+  }
+  rc = read_column(file, path, "/PartType0/IonizedFraction", n, &out->x_hii);
   if (rc == IONF_OK)
     rc = read_column(file, path, "/PartType0/PhotoionizationRate", n, &out->gamma_hi_per_s);
   if (rc == IONF_OK) rc = read_column(file, path, "/PartType0/Temperature", n, &out->temperature_k);
@@ -198,8 +177,7 @@ ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
     if (header >= 0) H5Gclose(header);
     if (!ok) rc = ionf_error_set(IONF_ERR_INPUT, "%s '%s': no Header/Time or Header/Step", KIND, path);
   }
-  if (file >= 0) H5Fclose(file);
-  h5_util_quiet_end(&quiet);
+  h5_util_close_read(file, &quiet);
   if (rc != IONF_OK) sph_snapshot_free(out);
   return rc;
 }

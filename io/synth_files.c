@@ -264,17 +264,10 @@ ionf_err synth_files_signature(const char *path, char *out, size_t cap, int *fou
   if (got == sizeof head && memcmp(head, sig, sizeof sig) == 0) {
     fclose(f);
     struct h5_util_quiet quiet;
-    h5_util_quiet_begin(&quiet);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) {
-      char detail[512];
-      h5_util_error_text(detail, sizeof detail);
-      h5_util_quiet_end(&quiet);
-      return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", path, detail);
-    }
+    hid_t file;
+    IONF_CALL(h5_util_open_read(path, "HDF5 file", &quiet, &file));
     *found = h5_util_attr_get_string(file, "synthetic", out, cap);
-    H5Fclose(file);
-    h5_util_quiet_end(&quiet);
+    h5_util_close_read(file, &quiet);
     return IONF_OK;
   }
   /* text: the first line */
