@@ -612,13 +612,11 @@ static int generate_iliev4(const struct generate_args *g) {
   snprintf(spath, sizeof spath, "%s/sources.txt", g->out);
   struct synth_iliev4_request req;
   memset(&req, 0, sizeof req);
-  req.n = g->n;
+  /* the paper's box: 0.5/h comoving Mpc */
+  struct cosmology c = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
+  struct synth_field field = {g->n, 0.5 / g->h, c, g->sigma_8, g->n_s, g->seed};
+  req.field = field;
   req.redshift = 9.0;
-  req.cosmo = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
-  req.box_cmpc = 0.5 / g->h; /* the paper's 0.5/h comoving Mpc */
-  req.sigma_8 = g->sigma_8;
-  req.n_s = g->n_s;
-  req.seed = g->seed;
   req.n_sources = 16;
   req.min_separation_cells = 4;
   req.f_gamma = 250.0;
@@ -633,7 +631,7 @@ static int generate_iliev4(const struct generate_args *g) {
   if (rc != IONF_OK) return report_error(rc, 1);
   printf("wrote %s: %lld^3 proper n_H at z = 9 in a %.6g comoving Mpc box (mean %.4e cm^-3, "
          "rms linear delta %.3f, densest cell %.1f x mean)\n",
-         dpath, (long long)g->n, req.box_cmpc, res.mean_n_h_cm3, res.sigma_lin,
+         dpath, (long long)g->n, req.field.box_cmpc, res.mean_n_h_cm3, res.sigma_lin,
          res.max_over_mean);
   printf("wrote %s: %d sources at the densest peaks, Ndot %.3e .. %.3e 1/s (%.3e in all)\n",
          spath, res.n_sources, res.ndot_min, res.ndot_max, res.ndot_total);
@@ -691,7 +689,7 @@ static int generate_eor(struct generate_args *g) {
   snprintf(dpat, sizeof dpat, "%s/density_z%%.3f.h5", g->out);
   snprintf(hpat, sizeof hpat, "%s/halos_z%%.3f.h5", g->out);
   snprintf(list, sizeof list, "%s/redshifts.txt", g->out);
-  struct synth_eor_request req = {g->n, g->box_cmpc, c, g->sigma_8, g->n_s, g->seed, nz, z,
+  struct synth_eor_request req = {{g->n, g->box_cmpc, c, g->sigma_8, g->n_s, g->seed}, nz, z,
                                   g->min_halo_mass, g->min_source_mass, dpat, hpat};
   struct synth_eor_step *steps = calloc((size_t)nz, sizeof *steps);
   if (!steps) return (int)IONF_ERR_MEM;

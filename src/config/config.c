@@ -370,20 +370,14 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
   ctx->seq_given = seq && seq->kind != PARAM_NULL;
   ctx->seq_density = ctx->seq_given && (part = params_get(seq, "density")) && part->kind != PARAM_NULL;
   ctx->seq_halos = ctx->seq_given && (part = params_get(seq, "halos")) && part->kind != PARAM_NULL;
-  IONF_CALL(config_medium_grid(ctx, root, cfg));
-  IONF_CALL(config_medium_material(ctx, root, cfg));
-  IONF_CALL(config_medium_chemistry(ctx, root, cfg));
-  IONF_CALL(config_sources(ctx, root, cfg));
-  IONF_CALL(config_sources_spectrum(ctx, root, cfg));
-  IONF_CALL(config_time(ctx, root, cfg));
-  IONF_CALL(config_run_raytracing(ctx, root, cfg));
-  IONF_CALL(config_run_montecarlo(ctx, root, cfg));
-  IONF_CALL(config_run_output(ctx, root, cfg));
-  IONF_CALL(config_run_mpi(ctx, root, cfg));
-  IONF_CALL(config_cosmology(ctx, root, cfg));
-  IONF_CALL(config_sequence(ctx, root, cfg));
-  IONF_CALL(config_synthetic(ctx, root, cfg));
-  IONF_CALL(config_debug(ctx, root, cfg));
+  /* in the order of the effective config */
+  static config_section_fn *const readers[] = {
+      config_medium_grid,    config_medium_material, config_medium_chemistry,
+      config_sources,        config_sources_spectrum, config_time,
+      config_run_raytracing, config_run_montecarlo,  config_run_output,
+      config_run_mpi,        config_cosmology,       config_sequence,
+      config_synthetic,      config_debug};
+  for (size_t r = 0; r < CONFIG_N(readers); ++r) IONF_CALL(readers[r](ctx, root, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }

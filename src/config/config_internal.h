@@ -130,39 +130,12 @@ IONF_NODISCARD ionf_err config_positive(struct config_section *s, const char *ke
 /* ---- the sections, in the order of the effective config (config_build) ----------------- */
 
 /* Each reads its section of `root` into cfg and the effective tree ctx->eff. */
-IONF_NODISCARD ionf_err config_medium_grid(struct config_ctx *ctx, const struct param_node *root,
-                                           struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_medium_material(struct config_ctx *ctx,
-                                               const struct param_node *root,
-                                               struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_medium_chemistry(struct config_ctx *ctx,
-                                                const struct param_node *root,
-                                                struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
-                                       struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_sources_spectrum(struct config_ctx *ctx,
-                                                const struct param_node *root,
-                                                struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_time(struct config_ctx *ctx, const struct param_node *root,
-                                    struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_run_raytracing(struct config_ctx *ctx,
-                                              const struct param_node *root,
-                                              struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_run_montecarlo(struct config_ctx *ctx,
-                                              const struct param_node *root,
-                                              struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_run_output(struct config_ctx *ctx, const struct param_node *root,
-                                          struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_run_mpi(struct config_ctx *ctx, const struct param_node *root,
-                                       struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_cosmology(struct config_ctx *ctx, const struct param_node *root,
-                                         struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_sequence(struct config_ctx *ctx, const struct param_node *root,
-                                        struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_synthetic(struct config_ctx *ctx, const struct param_node *root,
-                                         struct ionf_config *cfg);
-IONF_NODISCARD ionf_err config_debug(struct config_ctx *ctx, const struct param_node *root,
-                                     struct ionf_config *cfg);
+typedef ionf_err config_section_fn(struct config_ctx *ctx, const struct param_node *root,
+                                   struct ionf_config *cfg);
+config_section_fn config_medium_grid, config_medium_material, config_medium_chemistry,
+    config_sources, config_sources_spectrum, config_time, config_run_raytracing,
+    config_run_montecarlo, config_run_output, config_run_mpi, config_cosmology, config_sequence,
+    config_synthetic, config_debug;
 
 /* The output times (config_time.c): time.outputs (`n`, NULL when not given) and the
  * `n_more` times `more`, each in (0, t_end], sorted, duplicates dropped. */

@@ -11,6 +11,14 @@
 
 /* HEADER: comment lines; N, DT, DIR: values padded to 20, 19, 12 characters so
  * the comments line up. */
+/* C2-Ray's hydrogen chemistry, explained (the thermal Iliev tests) */
+#define PROBLEMS_CHEMISTRY_HI \
+  "chemistry:\n" \
+  "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n" \
+  "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n" \
+  "  collisional_ionization: true  # include collisional ionization of HI\n" \
+  "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+
 /* the black-body spectrum section, explained (iliev2 and the thermal plane problem) */
 #define PROBLEMS_SPECTRUM_BLACKBODY \
   "spectrum:\n" \
@@ -124,11 +132,7 @@ static const char problems_iliev2[] =
     "  x_HII_initial: 1.2e-3  # initial ionized hydrogen fraction (0 < x <= 1)\n"
     "  isothermal: false      # the temperature evolves: photo-heating and cooling\n"
     "\n"
-    "chemistry:\n"
-    "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"
-    "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n"
-    "  collisional_ionization: true  # include collisional ionization of HI\n"
-    "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+    PROBLEMS_CHEMISTRY_HI
     "\n"
     "sources:\n"
     "  - {position: [0, 0, 0], Ndot: 5.0e48}  # 0-based cell indices; photons per second\n"
@@ -259,11 +263,7 @@ static const char problems_iliev3[] =
     "      n_H: 0.04          # 200 times the surrounding density [cm^-3]\n"
     "      temperature: 40    # initial temperature inside [K] (default: material.temperature)\n"
     "\n"
-    "chemistry:\n"
-    "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"
-    "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n"
-    "  collisional_ionization: true  # include collisional ionization of HI\n"
-    "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+    PROBLEMS_CHEMISTRY_HI
     "\n"
     "# Point sources {position, Ndot} and plane-parallel sources {plane, flux} may be mixed.\n"
     "sources:\n"

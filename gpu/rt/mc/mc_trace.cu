@@ -148,17 +148,8 @@ extern "C" ionf_err mc_cuda_trace(struct mc_cuda *m, const struct mc_state *st,
   CUDA_CHECK(cudaMemsetAsync(m->d_crossed, 0, sizeof(unsigned long long), stream),
                "clearing a counter");
   struct mc_kernel_args a;
-  a.m.n = p->n;
-  a.m.periodic = p->periodic;
-  a.m.cell_cm = p->cell_cm;
-  a.m.r_max_cells = mc_walk_limit_cells(p->r_max_cells, p->n, p->periodic);
-  a.m.n_h_cm3 = p->n_h_cm3;
-  a.m.x_hii_av = p->x_hii_av;
-  a.m.sigma0_cm2 = st->sigma0_cm2;
-  a.m.sigma_index = st->sigma_index;
-  a.m.gamma = p->gamma;
-  a.m.gamma_sq = m->d_gamma_sq;
-  a.m.heat = st->heating ? p->heat : NULL;
+  a.m = mc_medium_make(st, p->n, p->periodic, p->cell_cm, p->r_max_cells, p->n_h_cm3,
+                       p->x_hii_av, p->gamma, m->d_gamma_sq, p->heat);
   a.src_ijk = p->src_ijk;
   a.src_ndot = p->src_ndot;
   a.packets = (unsigned)st->packets_per_source;

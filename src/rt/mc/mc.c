@@ -73,6 +73,16 @@ ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
   return rc;
 }
 
+struct mc_medium mc_medium_make(const struct mc_state *st, int64_t n, int periodic,
+                                double cell_cm, double r_max_cells, const double *n_h_cm3,
+                                const double *x_hii_av, double *gamma, double *gamma_sq,
+                                double *heat) {
+  struct mc_medium m = {n, periodic, cell_cm, mc_walk_limit_cells(r_max_cells, n, periodic),
+                        n_h_cm3, x_hii_av, st->sigma0_cm2, st->sigma_index, gamma, gamma_sq,
+                        st->heating ? heat : NULL};
+  return m;
+}
+
 ionf_err mc_state_init(const struct mc_config *mc, const struct photo_spectrum *spectrum,
                        const struct species_data species[IONF_N_SPECIES],
                        const struct chem_params *chem, int64_t n, struct mc_state *st) {

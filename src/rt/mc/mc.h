@@ -42,6 +42,7 @@
 #include "core/error.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
+#include "rt/mc/mc_k.h"
 #include "rt/photo_tables.h"
 #include "rt/tracer.h"
 
@@ -99,6 +100,14 @@ IONF_NODISCARD ionf_err mc_spectrum_build(double t_eff_k, int points, double *ta
 
 /** The photon radius of a walk [cells]: R_max, or the whole box. */
 double mc_walk_limit_cells(double r_max_cells, int64_t n, int periodic);
+
+/** The medium the packets walk (mc_k.h), the same for the CPU and the CUDA pass: the
+    grid's geometry, the walk limit of R_max, HI's cross-section from `st`, the fields
+    and tallies given (host or device arrays); heat only when `st` heats. */
+struct mc_medium mc_medium_make(const struct mc_state *st, int64_t n, int periodic,
+                                double cell_cm, double r_max_cells, const double *n_h_cm3,
+                                const double *x_hii_av, double *gamma, double *gamma_sq,
+                                double *heat);
 
 /** One pass's inputs (host arrays). */
 struct mc_pass {
