@@ -234,6 +234,18 @@ int h5_util_put_dataset(hid_t group, const char *name, hid_t file_type, hid_t me
   return ok;
 }
 
+ionf_err h5_util_close_temp(hid_t file, int ok, const struct h5_util_quiet *quiet,
+                            const char *kind, const char *path) {
+  char detail[1024] = "";
+  if (!ok) h5_util_error_text(detail, sizeof detail);
+  if (H5Fclose(file) < 0 && ok) {
+    ok = 0;
+    h5_util_error_text(detail, sizeof detail);
+  }
+  h5_util_quiet_end(quiet);
+  return ok ? IONF_OK : ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", kind, path, detail);
+}
+
 ionf_err h5_util_open_read(const char *path, const char *kind, struct h5_util_quiet *quiet,
                            hid_t *file) {
   *file = H5I_INVALID_HID;

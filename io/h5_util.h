@@ -95,6 +95,14 @@ IONF_NODISCARD ionf_err h5_util_open_read(const char *path, const char *kind,
 void h5_util_close_read(hid_t file, const struct h5_util_quiet *quiet);
 
 /**
+ * Close a file made by h5_util_create_temp and put HDF5's printing back.  `ok` 0 (a write
+ * failed, its reason on HDF5's stack) or a failed close: IONF_ERR_IO "cannot write KIND
+ * 'PATH': <HDF5's reason>".  The caller then lands the file with output_file_commit.
+ */
+IONF_NODISCARD ionf_err h5_util_close_temp(hid_t file, int ok, const struct h5_util_quiet *quiet,
+                                           const char *kind, const char *path);
+
+/**
  * Read attribute `name` of `obj` (which exists: callers check and word that
  * error themselves) into `out` as `mem_type`; IONF_ERR_IO naming `name`, `path`
  * and HDF5's reason when it cannot be read.

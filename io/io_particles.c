@@ -9,18 +9,16 @@
 
 #include "io/io_particles.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "io/gadget.h"
 #include "io/h5_util.h"
+#include "io/output_file.h"
 
 #define KIND "particle file"
 
@@ -486,29 +484,6 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
   hid_t file;
   struct h5_util_quiet quiet;
   IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &quiet, &file));
-  int ok = write_contents(file, p);
-  char detail[2048] = "";
-  if (!ok) h5_util_error_text(detail, sizeof detail);
-  if (H5Fclose(file) < 0 && ok) {
-    ok = 0;
-    h5_util_error_text(detail, sizeof detail);
-  }
-  h5_util_quiet_end(&quiet);
-  if (ok) { /* on disk before the rename makes it visible */
-    int fd = open(tmp, O_RDONLY);
-    if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {
-      ok = 0;
-      snprintf(detail, sizeof detail, "syncing: %s", strerror(errno));
-    }
-    if (fd >= 0) close(fd);
-  }
-  if (ok && rename(tmp, path) != 0) {
-    ok = 0;
-    snprintf(detail, sizeof detail, "renaming '%s' to it: %s", tmp, strerror(errno));
-  }
-  if (!ok) {
-    unlink(tmp);
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", KIND, path, detail);
-  }
-  return IONF_OK;
+  ionf_err rc = h5_util_close_temp(file, write_contents(file, p), &quiet, KIND, path);
+  return output_file_commit(rc, tmp, path, KIND);
 }

@@ -13,6 +13,7 @@
 #include "io/snapshot.h"
 
 #include "io/h5_util.h"
+#include "io/output_file.h"
 
 #include <mpi.h>
 
@@ -20,7 +21,6 @@
 #include "mpi/comm_mpi.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -277,22 +277,6 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
   return rc;
 }
 
-/* Push the temporary file's data to storage before the rename makes it visible,
- * so that a crash after the rename cannot leave a truncated snapshot. */
-ionf_err output_file_sync(const char *tmp_path, const char *path) {
-  int fd = open(tmp_path, O_RDONLY);
-  if (fd < 0)
-    return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': reopening '%s' to sync: %s",
-                          path, tmp_path, strerror(errno));
-  int bad = fsync(fd) != 0 && errno != EINVAL; /* EINVAL: the filesystem cannot sync */
-  int err = errno;
-  close(fd);
-  if (bad)
-    return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': syncing '%s': %s", path,
-                          tmp_path, strerror(err));
-  return IONF_OK;
-}
-
 ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
                         const struct fields *fields, const struct snapshot_meta *meta,
                         char *path_out, size_t path_out_size) {
@@ -359,10 +343,7 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
   if (rc == IONF_OK && any != IONF_OK)
     rc = ionf_error_set(IONF_ERR_PEER, "another rank failed writing snapshot '%s'", path);
   int leader = comm_rank() == 0;
-  if (rc == IONF_OK && leader) rc = output_file_sync(tmp_path, path);
-  if (rc == IONF_OK && leader && rename(tmp_path, path) != 0)
-    rc = ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': renaming '%s' to it: %s",
-                        path, tmp_path, strerror(errno));
+  if (leader) rc = output_file_commit(rc, tmp_path, path, "snapshot");
   if (parallel && comm_agree(rc, &any) == IONF_OK && rc == IONF_OK && any != IONF_OK)
     rc = ionf_error_set(IONF_ERR_PEER, "rank 0 failed to finish snapshot '%s'", path);
   if (rc != IONF_OK) {
@@ -396,11 +377,10 @@ ionf_err csv_keep_rows_upto(const char *path, double limit) {
   }
   fclose(in);
   bad |= fclose(out) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
-    return ionf_error_set(IONF_ERR_IO, "cannot rewrite '%s': %s", path, strerror(errno));
-  }
-  return IONF_OK;
+  ionf_err rc = bad ? ionf_error_set(IONF_ERR_IO, "cannot rewrite '%s': writing '%s': %s", path,
+                                     tmp, strerror(errno))
+                    : IONF_OK;
+  return output_file_commit(rc, tmp, path, "the step log");
 }
 
 ionf_err step_log_open(struct step_log *log, const char *dir, int64_t resume_after_step) {

@@ -80,10 +80,6 @@ IONF_NODISCARD ionf_err snapshot_write(const struct snapshot_run *run, const str
                                        const struct snapshot_meta *meta, char *path_out,
                                        size_t path_out_size);
 
-/** fsync the finished temporary file `tmp_path` before it is renamed to `path` (named in
-    errors), so that a crash after the rename cannot leave a truncated file under `path`. */
-IONF_NODISCARD ionf_err output_file_sync(const char *tmp_path, const char *path);
-
 /** The step log DIR/log.csv: header on open, one row per step. */
 struct step_log {
   FILE *file;

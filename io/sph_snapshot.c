@@ -7,17 +7,15 @@
 
 #include "io/sph_snapshot.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/constants.h"
 #include "io/gadget.h"
 #include "io/h5_util.h"
+#include "io/output_file.h"
 #include "io/io_particles.h"
 #include "io/snapshot.h"
 #include "io/sph_checkpoint.h"
@@ -99,30 +97,8 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
            (!v->checkpoint || sph_checkpoint_write_attrs(file, v->checkpoint, v->time_s, v->step));
   ionf_err rc = IONF_OK;
   if (ok && v->deposit_n > 0) rc = write_grid(file, v, &ok);
-  char detail[4096] = "";
-  if (!ok) h5_util_error_text(detail, sizeof detail);
-  if (H5Fclose(file) < 0 && ok) {
-    ok = 0;
-    h5_util_error_text(detail, sizeof detail);
-  }
-  h5_util_quiet_end(&quiet);
-  if (ok && rc == IONF_OK) {
-    rc = output_file_sync(tmp, path);
-    if (rc != IONF_OK) {
-      unlink(tmp);
-      return rc;
-    }
-  }
-  if (ok && rc == IONF_OK && rename(tmp, path) != 0) {
-    ok = 0;
-    snprintf(detail, sizeof detail, "renaming '%s' to it: %s", tmp, strerror(errno));
-  }
-  if (!ok || rc != IONF_OK) {
-    unlink(tmp);
-    if (rc != IONF_OK) return rc;
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", kind, path, detail);
-  }
-  return IONF_OK;
+  ionf_err closed = h5_util_close_temp(file, ok, &quiet, kind, path);
+  return output_file_commit(rc != IONF_OK ? rc : closed, tmp, path, kind);
 }
 
 static ionf_err read_column(hid_t file, const char *path, const char *name, int64_t n,

@@ -8,7 +8,6 @@
 #include "io/synth_files.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 
 #include "core/path.h"
 #include "io/h5_util.h"
+#include "io/output_file.h"
 #include "io/output_dir.h"
 
 #define SYNTH_FILES_TEXT_TAG "# ionfront synthetic: "
@@ -52,24 +52,6 @@ static ionf_err files_prepare(const char *path, const char *what, char *tmp, siz
   IONF_CHECK(len > 0 && (size_t)len < cap, IONF_ERR_IO,
              "cannot write the %s '%s': the path is too long", what, path);
   return IONF_OK;
-}
-
-/* Sync the temporary file and give it its final name (or remove it on failure). */
-static ionf_err files_commit(ionf_err rc, const char *tmp, const char *path, const char *what) {
-  if (rc == IONF_OK) {
-    int fd = open(tmp, O_RDONLY);
-    int bad = fd < 0 || (fsync(fd) != 0 && errno != EINVAL);
-    int err = errno;
-    if (fd >= 0) close(fd);
-    if (bad)
-      rc = ionf_error_set(IONF_ERR_IO, "cannot write the %s '%s': syncing '%s': %s", what, path,
-                          tmp, strerror(err));
-  }
-  if (rc == IONF_OK && rename(tmp, path) != 0)
-    rc = ionf_error_set(IONF_ERR_IO, "cannot write the %s '%s': renaming '%s' to it: %s", what,
-                        path, tmp, strerror(errno));
-  if (rc != IONF_OK) unlink(tmp);
-  return rc;
 }
 
 /* ---- HDF5 ------------------------------------------------------------------------- */
@@ -158,7 +140,7 @@ ionf_err synth_files_write_density(const char *path, const char *dataset, int64_
   if (rc == IONF_OK)
     rc = h5_root_attrs(file, redshift, box_cmpc, signature, description, what, path);
   rc = h5_close(file, rc, what, path, &quiet);
-  return files_commit(rc, tmp, path, what);
+  return output_file_commit(rc, tmp, path, what);
 }
 
 ionf_err synth_files_write_halos(const char *path, int64_t m, const double *position_cmpc,
@@ -181,7 +163,7 @@ ionf_err synth_files_write_halos(const char *path, int64_t m, const double *posi
   if (rc == IONF_OK)
     rc = h5_root_attrs(file, redshift, box_cmpc, signature, description, what, path);
   rc = h5_close(file, rc, what, path, &quiet);
-  return files_commit(rc, tmp, path, what);
+  return output_file_commit(rc, tmp, path, what);
 }
 
 /* ---- sources ---------------------------------------------------------------------------- */
@@ -248,7 +230,7 @@ ionf_err synth_files_write_sources(const char *path, enum source_format format, 
     if (rc == IONF_OK) rc = h5_root_attrs(file, -1.0, 0.0, signature, description, what, path);
     rc = h5_close(file, rc, what, path, &quiet);
   }
-  return files_commit(rc, tmp, path, what);
+  return output_file_commit(rc, tmp, path, what);
 }
 
 /* ---- reading the signature back ------------------------------------------------------------ */
