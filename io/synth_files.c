@@ -95,10 +95,12 @@ static ionf_err h5_root_attrs(hid_t file, double redshift, double box_cmpc, cons
   return ok ? IONF_OK : h5_fail(what, path, "writing the root attributes");
 }
 
-/* Open the temporary HDF5 file (truncating a stale one), HDF5's printing off until
-   h5_close (the caller's setting saved in *quiet). */
-static ionf_err h5_create(const char *tmp, const char *path, const char *what,
+/* Prepare `path`'s folder and its temporary name tmp[cap] (files_prepare), then open the
+   temporary HDF5 file (truncating a stale one), HDF5's printing off until h5_close (the
+   caller's setting saved in *quiet). */
+static ionf_err h5_create(const char *path, const char *what, char *tmp, size_t cap,
                           struct h5_util_quiet *quiet, hid_t *file) {
+  IONF_CALL(files_prepare(path, what, tmp, cap));
   h5_util_quiet_begin(quiet);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   /* STRONG: H5Fclose really closes (and flushes) before the rename. */
@@ -132,8 +134,7 @@ ionf_err synth_files_write_density(const char *path, const char *dataset, int64_
   char tmp[IONF_PATH_MAX + 16];
   hid_t file;
   struct h5_util_quiet quiet;
-  IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
-  IONF_CALL(h5_create(tmp, path, what, &quiet, &file));
+  IONF_CALL(h5_create(path, what, tmp, sizeof tmp, &quiet, &file));
   hsize_t dims[3] = {(hsize_t)n, (hsize_t)n, (hsize_t)n};
   ionf_err rc = h5_dataset(file, dataset, 3, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, n_h_cm3,
                            "cm^-3", what, path);
@@ -152,8 +153,7 @@ ionf_err synth_files_write_halos(const char *path, int64_t m, const double *posi
   char tmp[IONF_PATH_MAX + 16];
   hid_t file;
   struct h5_util_quiet quiet;
-  IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
-  IONF_CALL(h5_create(tmp, path, what, &quiet, &file));
+  IONF_CALL(h5_create(path, what, tmp, sizeof tmp, &quiet, &file));
   hsize_t pdims[2] = {(hsize_t)m, 3}, mdims[1] = {(hsize_t)m};
   ionf_err rc = h5_dataset(file, "/halos/position", 2, pdims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                            position_cmpc, "comoving Mpc", what, path);
@@ -208,16 +208,16 @@ ionf_err synth_files_write_sources(const char *path, enum source_format format, 
   IONF_CHECK(m >= 0 && (m == 0 || (ijk && ndot_per_s)), IONF_ERR_INTERNAL,
              "synth_files_write_sources: bad arguments");
   char tmp[IONF_PATH_MAX + 16];
-  IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
   int hdf5 = format == SOURCE_FORMAT_HDF5 ||
              (format == SOURCE_FORMAT_AUTO && synth_files_hdf5_name(path));
   ionf_err rc;
   if (!hdf5) {
+    IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
     rc = sources_text(tmp, path, m, ijk, ndot_per_s, mass_msun, signature, description);
   } else {
     hid_t file;
     struct h5_util_quiet quiet;
-    IONF_CALL(h5_create(tmp, path, what, &quiet, &file));
+    IONF_CALL(h5_create(path, what, tmp, sizeof tmp, &quiet, &file));
     hsize_t pdims[2] = {(hsize_t)m, 3}, mdims[1] = {(hsize_t)m};
     rc = h5_dataset(file, "/sources/position", 2, pdims, H5T_STD_I32LE, H5T_NATIVE_INT32, ijk,
                     NULL, what, path);

@@ -479,7 +479,8 @@ struct generate_args {
   const char *kind, *out;
   int64_t n;
   uint64_t seed;
-  double sigma_8, n_s, h, omega_m, omega_b, box_cmpc, z_start, z_end;
+  double sigma_8, n_s, box_cmpc, z_start, z_end;
+  struct cosmology cosmo;       /* h, Omega_m, Omega_b from the options; flat */
   int count;
   double redshifts[1024];
   int n_redshifts;
@@ -527,9 +528,8 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
   g->seed = eor ? 1 : 4;
   g->sigma_8 = 0.8;
   g->n_s = eor ? 0.96 : 1.0;
-  g->h = COSMOLOGY_DEFAULT_H;
-  g->omega_m = COSMOLOGY_DEFAULT_OMEGA_M;
-  g->omega_b = COSMOLOGY_DEFAULT_OMEGA_B;
+  g->cosmo = cosmology_flat(COSMOLOGY_DEFAULT_H, COSMOLOGY_DEFAULT_OMEGA_M, COSMOLOGY_DEFAULT_OMEGA_B,
+                            COSMOLOGY_DEFAULT_T_CMB_K);
   g->box_cmpc = 100.0;
   g->z_start = 20.0;
   g->z_end = 7.0;
@@ -570,11 +570,11 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
     } else if (!strcmp(opt, "--n-s")) {
       ok = generate_number(opt, val, 1e-6, 2, &g->n_s);
     } else if (!strcmp(opt, "--h")) {
-      ok = generate_number(opt, val, 1e-3, 10, &g->h);
+      ok = generate_number(opt, val, 1e-3, 10, &g->cosmo.h);
     } else if (!strcmp(opt, "--Omega-m")) {
-      ok = generate_number(opt, val, 1e-6, 1, &g->omega_m);
+      ok = generate_number(opt, val, 1e-6, 1, &g->cosmo.omega_m);
     } else if (!strcmp(opt, "--Omega-b")) {
-      ok = generate_number(opt, val, 1e-6, 1, &g->omega_b);
+      ok = generate_number(opt, val, 1e-6, 1, &g->cosmo.omega_b);
     } else if (!strcmp(opt, "--box")) {
       ok = generate_number(opt, val, 1e-6, 1e5, &g->box_cmpc);
     } else if (!strcmp(opt, "--z-start")) {
@@ -603,6 +603,7 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
     if (!ok) return (int)IONF_ERR_USAGE;
   }
   if (g->min_source_mass < 0.0) g->min_source_mass = g->min_halo_mass;
+  g->cosmo = cosmology_flat(g->cosmo.h, g->cosmo.omega_m, g->cosmo.omega_b, g->cosmo.t_cmb0_k);
   return 0;
 }
 
@@ -613,8 +614,7 @@ static int generate_iliev4(const struct generate_args *g) {
   struct synth_iliev4_request req;
   memset(&req, 0, sizeof req);
   /* the paper's box: 0.5/h comoving Mpc */
-  struct cosmology c = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
-  struct synth_field field = {g->n, 0.5 / g->h, c, g->sigma_8, g->n_s, g->seed};
+  struct synth_field field = {g->n, 0.5 / g->cosmo.h, g->cosmo, g->sigma_8, g->n_s, g->seed};
   req.field = field;
   req.redshift = 9.0;
   req.n_sources = 16;
@@ -642,12 +642,13 @@ static int generate_iliev4(const struct generate_args *g) {
   if (g->seed != 4) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.seed=%llu", (unsigned long long)g->seed);
   if (g->sigma_8 != 0.8) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.sigma_8=%.9g", g->sigma_8);
   if (g->n_s != 1.0) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.n_s=%.9g", g->n_s);
-  if (g->h != COSMOLOGY_DEFAULT_H || g->omega_m != COSMOLOGY_DEFAULT_OMEGA_M ||
-      g->omega_b != COSMOLOGY_DEFAULT_OMEGA_B)
+  const struct cosmology *c = &g->cosmo;
+  if (c->h != COSMOLOGY_DEFAULT_H || c->omega_m != COSMOLOGY_DEFAULT_OMEGA_M ||
+      c->omega_b != COSMOLOGY_DEFAULT_OMEGA_B)
     snprintf(sets + used, sizeof sets - (size_t)used,
              " --set cosmology.h=%.9g --set cosmology.Omega_m=%.9g --set cosmology.Omega_b=%.9g "
              "--set 'grid.box_size=%.9g kpc'",
-             g->h, g->omega_m, g->omega_b, 0.5 / g->h / 10.0 * 1000.0);
+             c->h, c->omega_m, c->omega_b, 0.5 / c->h / 10.0 * 1000.0);
   printf("  ionfront example iliev4 > iliev4.yaml    # in the folder that holds %s/\n", g->out);
   printf("  ionfront run iliev4.yaml%s\n", sets);
   if (strcmp(g->out, "iliev4_ic") != 0)
@@ -673,7 +674,7 @@ static int generate_time_spaced(const struct generate_args *g, const struct cosm
 }
 
 static int generate_eor(struct generate_args *g) {
-  struct cosmology c = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
+  struct cosmology c = g->cosmo;
   double *z = g->redshifts;
   int nz = g->n_redshifts;
   if (nz == 0) {

@@ -316,6 +316,13 @@ ionf_err config_take(struct config_section *s, const char *key, const char *def,
   return IONF_OK;
 }
 
+ionf_err config_take_enum(struct config_section *s, const char *key, const char *def,
+                          const char *const *names, size_t n_names, int *which) {
+  struct param_node *n;
+  IONF_CALL(config_take(s, key, def, &n));
+  return config_enum(s->ctx, s->path, n, names, n_names, which);
+}
+
 ionf_err config_require(const struct config_section *s, const struct param_node *n,
                         const char *what) {
   IONF_CHECK(n, IONF_ERR_CONFIG, "%s: missing required key '%s' (%s)", s->ctx->name, s->path,
@@ -422,28 +429,22 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->debug.fail_load_rank = -1;
 }
 
+/* free(p) and forget it, so that a second config_free is harmless */
+#define CONFIG_RELEASE(p) (free(p), (p) = NULL)
+
 void config_free(struct ionf_config *cfg) {
   if (!cfg) return;
-  free(cfg->source_ijk);
-  free(cfg->source_ndot_per_s);
-  free(cfg->planes);
-  free(cfg->clumps);
-  cfg->planes = NULL;
-  cfg->clumps = NULL;
-  cfg->n_planes = 0;
-  cfg->n_clumps = 0;
-  free(cfg->output_times_s);
-  free(cfg->effective_yaml);
+  CONFIG_RELEASE(cfg->source_ijk);
+  CONFIG_RELEASE(cfg->source_ndot_per_s);
+  CONFIG_RELEASE(cfg->planes);
+  CONFIG_RELEASE(cfg->clumps);
+  CONFIG_RELEASE(cfg->output_times_s);
+  CONFIG_RELEASE(cfg->effective_yaml);
   free(cfg->sequence.redshifts);
   free(cfg->sequence.times_s);
   free(cfg->sequence.steps);
   memset(&cfg->sequence, 0, sizeof cfg->sequence);
-  cfg->source_ijk = NULL;
-  cfg->source_ndot_per_s = NULL;
-  cfg->output_times_s = NULL;
-  cfg->effective_yaml = NULL;
-  cfg->n_sources_inline = 0;
-  cfg->n_outputs = 0;
+  cfg->n_sources_inline = cfg->n_planes = cfg->n_clumps = cfg->n_outputs = 0;
 }
 
 ionf_err config_from_params(const struct param_node *root, const char *name,

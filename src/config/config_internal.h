@@ -123,6 +123,10 @@ IONF_NODISCARD ionf_err config_take(struct config_section *s, const char *key, c
                                     struct param_node **out);
 IONF_NODISCARD ionf_err config_require(const struct config_section *s,
                                        const struct param_node *n, const char *what);
+/* A key with a default that names one of names[n_names] (case-insensitive): *which its index. */
+IONF_NODISCARD ionf_err config_take_enum(struct config_section *s, const char *key,
+                                         const char *def, const char *const *names,
+                                         size_t n_names, int *which);
 /* A required positive finite number. */
 IONF_NODISCARD ionf_err config_positive(struct config_section *s, const char *key,
                                         const char *def, const char *what, double *out);

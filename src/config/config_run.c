@@ -37,8 +37,8 @@ ionf_err config_run_raytracing(struct config_ctx *ctx, const struct param_node *
   IONF_CALL(config_int(ctx, s.path, n, 1, 10000, &iters));
   cfg->max_iterations = (int)iters;
 
-  IONF_CALL(config_take(&s, "backend", CONFIG_DEF_BACKEND, &n));
-  IONF_CALL(config_enum(ctx, s.path, n, backends, CONFIG_N(backends), &which));
+  IONF_CALL(config_take_enum(&s, "backend", CONFIG_DEF_BACKEND, backends, CONFIG_N(backends),
+                             &which));
   cfg->backend = backend_of[which];
 
   int64_t batch = 0;
@@ -46,8 +46,7 @@ ionf_err config_run_raytracing(struct config_ctx *ctx, const struct param_node *
   IONF_CALL(config_int(ctx, s.path, n, 0, 100000000, &batch));
   cfg->source_batch_size = batch;
 
-  IONF_CALL(config_take(&s, "method", "asora", &n));
-  IONF_CALL(config_enum(ctx, s.path, n, methods, CONFIG_N(methods), &which));
+  IONF_CALL(config_take_enum(&s, "method", "asora", methods, CONFIG_N(methods), &which));
   cfg->method = which == 1 ? RT_METHOD_MONTECARLO : RT_METHOD_ASORA;
   return IONF_OK;
 }
@@ -133,11 +132,10 @@ ionf_err config_run_mpi(struct config_ctx *ctx, const struct param_node *root,
                                                 REDUCTION_SCATTER, REDUCTION_REDUCE,
                                                 REDUCTION_ALLREDUCE};
   struct config_section s;
-  struct param_node *n;
   int which = 0;
   IONF_CALL(config_open_section(ctx, root, "mpi", keys, CONFIG_N(keys), &s));
-  IONF_CALL(config_take(&s, "reduction", CONFIG_DEF_REDUCTION, &n));
-  IONF_CALL(config_enum(ctx, s.path, n, modes, CONFIG_N(modes), &which));
+  IONF_CALL(
+      config_take_enum(&s, "reduction", CONFIG_DEF_REDUCTION, modes, CONFIG_N(modes), &which));
   cfg->reduction = mode_of[which];
   return IONF_OK;
 }

@@ -10,13 +10,11 @@
 #include "core/units.h"
 #include "rt/planar/planar.h"
 
-/* A plane-parallel source {plane: FACE, flux: F}, the list's entry `index`. */
+/* A plane-parallel source {plane: FACE, flux: F}, the list's entry `name` ("sources[2]"). */
 static ionf_err config_plane_entry(struct config_ctx *ctx, const struct param_node *entry,
-                                   size_t index, struct param_node *eff_list,
+                                   const char *name, struct param_node *eff_list,
                                    struct ionf_config *cfg) {
   static const char *const keys[] = {"plane", "flux"};
-  char name[64];
-  snprintf(name, sizeof name, "sources[%zu]", index);
   struct config_section s;
   struct param_node *n;
   struct planar_source *p = &cfg->planes[cfg->n_planes];
@@ -55,7 +53,7 @@ static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_n
              "%s: %s: give either {position, Ndot} (a point source) or {plane, flux} (a "
              "plane-parallel source), not keys of both",
              ctx->name, name);
-  if (is_plane) return config_plane_entry(ctx, entry, index, eff_list, cfg);
+  if (is_plane) return config_plane_entry(ctx, entry, name, eff_list, cfg);
   size_t point = (size_t)cfg->n_sources_inline;
   struct config_section s;
   struct param_node *n;
@@ -122,7 +120,6 @@ ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
                                                    SOURCE_FORMAT_TEXT};
     struct config_section s;
     struct param_node *n;
-    int which = 0;
     IONF_CALL(config_open_section(ctx, root, "sources", keys, CONFIG_N(keys), &s));
     IONF_CALL(config_take(&s, "file", NULL, &n));
     IONF_CALL(config_require(&s, n, "a source file, HDF5 or text"));
@@ -133,8 +130,9 @@ ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
     IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
     resolved->quoted = 1;
     IONF_CALL(params_map_set(s.eff, "file", resolved));
-    IONF_CALL(config_take(&s, "format", CONFIG_DEF_SOURCE_FORMAT, &n));
-    IONF_CALL(config_enum(ctx, s.path, n, formats, CONFIG_N(formats), &which));
+    int which = 0;
+    IONF_CALL(config_take_enum(&s, "format", CONFIG_DEF_SOURCE_FORMAT, formats, CONFIG_N(formats),
+                               &which));
     cfg->source_format = format_of[which];
     return IONF_OK;
   }
@@ -164,8 +162,7 @@ ionf_err config_sources_spectrum(struct config_ctx *ctx, const struct param_node
   int type = 0;
   int64_t num_tau = 0;
   IONF_CALL(config_open_section(ctx, root, "spectrum", keys, CONFIG_N(keys), &s));
-  IONF_CALL(config_take(&s, "type", CONFIG_DEF_SPECTRUM, &n));
-  IONF_CALL(config_enum(ctx, s.path, n, types, CONFIG_N(types), &type));
+  IONF_CALL(config_take_enum(&s, "type", CONFIG_DEF_SPECTRUM, types, CONFIG_N(types), &type));
   cfg->spectrum = type == 1 ? SPECTRUM_BLACKBODY : SPECTRUM_GREY;
 
   /* T_eff is only used by blackbody; given with grey it is checked and kept. */

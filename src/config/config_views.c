@@ -5,11 +5,10 @@
 #include "config/config_views.h"
 
 struct species_params config_views_species_params(const struct ionf_config *cfg) {
-  struct species_params p;
-  p.sigma0_cm2 = cfg->sigma0_cm2;
-  p.sigma_power_law_index = cfg->sigma_power_law_index;
-  p.alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s;
-  p.alpha_b_power = cfg->alpha_b_power;
+  struct species_params p = {.sigma0_cm2 = cfg->sigma0_cm2,
+                             .sigma_power_law_index = cfg->sigma_power_law_index,
+                             .alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s,
+                             .alpha_b_power = cfg->alpha_b_power};
   return p;
 }
 
@@ -26,11 +25,8 @@ struct chem_params config_views_chem(const struct ionf_config *cfg) {
 }
 
 struct photo_spectrum config_views_spectrum(const struct ionf_config *cfg) {
-  struct photo_spectrum s;
-  s.type = cfg->spectrum;
-  s.t_eff_k = cfg->t_eff_k;
-  s.num_tau = cfg->num_tau;
-  s.min_log_tau = cfg->min_log_tau;
-  s.max_log_tau = cfg->max_log_tau;
+  struct photo_spectrum s = {.type = cfg->spectrum, .t_eff_k = cfg->t_eff_k,
+                            .num_tau = cfg->num_tau, .min_log_tau = cfg->min_log_tau,
+                            .max_log_tau = cfg->max_log_tau};
   return s;
 }

@@ -11,6 +11,13 @@
 
 /* HEADER: comment lines; N, DT, DIR: values padded to 20, 19, 12 characters so
  * the comments line up. */
+/* Test 4's steps and outputs (iliev4 and iliev4_particles) */
+#define PROBLEMS_ILIEV4_TIME \
+  "time:\n" \
+  "  dt: 0.01 Myr\n" \
+  "  t_end: 0.4 Myr\n" \
+  "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+
 /* C2-Ray's hydrogen chemistry, explained (the thermal Iliev tests) */
 #define PROBLEMS_CHEMISTRY_HI \
   "chemistry:\n" \
@@ -324,10 +331,7 @@ static const char problems_iliev4[] =
     "  type: blackbody\n"
     "  T_eff: 1.0e5           # black-body temperature [K] (the paper's 'soft' run: 3e4)\n"
     "\n"
-    "time:\n"
-    "  dt: 0.01 Myr\n"
-    "  t_end: 0.4 Myr\n"
-    "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+    PROBLEMS_ILIEV4_TIME
     "\n"
     "cosmology:                # the field's cosmology; the run itself is static\n"
     "  cosmological: false\n"
@@ -393,10 +397,7 @@ static const char problems_iliev4_particles[] =
     "  type: blackbody\n"
     "  T_eff: 1.0e5\n"
     "\n"
-    "time:\n"
-    "  dt: 0.01 Myr\n"
-    "  t_end: 0.4 Myr\n"
-    "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+    PROBLEMS_ILIEV4_TIME
     "\n"
     "raytracing:\n"
     "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
