@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "particles/bvh.h"
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
 #include "core/constants.h"
 #include "core/error.h"
@@ -91,7 +92,7 @@ int main(int argc, char **argv) {
     }
   } else {
 #if IONF_HAVE_CUDA
-    if (bvh_cuda_device_count() == 0) {
+    if (cuda_util_device_count() == 0) {
       fprintf(stderr, "bench_bvh: no GPU\n");
       return 77;
     }

@@ -72,9 +72,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_mc: %s\n", ionf_error_message());
     return 1;
   }
-  struct rt_backend *be = e->backend;
+  struct backend *be = e->backend;
   struct trace_stats st;
-  if (be->ops.step_begin(be) != IONF_OK || be->ops.trace(be, &st) != IONF_OK) { /* warm-up */
+  if (be->ops.step_begin(be) != IONF_OK || engine_trace_pass(e, &st) != IONF_OK) { /* warm-up */
     fprintf(stderr, "bench_mc: %s\n", ionf_error_message());
     return 1;
   }
@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   double crossed = 0.0;
   for (int i = 0; i < repeats; ++i) {
     memset(&st, 0, sizeof st);
-    if (be->ops.trace(be, &st) != IONF_OK) {
+    if (engine_trace_pass(e, &st) != IONF_OK) {
       fprintf(stderr, "bench_mc: %s\n", ionf_error_message());
       return 1;
     }

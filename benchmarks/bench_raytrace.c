@@ -68,15 +68,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_raytrace: %s\n", ionf_error_message());
     return 1;
   }
-  struct rt_backend *be = e->backend;
+  struct backend *be = e->backend;
+  const struct tracer *tr = e->tracers[0];
   struct trace_stats st;
-  if (be->ops.step_begin(be) != IONF_OK || be->ops.trace(be, &st) != IONF_OK) { /* warm-up */
+  if (be->ops.step_begin(be) != IONF_OK || engine_trace_pass(e, &st) != IONF_OK) { /* warm-up */
     fprintf(stderr, "bench_raytrace: %s\n", ionf_error_message());
     return 1;
   }
   double t0 = ionf_wtime();
   for (int i = 0; i < repeats; ++i)
-    if (be->ops.trace(be, &st) != IONF_OK) {
+    if (engine_trace_pass(e, &st) != IONF_OK) {
       fprintf(stderr, "bench_raytrace: %s\n", ionf_error_message());
       return 1;
     }
@@ -84,7 +85,7 @@ int main(int argc, char **argv) {
   struct chem_pass_result cr;
   double c0 = ionf_wtime();
   for (int i = 0; i < repeats; ++i)
-    if (be->ops.chemistry(be, 3.15e13, 0, (int64_t)n * n * n, &cr) != IONF_OK) return 1;
+    if (engine_chemistry_pass(e, 3.15e13, 0, (int64_t)n * n * n, &cr) != IONF_OK) return 1;
   double t_chem = (ionf_wtime() - c0) / repeats;
   double cells = (double)n * n * n;
   /* the copy ceiling: step_begin copies x to x_av and x_end (2 fields read + written) */
@@ -99,9 +100,9 @@ int main(int argc, char **argv) {
   double voxels = 4.0 / 3.0 * 3.141592653589793 * r * r * r * (double)e->sources.n;
   printf("%s %d %g %lld %lld %.3f %.4f %.3f %.3f %.3f %.1f copy_GBps=%.0f visited_per_source=%.0f\n",
          backend, n, r,
-         n_src, be->inflight_sources, 1e3 * t_trace, 1e9 * t_trace / voxels,
-         be->column_bytes_per_source / 1e6,
-         be->column_bytes_per_source * (double)be->inflight_sources / 1e9, 1e3 * t_chem,
+         n_src, (long long)tr->inflight_sources, 1e3 * t_trace, 1e9 * t_trace / voxels,
+         tr->column_bytes_per_source / 1e6,
+         tr->column_bytes_per_source * (double)tr->inflight_sources / 1e9, 1e3 * t_chem,
          chem_gbps, copy_gbps, (double)st.cells_traced / (double)e->sources.n);
   engine_destroy(e);
   config_free(&cfg);

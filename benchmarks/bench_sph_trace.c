@@ -6,7 +6,15 @@
  *        the box (the cost does not depend on it: every hit is walked).
  *
  * usage: bench_sph_trace cpu|cuda|both N uniform|clustered NSIDE:SOURCES[,NSIDE:SOURCES...]
- *                       [REPEATS]
+ *                       [REPEATS] [OPTIONS]
+ * options (the CUDA pass's tuning, struct sph_trace_tuning; default: its defaults):
+ *   --schedule warp|thread   the ray schedule
+ *   --window-hits K          warp: hits a window's buffer holds (2..1024)
+ *   --window-aim A           warp: hits a window aims at, fraction of the buffer (0.1..2)
+ *   --min-blocks B           warp: the kernel's launch bound, blocks per SM (1, 6, 8)
+ *   --hit-capacity H         thread: hits the buffers hold
+ *   --timing                 each CUDA pass's phases and windows to stderr, one line
+ *                            ("... trace X ms ...", benchmarks/sph_ab.sh reads it)
  *
  * One line per backend and configuration:
  *   backend N kind nside rays_per_source sources rays hits hits_per_ray seconds
@@ -45,17 +53,73 @@ static double median(double *v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* --timing: a CUDA pass's phases and the warp schedule's windows, one line on stderr. */
+static void print_timing(const struct sph_trace_stats *st) {
+  fprintf(stderr,
+          "sph_trace_cuda (%s rays): host preparation %.3f ms, resident %.3f ms, uploads %.3f ms, "
+          "trace %.3f ms, rates out %.3f ms; %lld rays, %lld hits; %lld windows (%lld cut "
+          "short, %lld traversed again)\n",
+          st->schedule == SPH_TRACE_SCHEDULE_THREAD ? "thread" : "warp", 1e3 * st->prepare_s,
+          1e3 * st->resident_s, 1e3 * st->upload_s, 1e3 * st->trace_s, 1e3 * st->rates_out_s,
+          (long long)st->rays, (long long)st->hits, (long long)st->windows,
+          (long long)st->window_cuts, (long long)st->window_retraversals);
+}
+
 /* Run `repeats` passes; median seconds; stats of the last. */
 static int timed(int cuda, const struct sph_trace_input *in, struct sph_trace_output *out,
-                 int repeats, struct sph_trace_stats *st, double *seconds) {
+                 int repeats, int timing, struct sph_trace_stats *st, double *seconds) {
   double t[MAX_REPEATS];
   if (cuda && sph_trace_cuda(in, out, st) != IONF_OK) return 0; /* warm-up: resident copies */
+  if (cuda && timing) print_timing(st);
   for (int k = 0; k < repeats; ++k) {
     ionf_err rc = cuda ? sph_trace_cuda(in, out, st) : sph_trace_cpu(in, out, st);
     if (rc != IONF_OK) return 0;
+    if (cuda && timing) print_timing(st);
     t[k] = st->seconds;
   }
   *seconds = median(t, repeats);
+  return 1;
+}
+
+/* The options after the positional arguments: the tuning, --timing; 0 on a bad one. */
+static int parse_options(int argc, char **argv, int *repeats, struct sph_trace_tuning *tuning,
+                         int *timing) {
+  static const char *const with_value[] = {"--schedule", "--window-hits", "--window-aim",
+                                            "--min-blocks", "--hit-capacity"};
+  int positional = 0;
+  for (int a = 5; a < argc; ++a) {
+    const char *opt = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
+    int needs_value = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; ++k)
+      needs_value |= !strcmp(opt, with_value[k]);
+    if (!strcmp(opt, "--timing")) {
+      *timing = 1;
+    } else if (needs_value && !val) {
+      fprintf(stderr, "bench_sph_trace: %s needs a value\n", opt);
+      return 0;
+    } else if (!strcmp(opt, "--schedule")) {
+      if (strcmp(val, "warp") && strcmp(val, "thread")) {
+        fprintf(stderr, "bench_sph_trace: --schedule %s: warp or thread\n", val);
+        return 0;
+      }
+      tuning->schedule =
+          strcmp(val, "thread") ? SPH_TRACE_SCHEDULE_WARP : SPH_TRACE_SCHEDULE_THREAD;
+      ++a;
+    } else if (!strcmp(opt, "--window-hits")) {
+      tuning->window_hits = atoi(argv[++a]);
+    } else if (!strcmp(opt, "--window-aim")) {
+      tuning->window_aim = atof(argv[++a]);
+    } else if (!strcmp(opt, "--min-blocks")) {
+      tuning->min_blocks = atoi(argv[++a]);
+    } else if (!strcmp(opt, "--hit-capacity")) {
+      tuning->hit_capacity = atoll(argv[++a]);
+    } else if (!strncmp(opt, "--", 2) || positional++ > 0) {
+      fprintf(stderr, "bench_sph_trace: unknown argument '%s'\n", opt);
+      return 0;
+    } else {
+      *repeats = atoi(opt);
+    }
+  }
   return 1;
 }
 
@@ -63,12 +127,16 @@ int main(int argc, char **argv) {
   if (argc < 5) {
     fprintf(stderr,
             "usage: %s cpu|cuda|both N uniform|clustered NSIDE:SOURCES[,NSIDE:SOURCES...] "
-            "[REPEATS]\n", argv[0]);
+            "[REPEATS] [--schedule warp|thread] [--window-hits K] [--window-aim A] "
+            "[--min-blocks B] [--hit-capacity H] [--timing]\n", argv[0]);
     return 2;
   }
   const char *backend = argv[1], *kind = argv[3];
   long long n = atoll(argv[2]);
-  int repeats = argc > 5 ? atoi(argv[5]) : 3;
+  int repeats = 3, timing = 0;
+  struct sph_trace_tuning tuning;
+  memset(&tuning, 0, sizeof tuning);
+  if (!parse_options(argc, argv, &repeats, &tuning, &timing)) return 2;
   int do_cpu = !strcmp(backend, "cpu") || !strcmp(backend, "both");
   int do_cuda = !strcmp(backend, "cuda") || !strcmp(backend, "both");
   if (n < 1 || repeats < 1 || repeats > MAX_REPEATS || (!do_cpu && !do_cuda) ||
@@ -133,13 +201,14 @@ int main(int argc, char **argv) {
     in.sources.pos_cm = src_pos;
     in.sources.ndot_per_s = src_ndot;
     in.n_rays = 12 * nside * nside;
+    in.tuning = tuning;
     for (int pass = 0; pass < 2; ++pass) {
       int cuda = pass == 1;
       if ((cuda && !do_cuda) || (!cuda && !do_cpu)) continue;
       struct sph_trace_output out = {cuda ? g_gpu : g_cpu, NULL};
       struct sph_trace_stats st;
       double sec = 0.0;
-      if (!timed(cuda, &in, &out, repeats, &st, &sec)) {
+      if (!timed(cuda, &in, &out, repeats, timing, &st, &sec)) {
         fprintf(stderr, "bench_sph_trace: %s nside %lld sources %lld: %s\n", cuda ? "cuda" : "cpu",
                 nside, ns, ionf_error_message());
         ionf_error_clear();

@@ -54,8 +54,8 @@ if [ "$what" = sphtrace ]; then # the particle tracer: CPU == GPU, sanitizer, be
   timeout 300 stdbuf -oL .devbuild/tests/test_sph_trace_gpu 2>&1 | tee "$out/test_sph_trace_gpu.log"
   for tool in memcheck racecheck; do # both schedules; the warp's shared-memory stack, keys, sort
     for s in warp:1024 warp:24 thread:1024; do
-      IONF_SPH_TRACE_RAYS=${s%%:*} IONF_SPH_TRACE_WINDOW_HITS=${s##*:} compute-sanitizer --tool $tool \
-        --error-exitcode 1 .devbuild/bench_sph_trace both 20000 clustered 8:3 1 > "$out/${tool}_sph_${s%%:*}_${s##*:}.log" 2>&1
+      compute-sanitizer --tool $tool --error-exitcode 1 .devbuild/bench_sph_trace both 20000 clustered 8:3 1 \
+        --schedule ${s%%:*} --window-hits ${s##*:} > "$out/${tool}_sph_${s%%:*}_${s##*:}.log" 2>&1
       echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_${s%%:*}_${s##*:}.log"))"
     done
   done
@@ -65,12 +65,12 @@ if [ "$what" = sphtune ]; then # the warp schedule's window buffer and launch bo
   timeout 300 stdbuf -oL .devbuild/tests/test_sph_trace_gpu > "$out/test_sph_trace_gpu.log" 2>&1
   echo "test_sph_trace_gpu: exit $? ($(grep -c 'rel diff' "$out/test_sph_trace_gpu.log") comparisons)"
   awk '/max rel diff/ {for (i = 1; i <= NF; ++i) if ($i == "gamma") g = $(i + 1); if (g > m) m = g} END {print "largest gamma difference in the test:", m}' "$out/test_sph_trace_gpu.log"
-  IONF_SPH_TRACE_RAYS=warp .devbuild/bench_sph_trace both 2097152 uniform 32:10,64:1 3 | tee "$out/sph_agree.txt"
-  IONF_SPH_TRACE_RAYS=warp .devbuild/bench_sph_trace both 2097152 clustered 8:10 3 | tee -a "$out/sph_agree.txt"
+  .devbuild/bench_sph_trace both 2097152 uniform 32:10,64:1 3 --schedule warp | tee "$out/sph_agree.txt"
+  .devbuild/bench_sph_trace both 2097152 clustered 8:10 3 --schedule warp | tee -a "$out/sph_agree.txt"
   for k in 256 512 1024; do
     for mb in 1 6 8; do
-      IONF_SPH_TRACE_WINDOW_HITS=$k IONF_SPH_TRACE_MIN_BLOCKS=$mb .devbuild/bench_sph_trace cuda 2097152 uniform \
-        32:100,128:10,256:1,8:1000 3 | grep -v "^#" | sed "s/^cuda /keys=$k min_blocks=$mb /" | tee -a "$out/sph_tune.txt"
+      .devbuild/bench_sph_trace cuda 2097152 uniform 32:100,128:10,256:1,8:1000 3 \
+        --window-hits $k --min-blocks $mb | grep -v "^#" | sed "s/^cuda /keys=$k min_blocks=$mb /" | tee -a "$out/sph_tune.txt"
     done
   done
 fi
@@ -80,8 +80,8 @@ if [ "$what" = sphfinal ]; then # the particle tracer's test, sanitizers on the 
   grep -E "periodic|FAIL" "$out/test_sph_trace_gpu.log" | cut -c1-200
   for tool in memcheck racecheck; do
     for s in warp:512 warp:64 thread:512; do # 64-hit windows: cut short when they overflow
-      IONF_SPH_TRACE_RAYS=${s%%:*} IONF_SPH_TRACE_WINDOW_HITS=${s##*:} compute-sanitizer --tool $tool \
-        --error-exitcode 1 .devbuild/bench_sph_trace both 20000 clustered 8:3 1 > "$out/${tool}_sph_${s%%:*}_${s##*:}.log" 2>&1
+      compute-sanitizer --tool $tool --error-exitcode 1 .devbuild/bench_sph_trace both 20000 clustered 8:3 1 \
+        --schedule ${s%%:*} --window-hits ${s##*:} > "$out/${tool}_sph_${s%%:*}_${s##*:}.log" 2>&1
       echo "compute-sanitizer $tool bench_sph_trace both 20000 clustered 8:3 ($s): exit $? ($(tail -1 "$out/${tool}_sph_${s%%:*}_${s##*:}.log"))"
     done
   done
@@ -105,8 +105,8 @@ if [ "$what" = sphaim ] || [ "$what" = sphiter ]; then # the warp tracer's test,
   .devbuild/bench_sph_trace both 2097152 clustered 8:10 3 | grep -v "^#" | tee -a "$out/sph_agree.txt"
   for k in 512 1024; do
     for aim in ${AIMS:-0.35 0.5 0.7 0.85}; do
-      IONF_SPH_TRACE_WINDOW_HITS=$k IONF_SPH_TRACE_WINDOW_AIM=$aim .devbuild/bench_sph_trace cuda 2097152 uniform \
-        32:10,128:1 3 | grep -v "^#" | sed "s/^cuda /keys=$k aim=$aim /" | tee -a "$out/sph_aim.txt"
+      .devbuild/bench_sph_trace cuda 2097152 uniform 32:10,128:1 3 --window-hits $k --window-aim $aim \
+        | grep -v "^#" | sed "s/^cuda /keys=$k aim=$aim /" | tee -a "$out/sph_aim.txt"
     done
   done
 fi

@@ -4,7 +4,7 @@
 #   benchmarks/gpu_sph_trace.sh BUILD_DIR [quick]
 # Prints one line per backend and configuration (columns in
 # benchmarks/bench_sph_trace.c), each GPU line prefixed with the ray schedule
-# (IONF_SPH_TRACE_RAYS: warp = one warp per ray, the default; thread = one thread
+# (--schedule: warp = one warp per ray, the default; thread = one thread
 # per ray); GPU lines of "both" runs end with the largest relative difference of
 # the GPU rates from the CPU's.
 #
@@ -23,11 +23,11 @@ run() { "$bench" "$@" || echo "FAILED: $*"; }
 sched() { # SCHEDULE ARGS...: GPU lines tagged with the schedule
   local s="$1"
   shift
-  IONF_SPH_TRACE_RAYS="$s" run "$@" | sed "s/^cuda /$s cuda /"
+  run "$@" --schedule "$s" | sed "s/^cuda /$s cuda /"
 }
 # where a pass's time goes (host preparation, uploads, trace, rates out), small and large
 for s in warp thread; do
-  IONF_SPH_TRACE_TIMING=1 IONF_SPH_TRACE_RAYS=$s "$bench" cuda "$n" uniform 8:1,128:10 2 2>&1 | grep -E "sph_trace_cuda" | tail -4
+  "$bench" cuda "$n" uniform 8:1,128:10 2 --schedule $s --timing 2>&1 | grep -E "sph_trace_cuda" | tail -4
 done
 # CPU and GPU side by side (agreement checked) where the CPU takes seconds
 for s in warp thread; do sched $s both "$n" uniform 8:1,32:1,32:10,64:1 3; done

@@ -9,7 +9,7 @@
  *   ionf_engine *e;
  *   ionf_engine_create_from_file("run.yaml", NULL, 0, IONF_COMM_WORLD, &e);
  *   while (...) { ionf_engine_set_sources(e, ...); ionf_engine_step(e, dt_s, NULL); }
- *   ionf_engine_field(e, "x_HII", &x, dims);     (borrowed, n^3 doubles)
+ *   ionf_engine_field(e, "x_HII", &x, dims);     (borrowed: this rank's cells)
  *   ionf_engine_destroy(e);
  *   ionf_finalize();                              (only if the library started MPI)
  *
@@ -18,6 +18,12 @@
  * last failure is ionf_last_error_message(engine) (the engine's own last failure) or
  * ionf_last_error_message(NULL) (the calling thread's last failure of any call).  The
  * library never exits or aborts the process.
+ *
+ * Messages: the library never writes to stdout or stderr.  Its progress lines and
+ * warnings go to the log handler set with ionf_set_log_handler; with none set (the
+ * default) they are dropped.  It leaves process-wide state as it found it: MPI_COMM_WORLD's
+ * error handler, GSL's error handler (off only during its own quadratures) and HDF5's
+ * automatic error printing (off only while it reads or writes a file).
  *
  * Threads: one engine is used by one thread at a time; the engine itself runs OpenMP
  * threads (OMP_NUM_THREADS) and, in a CUDA build, the GPU.  Engines are not meant to be
@@ -30,18 +36,24 @@
  * Communicators are passed as Fortran handles (MPI_Fint, as an int: MPI_Comm_c2f(comm) in
  * C, comm.py2f() in mpi4py), so that this header needs no mpi.h and a Python caller
  * needs no MPI headers; IONF_COMM_WORLD stands for MPI_COMM_WORLD.  Any intracommunicator
- * works (e.g. the radiative-transfer ranks of a coupled code); the library uses it as
- * given (no duplicate), so it must outlive the engine.  Engines alive at the same time
- * in one process must use the same communicator.  GPUs are chosen by the rank within
- * the node among the communicator's ranks.  The library sets MPI_ERRORS_RETURN on
- * MPI_COMM_WORLD and on that communicator, so that MPI failures come back as codes.
+ * works (e.g. the radiative-transfer ranks of a coupled code).  The library works on its
+ * own duplicate of it (MPI_Comm_dup at the first creation on it; freed by ionf_finalize,
+ * or when an engine is created on another communicator), with MPI_ERRORS_RETURN set on
+ * that duplicate only, so that MPI failures come back as codes; the caller's
+ * communicator and its error handler are left alone, and the caller may free its
+ * communicator while the engine lives.  Engines alive at the same time in one process
+ * must use the same communicator.  GPUs are chosen by the rank within the node among the
+ * communicator's ranks.
  *
  * GPU: in a CUDA build (raytracing.backend cuda|auto) the working fields live on the
  * GPU.  Calls marked "Synchronizes the GPU" copy between GPU and host memory.
  *
  * Units: CGS and seconds (cm, s, K, cm^-3, photons/s), as the suffixes say.
- * Fields are n^3 arrays of double in C order: value (i, j, k) at [(i * n + j) * n + k],
- * i along x.
+ * Grid fields are the cells this rank holds, its local box (ionf_engine_local_box:
+ * first cell lo[3] and extent[3] in global cell indices, halo included), as arrays of
+ * double in C order: global cell (i, j, k) at [((i - lo0) * e1 + (j - lo1)) * e2 + (k - lo2)],
+ * i along x.  Today every rank's box is the whole n^3 grid (lo = 0, extent = n, no halo),
+ * but a caller must not assume it: read the box.
  */
 #ifndef IONFRONT_H
 #define IONFRONT_H
@@ -53,8 +65,11 @@
 extern "C" {
 #endif
 
-/** Bumped when a call changes incompatibly. */
-#define IONF_API_VERSION 1
+/** Bumped when a call changes incompatibly.  2: grid fields are this rank's local box
+    (ionf_engine_local_box), no longer promised to be the whole grid; ionf_set_log_handler:
+    the library no longer prints (its messages go to the handler) and works on a duplicate
+    of the caller's communicator. */
+#define IONF_API_VERSION 2
 
 /** Status codes (the numbers match the command line's exit codes). */
 typedef int ionf_status;
@@ -84,6 +99,12 @@ typedef int ionf_status;
 #define IONF_ENGINE_GRID 0
 #define IONF_ENGINE_PARTICLES 1
 
+/** The `level` of a message given to the log handler (ionf_set_log_handler); the values
+    are Python logging's INFO and WARNING (IONF_LOG_RANK_INFO between them). */
+#define IONF_LOG_INFO 20       /* about the whole run (progress lines), on rank 0 only */
+#define IONF_LOG_RANK_INFO 21  /* about one rank, delivered on that rank */
+#define IONF_LOG_WARNING 30    /* a warning, on the rank that met it */
+
 /** An engine: a grid, its fields, sources and the ray tracing / chemistry backend. */
 typedef struct ionf_engine ionf_engine;
 
@@ -102,14 +123,24 @@ const char *ionf_status_name(ionf_status status);
 const char *ionf_last_error_message(const ionf_engine *engine);
 
 /**
+ * Deliver the library's messages to handler(level, text, user) from now on (level one of
+ * IONF_LOG_*; text one line without a newline or rank prefix, valid during the call
+ * only); handler NULL: drop them (the default).  Every engine of the process, and the
+ * calls made before any engine exists, use it.  The handler may be called from any call
+ * that can print (creation, step, run, ...), on the calling thread, and must not call
+ * back into the library.  Not collective; set it before creating engines.
+ */
+void ionf_set_log_handler(void (*handler)(int level, const char *text, void *user), void *user);
+
+/**
  * Start MPI if nobody has (MPI_Init_thread, FUNNELED).  Optional: engine creation does
  * it too.  Collective (as MPI_Init).
  */
 ionf_status ionf_init(void);
 /**
- * MPI_Finalize if ionf_init or an engine creation started MPI, and nothing when the
- * caller did (mpi4py, a hydro code): they finalize it.  Destroy every engine first.
- * Collective.
+ * Free the library's duplicate communicator, then MPI_Finalize if ionf_init or an engine
+ * creation started MPI, and nothing more when the caller did (mpi4py, a hydro code): they
+ * finalize it.  Destroy every engine first.  Collective.
  */
 ionf_status ionf_finalize(void);
 
@@ -154,11 +185,21 @@ ionf_status ionf_engine_time(const ionf_engine *engine, double *time_s, int64_t 
 ionf_status ionf_engine_rank(const ionf_engine *engine, int *rank, int *size);
 
 /**
- * Borrow a field's host array: *data points at n^3 doubles owned by the engine (valid
- * until ionf_engine_destroy), dims = {n, n, n}.  Names: "n_H" [cm^-3], "T" [K], and per
+ * The part of the grid this rank holds (grid engines): first[3] its first cell and
+ * extent[3] its cells per axis, in global cell indices, halo included; *halo the halo's
+ * width in cells.  Any pointer may be NULL.  A particle engine has no grid:
+ * IONF_STATUS_USAGE.
+ */
+ionf_status ionf_engine_local_box(const ionf_engine *engine, int64_t first[3], int64_t extent[3],
+                                  int64_t *halo);
+
+/**
+ * Borrow a field's host array: *data points at the cells of this rank's local box
+ * (ionf_engine_local_box), owned by the engine (valid until ionf_engine_destroy), dims =
+ * the box's extent.  Names: "n_H" [cm^-3], "T" [K], and per
  * absorbing species of the build the ion fraction "x_<ion>" and photoionization rate
  * "Gamma_<absorber>" [1/s], as in the snapshots: "x_HII" and "Gamma_HI" for hydrogen
- * (a wrong name's message lists them all).  Every rank holds the whole grid.  The host copy is brought up to
+ * (a wrong name's message lists them all).  The host copy is brought up to
  * date first.  Writing into it is allowed for n_H, T and x_*: call
  * ionf_engine_field_modified afterwards (before the next step).  Collective;
  * synchronizes the GPU.
@@ -171,8 +212,9 @@ ionf_status ionf_engine_field(ionf_engine *engine, const char *name, double **da
 /** The borrowed array of `name` (n_H, T, x_*) was changed by the caller: take it into the
     working copies (and the GPU).  Collective; synchronizes the GPU. */
 ionf_status ionf_engine_field_modified(ionf_engine *engine, const char *name);
-/** Copy `count` (= n^3) values into field `name` (n_H, T, x_*) and take them in, as
-    ionf_engine_field + memcpy + ionf_engine_field_modified.  Collective. */
+/** Copy `count` values (the local box's cells) into field `name` (n_H, T, x_*) and take
+    them in, as ionf_engine_field + memcpy + ionf_engine_field_modified; values that are
+    refused (NaN, out of range) leave the field as it was.  Collective. */
 ionf_status ionf_engine_set_field(ionf_engine *engine, const char *name, const double *values,
                                   int64_t count);
 

@@ -9,6 +9,7 @@
 
 #include "io/h5_util.h"
 #include "io/io_density.h"
+#include "fields/fields.h"
 #include "grid/grid.h"
 #include "chem/species.h"
 
@@ -22,12 +23,9 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
 
 ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *temperature_k,
                          struct checkpoint_state *state) {
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  FILE *probe = fopen(path, "rb");
-  IONF_CHECK(probe, IONF_ERR_IO, "cannot open checkpoint '%s'", path);
-  fclose(probe);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return ionf_error_set(IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
   int64_t is_checkpoint = 0, grid_n = 0, next = 0;
   ionf_err rc = read_attr(file, path, "checkpoint", H5T_NATIVE_INT64, &is_checkpoint);
   if (rc == IONF_OK && h5_util_path_exists(file, "/PartType0")) { /* io/sph_checkpoint.h */
@@ -60,7 +58,7 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
       rc = read_attr(file, path, "montecarlo_packets_per_source", H5T_NATIVE_INT64,
                      &state->mc_packets_per_source);
   }
-  H5Fclose(file);
+  h5_util_close_read(file, &quiet);
   IONF_CALL(rc);
   IONF_CHECK(is_checkpoint == 1, IONF_ERR_INPUT, "'%s' is not an ionfront checkpoint", path);
   IONF_CHECK(grid_n == n, IONF_ERR_INPUT,
@@ -71,7 +69,7 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
     char dataset[48], name[40];
     snprintf(name, sizeof name, "x_%s", species_names_of(s)->ion_name);
     snprintf(dataset, sizeof dataset, "/Grid/%s", name);
-    IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", grid_species(x_ion, n, s)));
+    IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", fields_species(x_ion, grid_cells(n), s)));
   }
   IONF_CALL(io_field_read(path, "/Grid/T", n, "T", "temperatures", temperature_k));
   return IONF_OK;

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/export_c2ray.h"
+#include "io/output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -125,15 +126,10 @@ ionf_err export_c2ray_write(const char *path, int64_t n, const double *field_c_o
   int err = export_c2ray_write_records(f, n, field_c_order, as_float32, (int32_t)record_bytes, buf);
   errno = 0;
   if (fclose(f) != 0 && err == 0) err = errno ? errno : EIO;
-  if (err == 0 && rename(tmp, path) != 0) {
-    err = errno;
-    rc = ionf_error_set(IONF_ERR_IO, "cannot write C2-Ray file '%s': renaming '%s' to it: %s", path,
-                        tmp, strerror(err));
-  } else if (err != 0) {
+  if (err != 0)
     rc = ionf_error_set(IONF_ERR_IO, "cannot write C2-Ray file '%s': writing '%s': %s", path, tmp,
                         strerror(err));
-  }
-  if (rc != IONF_OK) unlink(tmp);
+  rc = output_file_commit(rc, tmp, path, "C2-Ray file");
 done:
   free(buf);
   free(tmp);

@@ -96,25 +96,16 @@ ionf_err io_field_read(const char *file, const char *dataset, int64_t n, const c
                        const char *plural, double *out) {
   IONF_CHECK(file && dataset && n > 0, IONF_ERR_INTERNAL,
              "io_field_read: bad arguments (n = %lld)", (long long)n);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
-  /* fopen first: its errno says "No such file" or "Permission denied" plainly. */
-  FILE *probe = fopen(file, "rb");
-  IONF_CHECK(probe, IONF_ERR_IO, "cannot open HDF5 file '%s': %s", file, strerror(errno));
-  fclose(probe);
-
-  hid_t fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (fid < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", file, detail);
-  }
+  struct h5_util_quiet quiet;
+  hid_t fid;
+  IONF_CALL(h5_util_open_read(file, "HDF5 file", &quiet, &fid));
   ionf_err rc = IONF_OK;
   if (!h5_util_path_exists(fid, dataset))
     rc = ionf_error_set(IONF_ERR_INPUT, "HDF5 file '%s' has no dataset '%s'", file, dataset);
   else
     rc = density_read_dataset(fid, file, dataset, n, out);
-  H5Fclose(fid);
+  h5_util_close_read(fid, &quiet);
   if (rc != IONF_OK || !out) return rc;
 
   /* The first bad cell in C order, so the message points at one place to look. */

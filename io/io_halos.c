@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/constants.h"
 #include "io/h5_util.h"
 
 /* The two layouts: dataset names and how positions are given. */
@@ -27,8 +28,8 @@ static const struct halo_layout layout_pyc2ray = {"/sources_positions", "/source
 
 double io_halos_ndot_per_s(double mass_msun, double f_gamma, double t_source_s,
                            const struct cosmology *c) {
-  return f_gamma * (mass_msun * IO_HALOS_M_SUN_G) * c->omega_b /
-         (c->omega_m * COSMOLOGY_PROTON_MASS_G * t_source_s);
+  return f_gamma * (mass_msun * IONF_M_SUN_G) * c->omega_b /
+         (c->omega_m * IONF_PROTON_MASS_G * t_source_s);
 }
 
 /* ---- file names ------------------------------------------------------------------- */
@@ -209,15 +210,11 @@ ionf_err io_halos_read(const char *path, double box_size, int64_t n, double f_ga
              "halo catalogue '%s': omega_b = %g; halos emit nothing unless omega_b > 0", path,
              c->omega_b);
 
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot open halo catalogue '%s': %s", path, detail);
-  }
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "halo catalogue", &quiet, &file));
   ionf_err rc = io_halos_read_file(file, path, box_size, n, f_gamma, t_source_s, c, out);
-  H5Fclose(file);
+  h5_util_close_read(file, &quiet);
   if (rc == IONF_OK) rc = sources_merge_same_cell(out, n);
   if (rc != IONF_OK) {
     sources_free(out);

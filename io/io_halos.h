@@ -32,9 +32,6 @@
 #include "cosmo/cosmology.h"
 #include "grid/sources.h"
 
-/** Solar mass [g] (IAU 2015 nominal GM_sun / CODATA 2018 G). */
-#define IO_HALOS_M_SUN_G 1.98847e33
-
 /**
  * Read the halo catalogue `path` onto an n^3 grid of side `box_size`, as sources
  * with Ndot = f_gamma M Ω_b / (Ω_m m_p t_source_s) [1/s] (M in grams).

@@ -9,17 +9,16 @@
 
 #include "io/io_particles.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "io/gadget.h"
 #include "io/h5_util.h"
+#include "io/output_file.h"
 
 #define KIND "particle file"
 
@@ -425,18 +424,11 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
   IONF_CHECK(o.hydrogen_mass_fraction > 0.0 && o.hydrogen_mass_fraction <= 1.0, IONF_ERR_INPUT,
              "hydrogen mass fraction %g for '%s'; it must be in (0, 1]", o.hydrogen_mass_fraction,
              path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  FILE *probe = fopen(path, "rb"); /* errno says "No such file" plainly */
-  IONF_CHECK(probe, IONF_ERR_IO, "cannot open %s '%s': %s", KIND, path, strerror(errno));
-  fclose(probe);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot open %s '%s' as HDF5: %s", KIND, path, detail);
-  }
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, KIND, &quiet, &file));
   ionf_err rc = read_particles(file, path, &o, out);
-  H5Fclose(file);
+  h5_util_close_read(file, &quiet);
   if (rc != IONF_OK) {
     particles_free(out);
     ionf_error_trace(__func__, __FILE__, __LINE__);
@@ -446,58 +438,23 @@ ionf_err io_particles_read(const char *path, const struct io_particles_options *
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-static int attr_put_double(hid_t obj, const char *name, double v) {
-  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
-}
-
-static int attr_put_int(hid_t obj, const char *name, int32_t v) {
-  return h5_util_attr_put(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &v);
-}
-
-static int write_dataset(hid_t group, const char *name, hid_t ftype, hid_t mtype, int rank,
-                         const hsize_t *dims, const void *data) {
-  hid_t space = H5Screate_simple(rank, dims, NULL);
-  hid_t dset =
-      space >= 0 ? H5Dcreate2(group, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
-                 : -1;
-  int ok = dset >= 0 && H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
-  if (dset >= 0 && H5Dclose(dset) < 0) ok = 0;
-  if (space >= 0) H5Sclose(space);
-  return ok;
-}
-
 static int write_contents(hid_t file, const struct particle_set *p) {
   const uint64_t n = (uint64_t)p->count;
   hid_t header = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (header < 0) return 0;
-  uint32_t this_file[6] = {(uint32_t)(n & 0xffffffffu), 0, 0, 0, 0, 0};
-  uint32_t high[6] = {(uint32_t)(n >> 32), 0, 0, 0, 0, 0};
-  double mass_table[6] = {0, 0, 0, 0, 0, 0};
-  int cube = p->box_size_cm[0] == p->box_size_cm[1] && p->box_size_cm[1] == p->box_size_cm[2];
-  double box[3];
-  for (int a = 0; a < 3; ++a) box[a] = p->has_box ? p->box_size_cm[a] : 0.0;
-  int ok = h5_util_attr_put(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
-           h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
-           attr_put_int(header, "NumFilesPerSnapshot", 1) &&
-           h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
-           attr_put_double(header, "Redshift", p->redshift) &&
-           attr_put_double(header, "Time", p->scale_factor) &&
-           attr_put_double(header, "HubbleParam", p->hubble_param) &&
-           attr_put_double(header, "UnitLength_in_cm", 1.0) &&
-           attr_put_double(header, "UnitMass_in_g", 1.0) &&
-           attr_put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
-           attr_put_int(header, "Periodic", p->periodic ? 1 : 0);
+  int ok = gadget_put_header(header, p) &&
+           h5_util_attr_put_double(header, "Redshift", p->redshift) &&
+           h5_util_attr_put_double(header, "Time", p->scale_factor) &&
+           h5_util_attr_put_double(header, "HubbleParam", p->hubble_param);
   if (H5Gclose(header) < 0) ok = 0;
   if (!ok) return 0;
 
   hid_t params = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (params < 0) return 0;
-  ok = attr_put_int(params, "ComovingIntegrationOn", 0) &&
-       attr_put_double(params, "UnitLength_in_cm", 1.0) &&
-       attr_put_double(params, "UnitMass_in_g", 1.0) &&
-       attr_put_double(params, "HubbleParam", p->hubble_param);
+  ok = h5_util_attr_put_int32(params, "ComovingIntegrationOn", 0) &&
+       h5_util_attr_put_double(params, "UnitLength_in_cm", 1.0) &&
+       h5_util_attr_put_double(params, "UnitMass_in_g", 1.0) &&
+       h5_util_attr_put_double(params, "HubbleParam", p->hubble_param);
   if (H5Gclose(params) < 0) ok = 0;
   if (!ok) return 0;
 
@@ -507,13 +464,13 @@ static int write_contents(hid_t file, const struct particle_set *p) {
   uint64_t *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
   ok = ids != NULL;
   for (uint64_t i = 0; ok && i < n; ++i) ids[i] = i + 1;
-  ok = ok &&
-       write_dataset(gas, "Coordinates", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims, p->pos_cm) &&
-       write_dataset(gas, "SmoothingLength", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, dims, p->h_cm) &&
-       write_dataset(gas, "Masses", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, dims, p->mass_g) &&
-       (!p->density_g_cm3 || write_dataset(gas, "Density", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1,
-                                           dims, p->density_g_cm3)) &&
-       write_dataset(gas, "ParticleIDs", H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, dims, ids);
+  const hid_t f64 = H5T_IEEE_F64LE, dbl = H5T_NATIVE_DOUBLE;
+  ok = ok && h5_util_put_dataset(gas, "Coordinates", f64, dbl, 2, dims, p->pos_cm) &&
+       h5_util_put_dataset(gas, "SmoothingLength", f64, dbl, 1, dims, p->h_cm) &&
+       h5_util_put_dataset(gas, "Masses", f64, dbl, 1, dims, p->mass_g) &&
+       (!p->density_g_cm3 ||
+        h5_util_put_dataset(gas, "Density", f64, dbl, 1, dims, p->density_g_cm3)) &&
+       h5_util_put_dataset(gas, "ParticleIDs", H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, dims, ids);
   free(ids);
   if (H5Gclose(gas) < 0) ok = 0;
   return ok;
@@ -525,29 +482,8 @@ ionf_err io_particles_write(const char *path, const struct particle_set *p) {
   IONF_CHECK(p->count >= 1, IONF_ERR_INPUT, "cannot write %s '%s': no particles", KIND, path);
   char tmp[1024];
   hid_t file;
-  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &file));
-  int ok = write_contents(file, p);
-  char detail[2048] = "";
-  if (!ok) h5_util_error_text(detail, sizeof detail);
-  if (H5Fclose(file) < 0 && ok) {
-    ok = 0;
-    h5_util_error_text(detail, sizeof detail);
-  }
-  if (ok) { /* on disk before the rename makes it visible */
-    int fd = open(tmp, O_RDONLY);
-    if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {
-      ok = 0;
-      snprintf(detail, sizeof detail, "syncing: %s", strerror(errno));
-    }
-    if (fd >= 0) close(fd);
-  }
-  if (ok && rename(tmp, path) != 0) {
-    ok = 0;
-    snprintf(detail, sizeof detail, "renaming '%s' to it: %s", tmp, strerror(errno));
-  }
-  if (!ok) {
-    unlink(tmp);
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", KIND, path, detail);
-  }
-  return IONF_OK;
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_util_create_temp(path, KIND, tmp, sizeof tmp, &quiet, &file));
+  ionf_err rc = h5_util_close_temp(file, write_contents(file, p), &quiet, KIND, path);
+  return output_file_commit(rc, tmp, path, KIND);
 }

@@ -206,15 +206,11 @@ static ionf_err io_sources_read_h5_file(hid_t file, const char *path, struct sou
 }
 
 static ionf_err io_sources_read_h5(const char *path, struct source_list *out) {
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) {
-    char detail[512];
-    h5_util_error_text(detail, sizeof detail);
-    return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 source file '%s': %s", path, detail);
-  }
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "HDF5 source file", &quiet, &file));
   ionf_err rc = io_sources_read_h5_file(file, path, out);
-  H5Fclose(file);
+  h5_util_close_read(file, &quiet);
   return rc;
 }
 

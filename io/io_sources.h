@@ -12,10 +12,12 @@
 #ifndef IONF_IO_SOURCES_H
 #define IONF_IO_SOURCES_H
 
-#include "config/config.h"
 #include "grid/sources.h"
 
-/** Read sources from `path` (format from config; AUTO picks HDF5 by signature). */
+/** The format of a source file (sources.format; AUTO: HDF5 by its signature, else text). */
+enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
+
+/** Read sources from `path` in `format` (AUTO picks HDF5 by signature). */
 IONF_NODISCARD ionf_err io_sources_read(const char *path, enum source_format format,
                                         struct source_list *out);
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "core/path.h"
+#include "io/output_file.h"
 
 /* libpng longjmps out of png_* calls on error; keep every object this function
    owns in volatile locals so they survive the jump. */
@@ -80,10 +81,7 @@ ionf_err png_write_rgb(const char *path, int width, int height, const unsigned c
     ok = 0;
     snprintf(why, sizeof why, "close failed (disk full?)");
   }
-  if (!ok || rename(tmp, path) != 0) {
-    remove(tmp);
-    return ionf_error_set(IONF_ERR_IO, "cannot write image '%s': %s", path,
-                          ok ? "rename failed" : why);
-  }
-  return IONF_OK;
+  ionf_err rc =
+      ok ? IONF_OK : ionf_error_set(IONF_ERR_IO, "cannot write image '%s': %s", path, why);
+  return output_file_commit(rc, tmp, path, "image");
 }

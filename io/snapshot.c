@@ -1,7 +1,7 @@
 /**
  * @file snapshot.c
- * @brief HDF5 snapshots (written to a temporary name, then renamed), the output
- *        directory, and the per-step CSV log.
+ * @brief HDF5 snapshots (written to a temporary name, then renamed) and the
+ *        per-step CSV log.
  *
  * For now one rank writes with the default (sec2) driver.  Each field goes
  * through field_write_slab(), which writes the rows [i0, i0 + ni) of the x
@@ -13,6 +13,7 @@
 #include "io/snapshot.h"
 
 #include "io/h5_util.h"
+#include "io/output_file.h"
 
 #include <mpi.h>
 
@@ -20,14 +21,11 @@
 #include "mpi/comm_mpi.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,73 +43,6 @@ static ionf_err snapshot_h5_fail(const char *path, const char *step) {
   char detail[512];
   h5_util_error_text(detail, sizeof detail);
   return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': %s: %s", path, step, detail);
-}
-
-/* ---- attributes ------------------------------------------------------------- */
-
-/* Variable-length UTF-8 strings: no 64 KiB attribute limit for the config, and
- * h5py reads them as str. */
-static ionf_err attr_write_string(hid_t obj, const char *name, const char *value,
-                                  const char *path) {
-  ionf_err rc = IONF_OK;
-  char step[300];
-  hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-  const char *v = value ? value : "";
-  snprintf(step, sizeof step, "writing string attribute '%s'", name);
-
-  type = H5Tcopy(H5T_C_S1);
-  if (type < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 ||
-      H5Tset_cset(type, H5T_CSET_UTF8) < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-  space = H5Screate(H5S_SCALAR);
-  if (space < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-  attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  if (attr < 0 || H5Awrite(attr, type, &v) < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-done:
-  if (attr >= 0 && H5Aclose(attr) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
-  if (space >= 0) H5Sclose(space);
-  if (type >= 0) H5Tclose(type);
-  return rc;
-}
-
-/* A scalar numeric attribute: file type `ftype`, memory type `mtype`. */
-static ionf_err attr_write_scalar(hid_t obj, const char *name, hid_t ftype, hid_t mtype,
-                                  const void *value, const char *path) {
-  ionf_err rc = IONF_OK;
-  char step[300];
-  hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-  snprintf(step, sizeof step, "writing attribute '%s'", name);
-
-  space = H5Screate(H5S_SCALAR);
-  if (space < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-  attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
-  if (attr < 0 || H5Awrite(attr, mtype, value) < 0) {
-    rc = snapshot_h5_fail(path, step);
-    goto done;
-  }
-done:
-  if (attr >= 0 && H5Aclose(attr) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
-  if (space >= 0) H5Sclose(space);
-  return rc;
-}
-
-static ionf_err attr_write_double(hid_t obj, const char *name, double value, const char *path) {
-  return attr_write_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value, path);
-}
-
-static ionf_err attr_write_int64(hid_t obj, const char *name, int64_t value, const char *path) {
-  return attr_write_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value, path);
 }
 
 /* ---- fields ----------------------------------------------------------------- */
@@ -188,9 +119,12 @@ static ionf_err field_write_slab(hid_t group, const struct field_spec *f,
     rc = snapshot_h5_fail(path, step);
     goto done;
   }
-  rc = attr_write_string(dset, "units", f->units, path);
-  if (rc == IONF_OK) rc = attr_write_string(dset, "description", f->description, path);
-  if (rc != IONF_OK) goto done;
+  if (!h5_util_attr_put_string(dset, "units", f->units) ||
+      !h5_util_attr_put_string(dset, "description", f->description)) {
+    snprintf(step, sizeof step, "writing the attributes of /Grid/%s", f->name);
+    rc = snapshot_h5_fail(path, step);
+    goto done;
+  }
 
   snprintf(step, sizeof step, "writing dataset /Grid/%s (rows %lld..%lld)", f->name,
            (long long)sl->i0, (long long)(sl->i0 + sl->ni - 1));
@@ -229,49 +163,57 @@ static void iso8601_utc_now(char *buf, size_t size) {
     snprintf(buf, size, "unknown");
 }
 
+/* The inputs of a production run's interval (root attributes); 1 or 0 as h5_util. */
+static int snapshot_inputs_attrs(hid_t file, const struct snapshot_inputs *in) {
+  return h5_util_attr_put_double(file, "inputs_redshift", in->redshift) &&
+         (!in->density_file || !in->density_file[0] ||
+          h5_util_attr_put_string(file, "density_file", in->density_file)) &&
+         (!in->halo_file || !in->halo_file[0] ||
+          h5_util_attr_put_string(file, "halo_file", in->halo_file)) &&
+         h5_util_attr_put_int64(file, "n_sources", in->n_sources) &&
+         h5_util_attr_put_double(file, "Ndot_total_per_s", in->ndot_total_per_s);
+}
+
+/* The root attributes (snapshot.h), in this order; 1 or 0 as h5_util. */
+static int snapshot_root_attrs(hid_t file, const struct snapshot_run *run, const struct grid *g,
+                               const struct snapshot_meta *meta, const char *created) {
+  const int cosmological = meta->redshift >= 0.0;
+  return h5_util_attr_put_double(file, "time_s", meta->time_s) &&
+         h5_util_attr_put_double(file, "time_Myr", meta->time_s / IONF_MYR_S) &&
+         h5_util_attr_put_double(file, "box_size_cm", run->box_size_cm) &&
+         h5_util_attr_put_int64(file, "N", g->n) &&
+         h5_util_attr_put_int64(file, "step", meta->step) &&
+         (!cosmological || (h5_util_attr_put_double(file, "redshift", meta->redshift) &&
+                            h5_util_attr_put_double(file, "density_redshift",
+                                                    meta->density_redshift))) &&
+         /* what an exact restart needs beside n_H */
+         (!cosmological || !meta->checkpoint ||
+          h5_util_attr_put_double(file, "sum_n_H_cm3", meta->sum_n_h_cm3)) &&
+         (!meta->inputs || snapshot_inputs_attrs(file, meta->inputs)) &&
+         h5_util_attr_put_string(file, "config", run->config_yaml) &&
+         h5_util_attr_put_string(file, "config_name", run->config_name) &&
+         h5_util_attr_put_string(file, "ionfront_version", IONF_VERSION) &&
+         h5_util_attr_put_string(file, "created", created) &&
+         /* what reproduces the packets (a restart checks it) */
+         (meta->mc_seed < 0 ||
+          (h5_util_attr_put_int64(file, "montecarlo_seed", meta->mc_seed) &&
+           h5_util_attr_put_int64(file, "montecarlo_packets_per_source",
+                                  meta->mc_packets_per_source))) &&
+         (!meta->checkpoint || (h5_util_attr_put_int64(file, "checkpoint", 1) &&
+                                h5_util_attr_put_int64(file, "next_snapshot_index",
+                                                       meta->next_index)));
+}
+
 /* Everything that goes into the open file: root attributes, then /Grid. */
-static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const struct grid *g,
-                              const struct grid_fields *fields,
+static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const struct grid *g,
+                              const struct fields *fields,
                               const struct snapshot_meta *meta, const char *path) {
   char created[32];
   iso8601_utc_now(created, sizeof created);
   /* Attributes are written collectively: every rank must pass the same bytes. */
   if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, comm_mpi());
-
-  IONF_CALL(attr_write_double(file, "time_s", meta->time_s, path));
-  IONF_CALL(attr_write_double(file, "time_Myr", meta->time_s / IONF_MYR_S, path));
-  IONF_CALL(attr_write_double(file, "box_size_cm", cfg->box_size_cm, path));
-  IONF_CALL(attr_write_int64(file, "N", g->n, path));
-  IONF_CALL(attr_write_int64(file, "step", meta->step, path));
-  if (meta->redshift >= 0.0) {
-    IONF_CALL(attr_write_double(file, "redshift", meta->redshift, path));
-    IONF_CALL(attr_write_double(file, "density_redshift", meta->density_redshift, path));
-    if (meta->checkpoint) /* what an exact restart needs beside n_H */
-      IONF_CALL(attr_write_double(file, "sum_n_H_cm3", meta->sum_n_h_cm3, path));
-  }
-  const struct snapshot_inputs *in = meta->inputs;
-  if (in) {
-    IONF_CALL(attr_write_double(file, "inputs_redshift", in->redshift, path));
-    if (in->density_file && in->density_file[0])
-      IONF_CALL(attr_write_string(file, "density_file", in->density_file, path));
-    if (in->halo_file && in->halo_file[0])
-      IONF_CALL(attr_write_string(file, "halo_file", in->halo_file, path));
-    IONF_CALL(attr_write_int64(file, "n_sources", in->n_sources, path));
-    IONF_CALL(attr_write_double(file, "Ndot_total_per_s", in->ndot_total_per_s, path));
-  }
-  IONF_CALL(attr_write_string(file, "config", cfg->effective_yaml, path));
-  IONF_CALL(attr_write_string(file, "config_name", cfg->config_name, path));
-  IONF_CALL(attr_write_string(file, "ionfront_version", IONF_VERSION, path));
-  IONF_CALL(attr_write_string(file, "created", created, path));
-  if (meta->mc_seed >= 0) { /* what reproduces the packets (a restart checks it) */
-    IONF_CALL(attr_write_int64(file, "montecarlo_seed", meta->mc_seed, path));
-    IONF_CALL(attr_write_int64(file, "montecarlo_packets_per_source", meta->mc_packets_per_source,
-                               path));
-  }
-  if (meta->checkpoint) {
-    IONF_CALL(attr_write_int64(file, "checkpoint", 1, path));
-    IONF_CALL(attr_write_int64(file, "next_snapshot_index", meta->next_index, path));
-  }
+  if (!snapshot_root_attrs(file, run, g, meta, created))
+    return snapshot_h5_fail(path, "writing the root attributes");
 
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");
@@ -285,7 +227,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
     snprintf(names[s], sizeof names[s], "x_%s", sn->ion_name);
     snprintf(about[s], sizeof about[s], "ionized %s fraction n_%s / n_%s", sn->element_name,
              sn->ion_name, sn->element_symbol);
-    specs[n_specs++] = (struct field_spec){names[s], grid_species(fields->x_ion, g->n, s), "1",
+    specs[n_specs++] = (struct field_spec){names[s], fields_species(fields->x_ion, fields->cells, s), "1",
                                            about[s]};
   }
   for (int s = 0; s < IONF_N_SPECIES; ++s) {
@@ -293,7 +235,7 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
     int q = IONF_N_SPECIES + s;
     snprintf(names[q], sizeof names[q], "Gamma_%s", sn->name);
     snprintf(about[q], sizeof about[q], "%s photoionization rate", sn->name);
-    specs[n_specs++] = (struct field_spec){names[q], grid_species(fields->gamma_per_s, g->n, s),
+    specs[n_specs++] = (struct field_spec){names[q], fields_species(fields->gamma_per_s, fields->cells, s),
                                            "s^-1", about[q]};
   }
   specs[n_specs++] = (struct field_spec){"n_H", fields->n_h_cm3, "cm^-3", "hydrogen number density"};
@@ -335,35 +277,17 @@ static ionf_err snapshot_fill(hid_t file, const struct ionf_config *cfg, const s
   return rc;
 }
 
-/* Push the temporary file's data to storage before the rename makes it visible,
- * so that a crash after the rename cannot leave a truncated snapshot. */
-ionf_err output_file_sync(const char *tmp_path, const char *path) {
-  int fd = open(tmp_path, O_RDONLY);
-  if (fd < 0)
-    return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': reopening '%s' to sync: %s",
-                          path, tmp_path, strerror(errno));
-  int bad = fsync(fd) != 0 && errno != EINVAL; /* EINVAL: the filesystem cannot sync */
-  int err = errno;
-  close(fd);
-  if (bad)
-    return ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': syncing '%s': %s", path,
-                          tmp_path, strerror(err));
-  return IONF_OK;
-}
-
-ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
-                        const struct grid_fields *fields, const struct snapshot_meta *meta,
+ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
+                        const struct fields *fields, const struct snapshot_meta *meta,
                         char *path_out, size_t path_out_size) {
-  IONF_CHECK(cfg && g && fields && meta, IONF_ERR_INTERNAL, "snapshot_write: NULL argument");
-  IONF_CHECK(g->n > 0 && g->n == cfg->n_cells_1d, IONF_ERR_INTERNAL,
-             "snapshot_write: grid size %lld, config N %lld", (long long)g->n,
-             (long long)cfg->n_cells_1d);
+  IONF_CHECK(run && g && fields && meta, IONF_ERR_INTERNAL, "snapshot_write: NULL argument");
+  IONF_CHECK(g->n > 0, IONF_ERR_INTERNAL, "snapshot_write: grid size %lld", (long long)g->n);
   IONF_CHECK(fields->x_ion && fields->gamma_per_s && fields->n_h_cm3 && fields->temperature_k,
              IONF_ERR_INTERNAL, "snapshot_write: grid fields are not allocated");
   IONF_CHECK(meta->index >= 0, IONF_ERR_INTERNAL, "snapshot_write: negative index %d",
              meta->index);
 
-  const char *dir = cfg->output_dir[0] ? cfg->output_dir : ".";
+  const char *dir = run->output_dir && run->output_dir[0] ? run->output_dir : ".";
   char path[IONF_PATH_MAX + 32], tmp_path[IONF_PATH_MAX + 32];
   int len, tlen;
   if (meta->checkpoint) {
@@ -379,8 +303,10 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   IONF_CHECK(!path_out || (size_t)len < path_out_size, IONF_ERR_INTERNAL,
              "snapshot_write: path_out has %zu bytes; '%s' needs %d", path_out_size, path, len + 1);
 
-  /* Failures become ionf messages instead of HDF5's stack dump on stderr. */
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  /* Failures become ionf messages instead of HDF5's stack dump on stderr (until the
+   * file is closed; then the caller's setting is back). */
+  struct h5_util_quiet quiet;
+  h5_util_quiet_begin(&quiet);
 
   ionf_err rc = IONF_OK;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -391,6 +317,7 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
       (parallel && H5Pset_fapl_mpio(fapl, comm_mpi(), MPI_INFO_NULL) < 0)) {
     rc = snapshot_h5_fail(path, "creating the file access list");
     if (fapl >= 0) H5Pclose(fapl);
+    h5_util_quiet_end(&quiet);
     return rc;
   }
   char step[IONF_PATH_MAX + 64];
@@ -400,24 +327,23 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
   if (file < 0) {
     rc = snapshot_h5_fail(path, step);
     H5Pclose(fapl);
+    h5_util_quiet_end(&quiet);
     unlink(tmp_path); /* in case HDF5 created it before failing */
     return rc;
   }
   H5Pclose(fapl);
 
-  rc = snapshot_fill(file, cfg, g, fields, meta, path);
+  rc = snapshot_fill(file, run, g, fields, meta, path);
   snprintf(step, sizeof step, "closing the temporary file '%s'", tmp_path);
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
+  h5_util_quiet_end(&quiet);
   /* Only when every rank's slab is in does rank 0 make the file visible. */
   ionf_err any = rc;
   if (parallel && comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;
   if (rc == IONF_OK && any != IONF_OK)
     rc = ionf_error_set(IONF_ERR_PEER, "another rank failed writing snapshot '%s'", path);
   int leader = comm_rank() == 0;
-  if (rc == IONF_OK && leader) rc = output_file_sync(tmp_path, path);
-  if (rc == IONF_OK && leader && rename(tmp_path, path) != 0)
-    rc = ionf_error_set(IONF_ERR_IO, "cannot write snapshot '%s': renaming '%s' to it: %s",
-                        path, tmp_path, strerror(errno));
+  if (leader) rc = output_file_commit(rc, tmp_path, path, "snapshot");
   if (parallel && comm_agree(rc, &any) == IONF_OK && rc == IONF_OK && any != IONF_OK)
     rc = ionf_error_set(IONF_ERR_PEER, "rank 0 failed to finish snapshot '%s'", path);
   if (rc != IONF_OK) {
@@ -427,56 +353,6 @@ ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
     return rc;
   }
   if (path_out) snprintf(path_out, path_out_size, "%s", path);
-  return IONF_OK;
-}
-
-/* ---- output directory --------------------------------------------------------- */
-
-/* mkdir one path; an existing directory is fine. */
-static int mkdir_one(const char *p) {
-  struct stat st;
-  if (stat(p, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return 0;
-    errno = ENOTDIR;
-    return -1;
-  }
-  if (mkdir(p, 0777) == 0) return 0;
-  /* Someone else (another rank) may have created it meanwhile. */
-  if (errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
-  return -1;
-}
-
-ionf_err output_dir_prepare(const char *dir) {
-  IONF_CHECK(dir && dir[0], IONF_ERR_IO, "cannot create output directory '': empty path");
-  char buf[IONF_PATH_MAX];
-  size_t len = strlen(dir);
-  IONF_CHECK(len < sizeof buf, IONF_ERR_IO, "cannot create output directory '%s': %s", dir,
-             strerror(ENAMETOOLONG));
-  memcpy(buf, dir, len + 1);
-
-  /* mkdir -p: each parent in turn, then the directory itself. */
-  for (size_t c = 1; c <= len; ++c) {
-    if (buf[c] != '/' && buf[c] != '\0') continue;
-    if (buf[c - 1] == '/') continue; /* "a//b" or a trailing slash */
-    char saved = buf[c];
-    buf[c] = '\0';
-    int bad = mkdir_one(buf);
-    buf[c] = saved;
-    IONF_CHECK(!bad, IONF_ERR_IO, "cannot create output directory '%s': %s", dir,
-               strerror(errno));
-  }
-
-  /* Writable?  Only creating a file tells for sure (ACLs, read-only mounts, quotas). */
-  char probe[IONF_PATH_MAX + 64];
-  int plen = snprintf(probe, sizeof probe, "%s/.ionfront_probe_%ld", dir, (long)getpid());
-  IONF_CHECK(plen > 0 && (size_t)plen < sizeof probe, IONF_ERR_IO,
-             "output directory '%s' is not writable: %s", dir, strerror(ENAMETOOLONG));
-  int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  IONF_CHECK(fd >= 0, IONF_ERR_IO, "output directory '%s' is not writable: %s", dir,
-             strerror(errno));
-  close(fd);
-  IONF_CHECK(unlink(probe) == 0, IONF_ERR_IO, "output directory '%s' is not writable: %s", dir,
-             strerror(errno));
   return IONF_OK;
 }
 
@@ -501,11 +377,10 @@ ionf_err csv_keep_rows_upto(const char *path, double limit) {
   }
   fclose(in);
   bad |= fclose(out) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
-    return ionf_error_set(IONF_ERR_IO, "cannot rewrite '%s': %s", path, strerror(errno));
-  }
-  return IONF_OK;
+  ionf_err rc = bad ? ionf_error_set(IONF_ERR_IO, "cannot rewrite '%s': writing '%s': %s", path,
+                                     tmp, strerror(errno))
+                    : IONF_OK;
+  return output_file_commit(rc, tmp, path, "the step log");
 }
 
 ionf_err step_log_open(struct step_log *log, const char *dir, int64_t resume_after_step) {

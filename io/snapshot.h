@@ -33,8 +33,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config/config.h"
+#include "core/path.h"
+#include "fields/fields.h"
 #include "grid/grid.h"
+
+/** What a snapshot records of the run besides its state (from the run's config). */
+struct snapshot_run {
+  const char *output_dir;     /*!< DIR of DIR/snapshot_NNNN.h5 ("" or NULL: the working directory) */
+  double box_size_cm;         /*!< root attribute box_size_cm */
+  const char *config_yaml;    /*!< root attribute config: the full effective YAML */
+  const char *config_name;    /*!< root attribute config_name: file name or "built-in NAME" */
+};
 
 /** Production runs: the inputs the state was evolved with (its interval's files). */
 struct snapshot_inputs {
@@ -66,17 +75,10 @@ struct snapshot_meta {
  * x_HII and Gamma_HI; then n_H, T, dTb).
  * `path_out` (may be NULL) receives the final file name.
  */
-IONF_NODISCARD ionf_err snapshot_write(const struct ionf_config *cfg, const struct grid *g,
-                                       const struct grid_fields *fields,
+IONF_NODISCARD ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
+                                       const struct fields *fields,
                                        const struct snapshot_meta *meta, char *path_out,
                                        size_t path_out_size);
-
-/** fsync the finished temporary file `tmp_path` before it is renamed to `path` (named in
-    errors), so that a crash after the rename cannot leave a truncated file under `path`. */
-IONF_NODISCARD ionf_err output_file_sync(const char *tmp_path, const char *path);
-
-/** Create the output directory (and parents); error names the directory. */
-IONF_NODISCARD ionf_err output_dir_prepare(const char *dir);
 
 /** The step log DIR/log.csv: header on open, one row per step. */
 struct step_log {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "core/constants.h"
+#include "core/path.h"
 #include "io/h5_util.h"
 
 /* FNV-1a, one 64-bit word at a time (the bits of each double). */
@@ -37,27 +37,20 @@ void sph_checkpoint_identity(const struct particle_set *p, char out[17]) {
   snprintf(out, 17, "%016" PRIx64, hash);
 }
 
-static int put_int(hid_t obj, const char *name, int64_t v) {
-  return h5_util_attr_put(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
-}
-
-static int put_double(hid_t obj, const char *name, double v) {
-  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
-}
-
 int sph_checkpoint_write_attrs(hid_t file, const struct sph_checkpoint_meta *m, double time_s,
                                int64_t step) {
-  return put_int(file, "checkpoint", 1) &&
-         h5_util_attr_string(file, "checkpoint_kind", "particles") == 0 &&
-         put_double(file, "time_s", time_s) && put_int(file, "step", step) &&
-         put_int(file, "next_snapshot_index", m->next_index) &&
-         put_int(file, "particle_count", m->particle_count) &&
-         h5_util_attr_string(file, "particles_identity", m->identity) == 0 &&
-         h5_util_attr_string(file, "particles_origin", m->origin ? m->origin : "") == 0 &&
-         put_int(file, "rays_per_source", m->rays_per_source) &&
-         put_double(file, "r_max_cm", m->r_max_cm) &&
-         put_double(file, "hydrogen_mass_fraction", m->hydrogen_mass_fraction) &&
-         put_int(file, "isothermal", m->isothermal ? 1 : 0);
+  return h5_util_attr_put_int64(file, "checkpoint", 1) &&
+         h5_util_attr_put_string(file, "checkpoint_kind", "particles") &&
+         h5_util_attr_put_double(file, "time_s", time_s) &&
+         h5_util_attr_put_int64(file, "step", step) &&
+         h5_util_attr_put_int64(file, "next_snapshot_index", m->next_index) &&
+         h5_util_attr_put_int64(file, "particle_count", m->particle_count) &&
+         h5_util_attr_put_string(file, "particles_identity", m->identity) &&
+         h5_util_attr_put_string(file, "particles_origin", m->origin) &&
+         h5_util_attr_put_int64(file, "rays_per_source", m->rays_per_source) &&
+         h5_util_attr_put_double(file, "r_max_cm", m->r_max_cm) &&
+         h5_util_attr_put_double(file, "hydrogen_mass_fraction", m->hydrogen_mass_fraction) &&
+         h5_util_attr_put_int64(file, "isothermal", m->isothermal ? 1 : 0);
 }
 
 /* A scalar numeric attribute of the root group, converted to `type`. */
@@ -98,7 +91,7 @@ static ionf_err read_open(hid_t file, const char *path, const struct sph_checkpo
              "checkpoints are DIR/checkpoint.h5)",
              path);
   char kind[32] = "";
-  h5_util_attr_read_string(file, "checkpoint_kind", kind, sizeof kind);
+  h5_util_attr_get_string(file, "checkpoint_kind", kind, sizeof kind);
   if (strcmp(kind, "particles") != 0 || !h5_util_path_exists(file, "/PartType0")) {
     int64_t grid_n = 0;
     if (H5Aexists(file, "N") > 0) IONF_CALL(read_attr(file, path, "N", H5T_NATIVE_INT64, &grid_n));
@@ -111,8 +104,8 @@ static ionf_err read_open(hid_t file, const char *path, const struct sph_checkpo
   double r_max = 0.0, x_h = 0.0;
   char identity[32] = "", origin[IONF_PATH_MAX + 128] = "";
   IONF_CALL(read_attr(file, path, "particle_count", H5T_NATIVE_INT64, &count));
-  h5_util_attr_read_string(file, "particles_identity", identity, sizeof identity);
-  h5_util_attr_read_string(file, "particles_origin", origin, sizeof origin);
+  h5_util_attr_get_string(file, "particles_identity", identity, sizeof identity);
+  h5_util_attr_get_string(file, "particles_origin", origin, sizeof origin);
   IONF_CHECK(count == want->particle_count, IONF_ERR_INPUT,
              "checkpoint '%s' holds %lld particles (%s); this run has %lld (%s): a restart needs "
              "the same particles",
@@ -159,15 +152,12 @@ static ionf_err read_open(hid_t file, const char *path, const struct sph_checkpo
 ionf_err sph_checkpoint_read(const char *path, const struct sph_checkpoint_meta *expect,
                              double *x_hii, double *temperature_k,
                              struct sph_checkpoint_state *state) {
-  FILE *probe = fopen(path, "rb");
-  IONF_CHECK(probe, IONF_ERR_IO, "cannot open checkpoint '%s': %s", path, strerror(errno));
-  fclose(probe);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  IONF_CHECK(file >= 0, IONF_ERR_IO, "cannot open checkpoint '%s': not HDF5", path);
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
   memset(state, 0, sizeof *state);
   ionf_err rc = read_open(file, path, expect, x_hii, temperature_k, state);
-  H5Fclose(file);
+  h5_util_close_read(file, &quiet);
   if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
 }

@@ -7,16 +7,15 @@
 
 #include "io/sph_snapshot.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/constants.h"
+#include "io/gadget.h"
 #include "io/h5_util.h"
+#include "io/output_file.h"
 #include "io/io_particles.h"
 #include "io/snapshot.h"
 #include "io/sph_checkpoint.h"
@@ -24,60 +23,29 @@
 
 #define KIND "particle snapshot"
 
-static int put_double(hid_t obj, const char *name, double v) {
-  return h5_util_attr_put(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
-}
-
-static int put_int(hid_t obj, const char *name, int64_t v) {
-  return h5_util_attr_put(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
-}
-
 static int put_dataset(hid_t group, const char *name, int rank, const hsize_t *dims,
                        const double *data) {
-  hid_t space = H5Screate_simple(rank, dims, NULL);
-  hid_t dset = space >= 0 ? H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT,
-                                       H5P_DEFAULT, H5P_DEFAULT)
-                          : -1;
-  int ok = dset >= 0 && H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
-  if (dset >= 0 && H5Dclose(dset) < 0) ok = 0;
-  if (space >= 0) H5Sclose(space);
-  return ok;
+  return h5_util_put_dataset(group, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, dims, data);
 }
 
 static int write_header(hid_t file, const struct sph_snapshot_view *v) {
-  const struct particle_set *p = v->particles;
-  uint64_t n = (uint64_t)p->count;
-  uint32_t this_file[6] = {(uint32_t)(n & 0xffffffffu), 0, 0, 0, 0, 0};
-  uint32_t high[6] = {(uint32_t)(n >> 32), 0, 0, 0, 0, 0};
-  double mass_table[6] = {0, 0, 0, 0, 0, 0};
-  int cube = p->box_size_cm[0] == p->box_size_cm[1] && p->box_size_cm[1] == p->box_size_cm[2];
-  double box[3];
-  for (int a = 0; a < 3; ++a) box[a] = p->has_box ? p->box_size_cm[a] : 0.0;
   hid_t header = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (header < 0) return 0;
   /* Gadget's Time of a non-comoving run is the time in its units: seconds here */
-  int ok = h5_util_attr_put(header, "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           h5_util_attr_put(header, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, this_file) &&
-           h5_util_attr_put(header, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high) &&
-           h5_util_attr_put(header, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, mass_table) &&
-           h5_util_attr_put(header, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
-                    &(int32_t){1}) &&
-           h5_util_attr_put(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube ? 0 : 3, box) &&
-           put_double(header, "Redshift", 0.0) && put_double(header, "Time", v->time_s) &&
-           put_double(header, "Time_Myr", v->time_s / IONF_MYR_S) && put_int(header, "Step", v->step) &&
-           put_double(header, "HubbleParam", 1.0) && put_double(header, "UnitLength_in_cm", 1.0) &&
-           put_double(header, "UnitMass_in_g", 1.0) &&
-           put_double(header, "UnitVelocity_in_cm_per_s", 1.0) &&
-           h5_util_attr_put(header, "Periodic", H5T_STD_I32LE, H5T_NATIVE_INT32, 0,
-                    &(int32_t){p->periodic ? 1 : 0}) &&
-           h5_util_attr_string(header, "length_unit", "cm") == 0 &&
-           h5_util_attr_string(header, "time_unit", "s") == 0 &&
-           h5_util_attr_string(header, "config", v->effective_yaml ? v->effective_yaml : "") == 0;
+  int ok = gadget_put_header(header, v->particles) &&
+           h5_util_attr_put_double(header, "Redshift", 0.0) &&
+           h5_util_attr_put_double(header, "Time", v->time_s) &&
+           h5_util_attr_put_double(header, "Time_Myr", v->time_s / IONF_MYR_S) &&
+           h5_util_attr_put_int64(header, "Step", v->step) &&
+           h5_util_attr_put_double(header, "HubbleParam", 1.0) &&
+           h5_util_attr_put_string(header, "length_unit", "cm") &&
+           h5_util_attr_put_string(header, "time_unit", "s") &&
+           h5_util_attr_put_string(header, "config", v->effective_yaml);
   if (H5Gclose(header) < 0) ok = 0;
   if (!ok) return 0;
   hid_t params = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (params < 0) return 0;
-  ok = h5_util_attr_put(params, "ComovingIntegrationOn", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &(int32_t){0});
+  ok = h5_util_attr_put_int32(params, "ComovingIntegrationOn", 0);
   if (H5Gclose(params) < 0) ok = 0;
   return ok;
 }
@@ -123,34 +91,14 @@ ionf_err sph_snapshot_write(const char *path, const struct sph_snapshot_view *v)
   const char *kind = v->checkpoint ? "particle checkpoint" : KIND;
   char tmp[2048];
   hid_t file;
-  IONF_CALL(h5_util_create_temp(path, kind, tmp, sizeof tmp, &file));
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_util_create_temp(path, kind, tmp, sizeof tmp, &quiet, &file));
   int ok = write_header(file, v) && write_particles(file, v) &&
            (!v->checkpoint || sph_checkpoint_write_attrs(file, v->checkpoint, v->time_s, v->step));
   ionf_err rc = IONF_OK;
   if (ok && v->deposit_n > 0) rc = write_grid(file, v, &ok);
-  char detail[4096] = "";
-  if (!ok) h5_util_error_text(detail, sizeof detail);
-  if (H5Fclose(file) < 0 && ok) {
-    ok = 0;
-    h5_util_error_text(detail, sizeof detail);
-  }
-  if (ok && rc == IONF_OK) {
-    rc = output_file_sync(tmp, path);
-    if (rc != IONF_OK) {
-      unlink(tmp);
-      return rc;
-    }
-  }
-  if (ok && rc == IONF_OK && rename(tmp, path) != 0) {
-    ok = 0;
-    snprintf(detail, sizeof detail, "renaming '%s' to it: %s", tmp, strerror(errno));
-  }
-  if (!ok || rc != IONF_OK) {
-    unlink(tmp);
-    if (rc != IONF_OK) return rc;
-    return ionf_error_set(IONF_ERR_IO, "cannot write %s '%s': %s", kind, path, detail);
-  }
-  return IONF_OK;
+  ionf_err closed = h5_util_close_temp(file, ok, &quiet, kind, path);
+  return output_file_commit(rc != IONF_OK ? rc : closed, tmp, path, kind);
 }
 
 static ionf_err read_column(hid_t file, const char *path, const char *name, int64_t n,
@@ -185,11 +133,14 @@ ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
   o.comoving = 0;
   IONF_CALL(io_particles_read(path, &o, &out->particles));
   int64_t n = out->particles.count;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  ionf_err rc = file >= 0 ? IONF_OK
-                          : ionf_error_set(IONF_ERR_INPUT, "cannot open %s '%s'", KIND, path);
-  if (rc == IONF_OK) rc = read_column(file, path, "/PartType0/IonizedFraction", n, &out->x_hii);
+  struct h5_util_quiet quiet;
+  hid_t file;
+  ionf_err rc = h5_util_open_read(path, KIND, &quiet, &file);
+  if (rc != IONF_OK) {
+    sph_snapshot_free(out);
+    return rc;
+  }
+  rc = read_column(file, path, "/PartType0/IonizedFraction", n, &out->x_hii);
   if (rc == IONF_OK)
     rc = read_column(file, path, "/PartType0/PhotoionizationRate", n, &out->gamma_hi_per_s);
   if (rc == IONF_OK) rc = read_column(file, path, "/PartType0/Temperature", n, &out->temperature_k);
@@ -197,16 +148,12 @@ ionf_err sph_snapshot_read(const char *path, struct sph_snapshot_data *out) {
     rc = read_column(file, path, "/PartType0/HydrogenNumberDensity", n, &out->n_h_cm3);
   if (rc == IONF_OK) {
     hid_t header = H5Gopen2(file, "Header", H5P_DEFAULT);
-    hid_t a = header >= 0 ? H5Aopen(header, "Time", H5P_DEFAULT) : -1;
-    hid_t b = header >= 0 ? H5Aopen(header, "Step", H5P_DEFAULT) : -1;
-    int ok = a >= 0 && b >= 0 && H5Aread(a, H5T_NATIVE_DOUBLE, &out->time_s) >= 0 &&
-             H5Aread(b, H5T_NATIVE_INT64, &out->step) >= 0;
-    if (a >= 0) H5Aclose(a);
-    if (b >= 0) H5Aclose(b);
+    int ok = header >= 0 && h5_util_attr_try_get(header, "Time", H5T_NATIVE_DOUBLE, &out->time_s) &&
+             h5_util_attr_try_get(header, "Step", H5T_NATIVE_INT64, &out->step);
     if (header >= 0) H5Gclose(header);
     if (!ok) rc = ionf_error_set(IONF_ERR_INPUT, "%s '%s': no Header/Time or Header/Step", KIND, path);
   }
-  if (file >= 0) H5Fclose(file);
+  h5_util_close_read(file, &quiet);
   if (rc != IONF_OK) sph_snapshot_free(out);
   return rc;
 }

@@ -8,15 +8,16 @@
 #include "io/synth_files.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "io/h5_util.h"
-#include "io/snapshot.h" /* output_dir_prepare */
+#include "io/output_file.h"
+#include "io/output_dir.h"
 
 #define SYNTH_FILES_TEXT_TAG "# ionfront synthetic: "
 
@@ -53,24 +54,6 @@ static ionf_err files_prepare(const char *path, const char *what, char *tmp, siz
   return IONF_OK;
 }
 
-/* Sync the temporary file and give it its final name (or remove it on failure). */
-static ionf_err files_commit(ionf_err rc, const char *tmp, const char *path, const char *what) {
-  if (rc == IONF_OK) {
-    int fd = open(tmp, O_RDONLY);
-    int bad = fd < 0 || (fsync(fd) != 0 && errno != EINVAL);
-    int err = errno;
-    if (fd >= 0) close(fd);
-    if (bad)
-      rc = ionf_error_set(IONF_ERR_IO, "cannot write the %s '%s': syncing '%s': %s", what, path,
-                          tmp, strerror(err));
-  }
-  if (rc == IONF_OK && rename(tmp, path) != 0)
-    rc = ionf_error_set(IONF_ERR_IO, "cannot write the %s '%s': renaming '%s' to it: %s", what,
-                        path, tmp, strerror(errno));
-  if (rc != IONF_OK) unlink(tmp);
-  return rc;
-}
-
 /* ---- HDF5 ------------------------------------------------------------------------- */
 
 static ionf_err h5_fail(const char *what, const char *path, const char *step) {
@@ -95,7 +78,7 @@ static ionf_err h5_dataset(hid_t file, const char *name, int rank, const hsize_t
   for (int r = 0; r < rank; ++r) count *= dims[r];
   ok = ok && dset >= 0 &&
        (count == 0 || H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) &&
-       (!units || h5_util_attr_string(dset, "units", units) >= 0);
+       (!units || h5_util_attr_put_string(dset, "units", units));
   ionf_err rc = ok ? IONF_OK : h5_fail(what, path, step);
   if (dset >= 0 && H5Dclose(dset) < 0 && rc == IONF_OK) rc = h5_fail(what, path, step);
   if (space >= 0) H5Sclose(space);
@@ -105,16 +88,20 @@ static ionf_err h5_dataset(hid_t file, const char *name, int rank, const hsize_t
 
 static ionf_err h5_root_attrs(hid_t file, double redshift, double box_cmpc, const char *signature,
                               const char *description, const char *what, const char *path) {
-  int ok = h5_util_attr_string(file, "synthetic", signature) >= 0 &&
-           (!description || h5_util_attr_string(file, "description", description) >= 0) &&
-           (redshift < 0.0 || h5_util_attr_double(file, "redshift", redshift) >= 0) &&
-           (box_cmpc <= 0.0 || h5_util_attr_double(file, "box_size_cmpc", box_cmpc) >= 0);
+  int ok = h5_util_attr_put_string(file, "synthetic", signature) &&
+           (!description || h5_util_attr_put_string(file, "description", description)) &&
+           (redshift < 0.0 || h5_util_attr_put_double(file, "redshift", redshift)) &&
+           (box_cmpc <= 0.0 || h5_util_attr_put_double(file, "box_size_cmpc", box_cmpc));
   return ok ? IONF_OK : h5_fail(what, path, "writing the root attributes");
 }
 
-/* Open the temporary HDF5 file (truncating a stale one). */
-static ionf_err h5_create(const char *tmp, const char *path, const char *what, hid_t *file) {
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+/* Prepare `path`'s folder and its temporary name tmp[cap] (files_prepare), then open the
+   temporary HDF5 file (truncating a stale one), HDF5's printing off until h5_close (the
+   caller's setting saved in *quiet). */
+static ionf_err h5_create(const char *path, const char *what, char *tmp, size_t cap,
+                          struct h5_util_quiet *quiet, hid_t *file) {
+  IONF_CALL(files_prepare(path, what, tmp, cap));
+  h5_util_quiet_begin(quiet);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   /* STRONG: H5Fclose really closes (and flushes) before the rename. */
   if (fapl >= 0) H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
@@ -124,14 +111,17 @@ static ionf_err h5_create(const char *tmp, const char *path, const char *what, h
     char step[IONF_PATH_MAX + 64];
     snprintf(step, sizeof step, "creating '%s'", tmp);
     ionf_err rc = h5_fail(what, path, step);
+    h5_util_quiet_end(quiet);
     unlink(tmp);
     return rc;
   }
   return IONF_OK;
 }
 
-static ionf_err h5_close(hid_t file, ionf_err rc, const char *what, const char *path) {
+static ionf_err h5_close(hid_t file, ionf_err rc, const char *what, const char *path,
+                         const struct h5_util_quiet *quiet) {
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = h5_fail(what, path, "closing the file");
+  h5_util_quiet_end(quiet);
   return rc;
 }
 
@@ -143,15 +133,15 @@ ionf_err synth_files_write_density(const char *path, const char *dataset, int64_
              "synth_files_write_density: bad arguments");
   char tmp[IONF_PATH_MAX + 16];
   hid_t file;
-  IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
-  IONF_CALL(h5_create(tmp, path, what, &file));
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_create(path, what, tmp, sizeof tmp, &quiet, &file));
   hsize_t dims[3] = {(hsize_t)n, (hsize_t)n, (hsize_t)n};
   ionf_err rc = h5_dataset(file, dataset, 3, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, n_h_cm3,
                            "cm^-3", what, path);
   if (rc == IONF_OK)
     rc = h5_root_attrs(file, redshift, box_cmpc, signature, description, what, path);
-  rc = h5_close(file, rc, what, path);
-  return files_commit(rc, tmp, path, what);
+  rc = h5_close(file, rc, what, path, &quiet);
+  return output_file_commit(rc, tmp, path, what);
 }
 
 ionf_err synth_files_write_halos(const char *path, int64_t m, const double *position_cmpc,
@@ -162,8 +152,8 @@ ionf_err synth_files_write_halos(const char *path, int64_t m, const double *posi
              "synth_files_write_halos: bad arguments");
   char tmp[IONF_PATH_MAX + 16];
   hid_t file;
-  IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
-  IONF_CALL(h5_create(tmp, path, what, &file));
+  struct h5_util_quiet quiet;
+  IONF_CALL(h5_create(path, what, tmp, sizeof tmp, &quiet, &file));
   hsize_t pdims[2] = {(hsize_t)m, 3}, mdims[1] = {(hsize_t)m};
   ionf_err rc = h5_dataset(file, "/halos/position", 2, pdims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                            position_cmpc, "comoving Mpc", what, path);
@@ -172,8 +162,8 @@ ionf_err synth_files_write_halos(const char *path, int64_t m, const double *posi
                     "Msun", what, path);
   if (rc == IONF_OK)
     rc = h5_root_attrs(file, redshift, box_cmpc, signature, description, what, path);
-  rc = h5_close(file, rc, what, path);
-  return files_commit(rc, tmp, path, what);
+  rc = h5_close(file, rc, what, path, &quiet);
+  return output_file_commit(rc, tmp, path, what);
 }
 
 /* ---- sources ---------------------------------------------------------------------------- */
@@ -218,15 +208,16 @@ ionf_err synth_files_write_sources(const char *path, enum source_format format, 
   IONF_CHECK(m >= 0 && (m == 0 || (ijk && ndot_per_s)), IONF_ERR_INTERNAL,
              "synth_files_write_sources: bad arguments");
   char tmp[IONF_PATH_MAX + 16];
-  IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
   int hdf5 = format == SOURCE_FORMAT_HDF5 ||
              (format == SOURCE_FORMAT_AUTO && synth_files_hdf5_name(path));
   ionf_err rc;
   if (!hdf5) {
+    IONF_CALL(files_prepare(path, what, tmp, sizeof tmp));
     rc = sources_text(tmp, path, m, ijk, ndot_per_s, mass_msun, signature, description);
   } else {
     hid_t file;
-    IONF_CALL(h5_create(tmp, path, what, &file));
+    struct h5_util_quiet quiet;
+    IONF_CALL(h5_create(path, what, tmp, sizeof tmp, &quiet, &file));
     hsize_t pdims[2] = {(hsize_t)m, 3}, mdims[1] = {(hsize_t)m};
     rc = h5_dataset(file, "/sources/position", 2, pdims, H5T_STD_I32LE, H5T_NATIVE_INT32, ijk,
                     NULL, what, path);
@@ -237,9 +228,9 @@ ionf_err synth_files_write_sources(const char *path, enum source_format format, 
       rc = h5_dataset(file, "/sources/mass", 1, mdims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                       mass_msun, "Msun", what, path);
     if (rc == IONF_OK) rc = h5_root_attrs(file, -1.0, 0.0, signature, description, what, path);
-    rc = h5_close(file, rc, what, path);
+    rc = h5_close(file, rc, what, path, &quiet);
   }
-  return files_commit(rc, tmp, path, what);
+  return output_file_commit(rc, tmp, path, what);
 }
 
 /* ---- reading the signature back ------------------------------------------------------------ */
@@ -254,15 +245,11 @@ ionf_err synth_files_signature(const char *path, char *out, size_t cap, int *fou
   static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
   if (got == sizeof head && memcmp(head, sig, sizeof sig) == 0) {
     fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) {
-      char detail[512];
-      h5_util_error_text(detail, sizeof detail);
-      return ionf_error_set(IONF_ERR_IO, "cannot open HDF5 file '%s': %s", path, detail);
-    }
-    *found = h5_util_attr_read_string(file, "synthetic", out, cap);
-    H5Fclose(file);
+    struct h5_util_quiet quiet;
+    hid_t file;
+    IONF_CALL(h5_util_open_read(path, "HDF5 file", &quiet, &file));
+    *found = h5_util_attr_get_string(file, "synthetic", out, cap);
+    h5_util_close_read(file, &quiet);
     return IONF_OK;
   }
   /* text: the first line */

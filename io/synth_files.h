@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config/config.h" /* enum source_format */
 #include "core/error.h"
+#include "io/io_sources.h" /* enum source_format */
 
 IONF_NODISCARD ionf_err synth_files_write_density(const char *path, const char *dataset,
                                                   int64_t n, const double *n_h_cm3,

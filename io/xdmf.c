@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/xdmf.h"
+#include "io/output_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -133,14 +134,10 @@ ionf_err xdmf_write_sidecar(const char *h5_path, int64_t n, double box_size,
   int err = xdmf_write_body(f, h5_base, n, box_size, length_unit, time, datasets, n_datasets);
   errno = 0;
   if (fclose(f) != 0 && err == 0) err = errno ? errno : EIO;
-  if (err != 0) {
+  if (err != 0)
     rc = ionf_error_set(IONF_ERR_IO, "cannot write XDMF file '%s': writing '%s': %s", xmf, tmp,
                         strerror(err));
-  } else if (rename(tmp, xmf) != 0) {
-    rc = ionf_error_set(IONF_ERR_IO, "cannot write XDMF file '%s': renaming '%s' to it: %s", xmf,
-                        tmp, strerror(errno));
-  }
-  if (rc != IONF_OK) unlink(tmp);
+  rc = output_file_commit(rc, tmp, xmf, "XDMF file");
   free(xmf);
   return rc;
 }

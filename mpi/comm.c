@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* the communicator of every collective: MPI_COMM_WORLD unless a library caller gave one */
+/* the communicator of every collective: ionfront's own duplicate of MPI_COMM_WORLD
+   (the command line) or of the communicator a library caller gave */
 static MPI_Comm the_comm;
 static int the_comm_set = 0;
 
@@ -44,10 +45,46 @@ static int comm_we_started_mpi = 0;
 /* What comm_init does after MPI_Init: ranks, host, node-local rank, prefixes. */
 static void comm_learn_layout(void);
 
+/*
+ * Work on a duplicate of `given` from now on, with MPI_ERRORS_RETURN on the duplicate
+ * only; the one held already serves when it is congruent with `given` (same ranks in
+ * the same order).  Errors of a bad `given` are raised on MPI_COMM_WORLD's handler
+ * (Open MPI), so that one returns codes meanwhile and is restored before returning.
+ */
+static ionf_err comm_use(MPI_Comm given, int mpi_comm_f) {
+  MPI_Errhandler world_handler;
+  if (mpi_check(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler),
+                "MPI_Comm_get_errhandler") != IONF_OK)
+    return IONF_ERR_MPI;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  ionf_err rc = IONF_OK;
+  int inter = 0, same = MPI_UNEQUAL;
+  rc = mpi_check(MPI_Comm_test_inter(given, &inter), "MPI_Comm_test_inter");
+  if (rc == IONF_OK && inter)
+    rc = ionf_error_set(IONF_ERR_USAGE, "the MPI communicator handle %d is an intercommunicator",
+                        mpi_comm_f);
+  if (rc == IONF_OK && the_comm_set)
+    rc = mpi_check(MPI_Comm_compare(given, the_comm, &same), "MPI_Comm_compare");
+  if (rc == IONF_OK && same != MPI_CONGRUENT) {
+    comm_detach();
+    MPI_Comm dup;
+    rc = mpi_check(MPI_Comm_dup(given, &dup), "MPI_Comm_dup");
+    if (rc == IONF_OK) {
+      MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+      the_comm = dup;
+      the_comm_set = 1;
+    }
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_handler);
+  MPI_Errhandler_free(&world_handler);
+  return rc;
+}
+
 ionf_err comm_init(int *argc, char ***argv) {
   int provided = 0;
   IONF_CALL(mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
   comm_we_started_mpi = 1;
+  IONF_CALL(comm_use(MPI_COMM_WORLD, -1));
   comm_learn_layout();
   return IONF_OK;
 }
@@ -62,24 +99,15 @@ ionf_err comm_attach(int mpi_comm_f) {
     IONF_CALL(mpi_check(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided), "MPI_Init"));
     comm_we_started_mpi = 1;
   }
-  /* errors as codes before any check: a bad handle must not end the process */
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  the_comm_set = 0; /* -1: MPI_COMM_WORLD (IONF_COMM_WORLD) */
+  MPI_Comm given = MPI_COMM_WORLD; /* -1: MPI_COMM_WORLD (IONF_COMM_WORLD) */
   if (mpi_comm_f != -1) {
-    MPI_Comm given = MPI_Comm_f2c((MPI_Fint)mpi_comm_f);
+    given = MPI_Comm_f2c((MPI_Fint)mpi_comm_f);
     static const MPI_Comm zero_handle; /* Open MPI's f2c gives NULL for unknown handles */
     IONF_CHECK(given != MPI_COMM_NULL && memcmp(&given, &zero_handle, sizeof given) != 0,
                IONF_ERR_USAGE, "the MPI communicator handle %d is not a valid communicator",
                mpi_comm_f);
-    int inter = 0;
-    IONF_CALL(mpi_check(MPI_Comm_test_inter(given, &inter), "MPI_Comm_test_inter"));
-    IONF_CHECK(!inter, IONF_ERR_USAGE, "the MPI communicator handle %d is an intercommunicator",
-               mpi_comm_f);
-    /* the caller's own communicator (no duplicate): it must outlive the engine */
-    the_comm = given;
-    the_comm_set = 1;
-    MPI_Comm_set_errhandler(the_comm, MPI_ERRORS_RETURN);
   }
+  IONF_CALL(comm_use(given, mpi_comm_f));
   comm_learn_layout();
   return IONF_OK;
 }
@@ -87,8 +115,6 @@ ionf_err comm_attach(int mpi_comm_f) {
 int comm_started_mpi(void) { return comm_we_started_mpi; }
 
 static void comm_learn_layout(void) {
-  /* Errors come back as codes, so that they can be reported with context. */
-  MPI_Comm_set_errhandler(comm_mpi(), MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm_mpi(), &my_rank);
   MPI_Comm_size(comm_mpi(), &my_size);
   int len = 0;
@@ -101,16 +127,30 @@ static void comm_learn_layout(void) {
     MPI_Comm_size(node, &my_local_size);
     MPI_Comm_free(&node);
   }
-  ionf_log_set_rank(my_rank, my_size);
+  ionf_log_set_rank(my_rank);
+}
+
+void comm_detach(void) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (the_comm_set && !finalized) MPI_Comm_free(&the_comm);
+  the_comm_set = 0;
+  my_rank = 0;
+  my_size = 1;
+  my_local_rank = 0;
+  my_local_size = 1;
+  ionf_log_set_rank(0);
 }
 
 void comm_finalize(void) {
+  comm_detach();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) MPI_Finalize();
 }
 
-void comm_abort(int code) { MPI_Abort(comm_mpi(), code); }
+/* the command line's end of a failed job: all of it (the library never aborts) */
+void comm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 int comm_rank(void) { return my_rank; }
 int comm_local_rank(void) { return my_local_rank; }
 int comm_local_size(void) { return my_local_size; }

@@ -10,19 +10,26 @@
 
 #include "core/error.h"
 
-/** MPI_Init (threads: funneled) and the message prefix. */
+/** MPI_Init (threads: funneled), then work on a duplicate of MPI_COMM_WORLD (comm_mpi.h)
+    with MPI_ERRORS_RETURN on it, and learn the rank layout. */
 IONF_NODISCARD ionf_err comm_init(int *argc, char ***argv);
 /**
  * The library's start: MPI_Init_thread only if MPI is not initialised yet (then
  * comm_started_mpi() is 1), then as comm_init on the communicator of Fortran handle
- * `mpi_comm_f` (-1: MPI_COMM_WORLD), which every collective then uses (comm_mpi.h).
+ * `mpi_comm_f` (-1: MPI_COMM_WORLD): every collective then uses a duplicate of it
+ * (comm_mpi.h), kept while later calls give a congruent communicator.  Neither the
+ * given communicator's nor MPI_COMM_WORLD's error handler is changed.
  */
 IONF_NODISCARD ionf_err comm_attach(int mpi_comm_f);
 /** 1 when comm_init or comm_attach called MPI_Init. */
 int comm_started_mpi(void);
-/** MPI_Finalize. */
+/** Free the duplicate communicator (collective over it; nothing once MPI is finalized)
+    and forget the layout: rank 0 of 1 until the next comm_init / comm_attach. */
+void comm_detach(void);
+/** comm_detach, then MPI_Finalize (unless finalized already). */
 void comm_finalize(void);
-/** End every rank now (MPI_Abort) with exit code `code`. */
+/** End every rank of the job now (MPI_Abort on MPI_COMM_WORLD) with exit code `code`:
+    the command line only, never the library. */
 void comm_abort(int code);
 int comm_rank(void);
 int comm_size(void);

@@ -6,6 +6,16 @@ foreach(t test_api_iliev1 test_api_misuse)
   target_compile_options(${t} PRIVATE ${IONF_WARNINGS})
 endforeach()
 add_test(NAME test_api_misuse COMMAND test_api_misuse)
+# the library as a guest: no printing, the caller's MPI, GSL and HDF5 error handlers kept,
+# its own duplicate of the caller's communicator (the test calls MPI, GSL, HDF5 itself)
+add_executable(test_api_guest api/test_api_guest.c)
+target_link_libraries(test_api_guest PRIVATE ionfront::ionfront MPI::MPI_C GSL::gsl
+                      ${HDF5_C_LIBRARIES})
+target_include_directories(test_api_guest PRIVATE ${HDF5_INCLUDE_DIRS})
+target_compile_definitions(test_api_guest PRIVATE ${HDF5_DEFINITIONS})
+target_compile_options(test_api_guest PRIVATE ${IONF_WARNINGS})
+add_test(NAME test_api_guest COMMAND test_api_guest)
+set_tests_properties(test_api_guest PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_api_misuse PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME api_cli_match COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
                                     $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1>)
@@ -35,3 +45,9 @@ set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
 add_test(NAME api_install_consumer COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/install_consumer.sh
                                            ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${IONF_SYSTEM_PYTHON})
 set_tests_properties(api_install_consumer PROPERTIES TIMEOUT 300)
+
+# libionfront.so exports exactly the calls of include/ionfront.h (cmake/ionfront.map):
+# no internal name, no exported data, no declared call missing.
+add_test(NAME api_exports COMMAND ${IONF_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/api/check_exports.py
+                                  ${CMAKE_NM} $<TARGET_FILE:ionfront_shared>
+                                  ${CMAKE_SOURCE_DIR}/include/ionfront.h)

@@ -74,7 +74,7 @@ h5diff -p 1e-3 "$work/p1/snapshot_0002.h5" "$work/seed12/snapshot_0002.h5" /Grid
 echo "ok: another seed, other packets"
 
 # stop after step 2 (checkpoint), restart: the same end state
-IONFRONT_FAULT_INJECT=signal:2 "$ionfront" "${args[@]}" --output "$work/stop" > "$work/stop.log" 2>&1
+"$ionfront" "${args[@]}" --set debug.signal_after_step=2 --output "$work/stop" > "$work/stop.log" 2>&1
 rc=$?
 [ "$rc" -eq 13 ] || { cat "$work/stop.log"; fail "stopped run exited $rc, not 13"; }
 out=$("$ionfront" "${args[@]}" --set montecarlo.seed=5 --output "$work/stop" \
@@ -89,7 +89,7 @@ echo "ok: stopped after step 2 and restarted: same result; another seed refused"
 # with the adapted count (stored in the checkpoint) to the same result
 targs=("${args[@]}" --set 'montecarlo={packets_per_source: 500, seed: 11, target_relative_error: 0.1}')
 "$ionfront" "${targs[@]}" --output "$work/t_full" > /dev/null 2>&1 || fail "adaptive run"
-IONFRONT_FAULT_INJECT=signal:2 "$ionfront" "${targs[@]}" --output "$work/t_stop" > /dev/null 2>&1
+"$ionfront" "${targs[@]}" --set debug.signal_after_step=2 --output "$work/t_stop" > /dev/null 2>&1
 [ $? -eq 13 ] || fail "adaptive run did not stop"
 "$ionfront" "${targs[@]}" --output "$work/t_stop" --restart "$work/t_stop/checkpoint.h5" \
   > "$work/t_restart.log" 2>&1 || { cat "$work/t_restart.log"; fail "adaptive restart"; }

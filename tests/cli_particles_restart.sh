@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checkpoints and restarts of particle runs (`ionfront run` with the CPU tracer, a
 # generated set of 1000 particles, three sources, T evolving): a run of 4 steps
-# stopped by SIGUSR1 after step 2 (IONFRONT_FAULT_INJECT=signal:2, through the
+# stopped by SIGUSR1 after step 2 (debug.signal_after_step=2, through the
 # handler `ionfront run` installs) exits 13 with DIR/checkpoint.h5, and `--restart`
 # continues it to the uninterrupted run's snapshot bit for bit (h5diff without a
 # tolerance; one thread) on 1 and on 2 ranks, and to 1e-12 across rank counts
@@ -52,7 +52,7 @@ launch() { local p="$1"; shift; "$mpiexec" --oversubscribe --allow-run-as-root -
 
 for p in 1 2; do
   launch "$p" --output "full$p" > "full$p.log" 2>&1 || { cat "full$p.log"; die "uninterrupted run on $p rank(s)"; }
-  IONFRONT_FAULT_INJECT=signal:2 launch "$p" --output "stop$p" > "stop$p.log" 2>&1
+  launch "$p" --set debug.signal_after_step=2 --output "stop$p" > "stop$p.log" 2>&1
   rc=$?
   [ "$rc" -eq 13 ] || { cat "stop$p.log"; die "stopped run on $p rank(s) exited $rc, not 13"; }
   grep -q "checkpoint written to stop$p/checkpoint.h5" "stop$p.log" || fail "no checkpoint message"

@@ -9,8 +9,9 @@ ionfront="$2"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-IONFRONT_FAULT_INJECT=trace:1 timeout 120 "$mpiexec" --oversubscribe --allow-run-as-root -np 3 \
-  "$ionfront" run --quiet --set grid.N=16 --output "$work/out" > "$work/log" 2>&1
+timeout 120 "$mpiexec" --oversubscribe --allow-run-as-root -np 3 \
+  "$ionfront" run --quiet --set grid.N=16 --set debug.fail_trace_rank=1 --output "$work/out" \
+  > "$work/log" 2>&1
 rc=$?
 cat "$work/log" | tail -8
 [ "$rc" -ne 124 ] || { echo "FAIL: the job hung"; exit 1; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checkpoint / restart: a run stopped by a signal (SIGUSR1 raised after step 4
-# through the IONFRONT_FAULT_INJECT hook, and a real SIGTERM from outside)
+# through the debug.signal_after_step hook, and a real SIGTERM from outside)
 # writes DIR/checkpoint.h5 and exits with code 13; `--restart` continues it,
 # and the end result equals an uninterrupted run's to 1e-12 -- on 1 rank and
 # on 2 ranks (MPI, collective HDF5), and for Test 3 (clump, plane source, T evolving).
@@ -26,7 +26,7 @@ for p in 1 2; do
   launch=("$mpiexec" --oversubscribe --allow-run-as-root -np "$p")
   "${launch[@]}" "$ionfront" "${args[@]}" --output "$work/full$p" > "$work/full$p.log" 2>&1 \
     || { cat "$work/full$p.log"; fail "uninterrupted run on $p rank(s)"; }
-  IONFRONT_FAULT_INJECT=signal:4 "${launch[@]}" "$ionfront" "${args[@]}" --output "$work/stop$p" \
+  "${launch[@]}" "$ionfront" "${args[@]}" --set debug.signal_after_step=4 --output "$work/stop$p" \
     > "$work/stop$p.log" 2>&1
   rc=$?
   [ "$rc" -eq 13 ] || { cat "$work/stop$p.log"; fail "stopped run exited $rc, not 13"; }
@@ -46,7 +46,8 @@ args3=(run "$work/iliev3.yaml" --quiet --set grid.N=16 --set 'time.dt=0.2 Myr'
        --set 'time.t_end=1.4 Myr' --set 'time.outputs=[0.6 Myr, 1.4 Myr]')
 "$ionfront" "${args3[@]}" --output "$work/full3" > "$work/full3.log" 2>&1 \
   || { cat "$work/full3.log"; fail "uninterrupted Test 3 run"; }
-IONFRONT_FAULT_INJECT=signal:3 "$ionfront" "${args3[@]}" --output "$work/stop3" > "$work/stop3.log" 2>&1
+"$ionfront" "${args3[@]}" --set debug.signal_after_step=3 --output "$work/stop3" \
+  > "$work/stop3.log" 2>&1
 rc=$?
 [ "$rc" -eq 13 ] || { cat "$work/stop3.log"; fail "stopped Test 3 run exited $rc, not 13"; }
 "$ionfront" "${args3[@]}" --output "$work/stop3" --restart "$work/stop3/checkpoint.h5" \

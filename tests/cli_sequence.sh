@@ -123,7 +123,7 @@ for case in "1 $boundary" "1 $((boundary + 2))" "2 $((boundary + 1))"; do
   full="$work/p1"
   [ "$p" -eq 1 ] || full="$work/p2scatter"
   out="$work/stop${p}_$stop"
-  IONFRONT_FAULT_INJECT=signal:$stop launch "$p" "$ionfront" run "$cfg" --quiet --output "$out" \
+  launch "$p" "$ionfront" run "$cfg" --quiet --set debug.signal_after_step=$stop --output "$out" \
     > "$out.log" 2>&1
   rc=$?
   [ "$rc" -eq 13 ] || { cat "$out.log"; fail "stop after step $stop: exit $rc, not 13"; }
@@ -137,8 +137,9 @@ done
 
 # ---- one rank fails to read a later interval's inputs: the job ends, no hang -----------
 start=$(date +%s)
-IONFRONT_FAULT_INJECT=load:1 timeout 120 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 \
-  "$ionfront" run "$cfg" --quiet --output "$work/fail" > "$work/fail.log" 2>&1
+timeout 120 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 \
+  "$ionfront" run "$cfg" --quiet --set debug.fail_load_rank=1 --output "$work/fail" \
+  > "$work/fail.log" 2>&1
 rc=$?
 [ "$rc" -ne 124 ] || fail "a rank's failed read left the job hanging"
 [ "$rc" -ne 0 ] || { cat "$work/fail.log"; fail "a failed read ended with exit 0"; }

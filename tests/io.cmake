@@ -1,2 +1,6 @@
 # Snapshots, output directory, step log, density and source readers, source lists.
 ionf_add_test(NAME test_io SOURCES test_io.c LABELS unit)
+# The output directory made by rank 0 for every rank, and its failures on every rank.
+ionf_add_test(NAME test_output_dir SOURCES test_output_dir.c RANKS 3 LABELS unit mpi)
+# The HDF5 attribute helpers (io/h5_util): types, values, failures and their reasons.
+ionf_add_test(NAME test_h5_util SOURCES test_h5_util.c LABELS unit)

@@ -8,7 +8,7 @@ if(IONFRONT_CUDA)
   # GPU tree == CPU tree, bit for bit; skips (77) without a GPU
   ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
   # the particle chemistry kernel against the CPU pass; skips (77) without a GPU
-  ionf_add_test(NAME test_sph_chem_gpu SOURCES test_sph_chem_gpu.c LABELS gpu)
+  ionf_add_test(NAME test_chem_gpu SOURCES test_chem_gpu.c LABELS gpu)
 endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)

@@ -25,8 +25,8 @@ for p in 2 3 4; do
   echo "ok: $p ranks match 1 rank to 1e-12"
 done
 # rank 1's tracing fails: every rank stops with an error (timeout: a hang)
-IONFRONT_FAULT_INJECT=trace:1 timeout 60 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 \
-  "$prog" ranks "$work/fail" > "$work/fail.log" 2>&1
+timeout 60 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 \
+  "$prog" ranks "$work/fail" debug.fail_trace_rank=1 > "$work/fail.log" 2>&1
 rc=$?
 if [ $rc -eq 0 ] || [ $rc -eq 124 ]; then
   cat "$work/fail.log"; echo "FAIL: an injected tracing failure gave exit $rc (0: ignored, 124: hang)"; exit 1

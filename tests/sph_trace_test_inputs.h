@@ -16,7 +16,6 @@
 #include "core/error.h"
 #include "particles/particles.h"
 #include "particles/particles_make.h"
-#include "config/config.h"
 #include "rt/photo_tables.h"
 #include "particles/sph_trace.h"
 
@@ -95,17 +94,11 @@ static inline void trace_case_free(struct trace_case *c) {
 /* Black-body (1e5 K) rate tables with heating at cross-section sigma0 (free with
    photo_tables_free); 0 when they cannot be built. */
 static inline int blackbody_tables(double sigma0_cm2, struct photo_tables *t) {
-  struct ionf_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.spectrum = SPECTRUM_BLACKBODY;
-  cfg.t_eff_k = 1e5;
-  cfg.sigma0_cm2 = sigma0_cm2;
-  cfg.sigma_power_law_index = 2.8;
-  cfg.num_tau = 2000;
-  cfg.min_log_tau = -20.0;
-  cfg.max_log_tau = 4.0;
-  cfg.isothermal = 0;
-  return photo_tables_build(&cfg, t) == IONF_OK;
+  struct photo_spectrum spectrum = {SPECTRUM_BLACKBODY, 1e5, 2000, -20.0, 4.0};
+  struct species_params params = {sigma0_cm2, 2.8, 0.0, 0.0};
+  struct species_data species[IONF_N_SPECIES];
+  species_table(&params, species);
+  return photo_tables_build(&spectrum, species, 1, t) == IONF_OK;
 }
 
 static inline struct photo_table_view grey_tables(double sigma0_cm2) {

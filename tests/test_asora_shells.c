@@ -79,7 +79,8 @@ static void check_stencils(void) {
 static long long domain_count(int64_t n, const int32_t *src, int periodic, double r_max) {
   int s[3] = {src[0], src[1], src[2]};
   struct asora_domain dom;
-  asora_domain_make(s, n, periodic, r_max, &dom);
+  struct grid_box whole = grid_box_whole(n);
+  asora_domain_make(s, n, periodic, &whole, r_max, &dom);
   long long count = 0;
   for (int i = dom.lo[0]; i <= dom.hi[0]; ++i)
     for (int j = dom.lo[1]; j <= dom.hi[1]; ++j)
@@ -181,7 +182,8 @@ static void check_threads_agree(void) {
 static void check_cube_shells(void) {
   const int src[3] = {3, 0, 9};
   struct asora_domain dom;
-  asora_domain_make(src, 14, 0, 0.0, &dom);
+  struct grid_box whole = grid_box_whole(14);
+  asora_domain_make(src, 14, 0, &whole, 0.0, &dom);
   int side = 14;
   unsigned char *seen = calloc((size_t)side * side * side, 1);
   long long total = 0;

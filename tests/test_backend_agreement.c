@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/backend.h"
+#include "gpu/core/cuda_util.h"
 #include "mpi/comm.h"
 #include "config/config.h"
 #include "engine/engine.h"
@@ -71,8 +72,8 @@ static int run(const char *problem, const char *backend, char **overrides, int n
   out->x = malloc(sizeof(double) * (size_t)cells);
   out->gamma = malloc(sizeof(double) * (size_t)cells);
   out->t = malloc(sizeof(double) * (size_t)cells);
-  memcpy(out->x, grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
-  memcpy(out->gamma, grid_species(e->fields.gamma_per_s, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
+  memcpy(out->x, fields_species(e->fields.x_ion, e->fields.cells, SPECIES_HI), sizeof(double) * (size_t)cells);
+  memcpy(out->gamma, fields_species(e->fields.gamma_per_s, e->fields.cells, SPECIES_HI), sizeof(double) * (size_t)cells);
   memcpy(out->t, e->fields.temperature_k, sizeof(double) * (size_t)cells);
   engine_destroy(e);
   config_free(&cfg);
@@ -99,7 +100,7 @@ static void compare(const char *label, const struct run_result *a, const struct 
 
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
-  if (rt_backend_cuda_device_count() == 0) {
+  if (cuda_util_device_count() == 0) {
     printf("no CUDA device: skipped\n");
     comm_finalize();
     return TEST_SKIP_CODE;

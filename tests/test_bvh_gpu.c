@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "particles/bvh.h"
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
 #include "bvh_test_inputs.h"
 #include "core/error.h"
@@ -43,7 +44,7 @@ static void compare(enum bvh_input_kind kind, int64_t n, int max_leaf) {
 }
 
 int main(void) {
-  if (bvh_cuda_device_count() == 0) {
+  if (cuda_util_device_count() == 0) {
     printf("no GPU: skipped\n");
     return TEST_SKIP_CODE;
   }

@@ -1,7 +1,8 @@
 /**
  * @file test_config.c
  * @brief Config loading: units, YAML tree and overrides, built-in problems,
- *        the effective YAML round trip, and the error messages users see.
+ *        the effective YAML round trip, the error messages users see, and the
+ *        debug: section (test hooks, off and absent unless given).
  */
 #define _POSIX_C_SOURCE 200809L /* getcwd */
 
@@ -62,7 +63,10 @@ static int config_equal(const struct ionf_config *a, const struct ionf_config *b
            a->source_ijk[3 * i + 2] == b->source_ijk[3 * i + 2];
   for (int i = 0; same && i < a->n_outputs; ++i)
     same = a->output_times_s[i] == b->output_times_s[i];
-  same = same && a->n_planes == b->n_planes && a->n_clumps == b->n_clumps;
+  same = same && a->n_planes == b->n_planes && a->n_clumps == b->n_clumps &&
+         a->debug.signal_after_step == b->debug.signal_after_step &&
+         a->debug.fail_trace_rank == b->debug.fail_trace_rank &&
+         a->debug.fail_load_rank == b->debug.fail_load_rank;
   for (int i = 0; same && i < a->n_planes; ++i)
     same = a->planes[i].face == b->planes[i].face &&
            a->planes[i].flux_per_cm2_s == b->planes[i].flux_per_cm2_s;
@@ -726,6 +730,57 @@ static void test_errors(void) {
   expect_config_error("- a\n- b\n", "run.yaml", "mapping of sections", "top level is a list");
 }
 
+/* ---- debug: the test hooks --------------------------------------------------------- */
+
+static void test_debug(void) {
+  struct ionf_config cfg;
+  ionf_err rc = load_text(MINIMAL, &cfg);
+  EXPECT(rc == IONF_OK, "minimal: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.debug.signal_after_step == -1 && cfg.debug.fail_trace_rank == -1 &&
+               cfg.debug.fail_load_rank == -1,
+           "every hook is off without debug:");
+    EXPECT(strstr(cfg.effective_yaml, "debug") == NULL,
+           "no debug: section in the effective config unless given:\n%s", cfg.effective_yaml);
+  }
+  config_free(&cfg);
+
+  rc = load_text(MINIMAL "debug:\n  fail_trace_rank: 1\n", &cfg);
+  EXPECT(rc == IONF_OK, "debug.fail_trace_rank: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.debug.fail_trace_rank == 1 && cfg.debug.signal_after_step == -1 &&
+               cfg.debug.fail_load_rank == -1,
+           "fail_trace_rank 1, the others off: %d %lld %d", cfg.debug.fail_trace_rank,
+           (long long)cfg.debug.signal_after_step, cfg.debug.fail_load_rank);
+    EXPECT(strstr(cfg.effective_yaml, "debug:") &&
+               strstr(cfg.effective_yaml, "signal_after_step: -1"),
+           "the given section shows every key:\n%s", cfg.effective_yaml);
+    check_round_trip(&cfg, "debug");
+  }
+  config_free(&cfg);
+
+  /* as the tests set them: an override on a built-in problem */
+  char *sets[] = {"debug.signal_after_step=4"};
+  rc = config_load(NULL, "default", sets, 1, &cfg);
+  EXPECT(rc == IONF_OK && cfg.debug.signal_after_step == 4 && cfg.debug.fail_trace_rank == -1,
+         "--set debug.signal_after_step=4: %s", ionf_error_message());
+  config_free(&cfg);
+  ionf_error_clear();
+
+  expect_config_error(MINIMAL "debug:\n  fail_trac_rank: 1\n",
+                      "unknown key 'debug.fail_trac_rank'", "did you mean 'fail_trace_rank'",
+                      "debug key typo");
+  expect_config_error(MINIMAL "debug:\n  signal_after_step: 0\n",
+                      "debug.signal_after_step = 0 is out of range", "step >= 1, or -1",
+                      "signal after step 0");
+  expect_config_error(MINIMAL "debug:\n  fail_trace_rank: -2\n",
+                      "debug.fail_trace_rank = -2 is out of range", "-1..1000000",
+                      "negative rank");
+  expect_config_error(MINIMAL "debug:\n  fail_load_rank: 0\n", "debug.fail_load_rank = 0",
+                      "sequence:", "fail_load_rank without a sequence");
+  expect_config_error(MINIMAL "debug: 3\n", "debug", "mapping", "debug: not a mapping");
+}
+
 int main(void) {
   test_units();
   test_params();
@@ -734,5 +789,6 @@ int main(void) {
   test_overrides();
   test_defaults_and_paths();
   test_errors();
+  test_debug();
   TEST_RETURN();
 }

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
     }
   }
   int64_t n = e->grid.n;
-  const double *x = grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI);
+  const double *x = fields_species(e->fields.x_ion, e->fields.cells, SPECIES_HI);
   double worst = 0.0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)

@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     }
     if (fabs(e->time_s / IONF_MYR_S - checks_myr[next]) > 1e-6) continue;
     double z = engine_redshift(e);
-    double r_cells = ifront_radius_along_x_cm(&e->grid, grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI), e->sources.ijk) /
+    double r_cells = ifront_radius_along_x_cm(&e->grid, fields_species(e->fields.x_ion, e->fields.cells, SPECIES_HI), e->sources.ijk) /
                      e->grid.cell_cm;
     /* comoving with a = 1 at switch-on (z_initial), the solution's normalisation */
     double r = r_cells * comoving_cell / (1.0 + cfg.z_initial);

@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (fabs(e->time_s / IONF_MYR_S - front_t_myr[next]) > 1e-6) continue;
-    double r = ifront_radius_along_x_cm(&e->grid, grid_species(e->fields.x_ion, e->grid.n, SPECIES_HI), e->sources.ijk) / IONF_KPC_CM;
+    double r = ifront_radius_along_x_cm(&e->grid, fields_species(e->fields.x_ion, e->fields.cells, SPECIES_HI), e->sources.ijk) / IONF_KPC_CM;
     printf("t = %3.0f Myr: I-front %.3f kpc (published codes %.2f..%.2f)\n", front_t_myr[next], r,
            front_min_kpc[next], front_max_kpc[next]);
     EXPECT(r >= 0.97 * front_min_kpc[next] && r <= 1.03 * front_max_kpc[next],

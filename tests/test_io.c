@@ -22,6 +22,7 @@
 #include "core/ionf_config.h" /* generated: IONF_VERSION */
 #include "io/io_density.h"
 #include "io/io_sources.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "grid/sources.h"
 #include "test_util.h"
@@ -161,7 +162,7 @@ static double value_of(int field, int64_t c) {
   }
 }
 
-static void check_snapshot_file(const char *path, const struct grid_fields *f,
+static void check_snapshot_file(const char *path, const struct fields *f,
                                 const char *yaml, double time_s, double redshift) {
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   EXPECT(file >= 0, "cannot open snapshot %s", path);
@@ -228,8 +229,8 @@ static void check_snapshot_file(const char *path, const struct grid_fields *f,
 }
 
 static void test_snapshot(void) {
-  struct grid_fields f;
-  if (grid_fields_alloc(N, 0, &f) != IONF_OK) {
+  struct fields f;
+  if (fields_alloc((int64_t)N * N * N, 0, &f) != IONF_OK) {
     EXPECT(0, "grid_fields_alloc");
     return;
   }
@@ -237,51 +238,46 @@ static void test_snapshot(void) {
   for (int q = 0; q < 4; ++q)
     for (int64_t c = 0; c < N * N * N; ++c) arrays[q][c] = value_of(q, c);
 
-  /* Only the fields snapshot_write reads; the rest stays zero. */
-  struct ionf_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.n_cells_1d = N;
-  cfg.box_size_cm = 2.5e22;
-  join(cfg.output_dir, sizeof cfg.output_dir, tmp_root, "out/run1"); /* parent missing too */
-  snprintf(cfg.config_name, sizeof cfg.config_name, "test.yaml");
+  char out_dir[IONF_PATH_MAX];
+  join(out_dir, sizeof out_dir, tmp_root, "out/run1"); /* parent missing too */
   char yaml[] = "grid:\n  N: 8\n  box_size: 0.0081 # Mpc\nsources:\n  - {position: [1, 2, 3], "
                 "Ndot: 1e50}\n";
-  cfg.effective_yaml = yaml;
-  struct grid g = {N, 2.5e22 / N, 0};
+  struct snapshot_run run = {out_dir, 2.5e22, yaml, "test.yaml"};
+  struct grid g = {N, 2.5e22 / N, 0, grid_box_whole(N)};
   struct snapshot_meta meta = {3, 42, 1.5e13, -1.0, 0, 0, -1.0, 0.0, NULL, -1, 0, NULL};
 
-  EXPECT(output_dir_prepare(cfg.output_dir) == IONF_OK, "output_dir_prepare: %s",
+  EXPECT(output_dir_prepare(out_dir) == IONF_OK, "output_dir_prepare: %s",
          ionf_error_message());
   struct stat st;
-  EXPECT(stat(cfg.output_dir, &st) == 0 && S_ISDIR(st.st_mode), "output dir not created");
-  EXPECT(output_dir_prepare(cfg.output_dir) == IONF_OK, "output_dir_prepare twice: %s",
+  EXPECT(stat(out_dir, &st) == 0 && S_ISDIR(st.st_mode), "output dir not created");
+  EXPECT(output_dir_prepare(out_dir) == IONF_OK, "output_dir_prepare twice: %s",
          ionf_error_message());
 
   char path[IONF_PATH_MAX + 64], want[IONF_PATH_MAX + 64];
-  join(want, sizeof want, cfg.output_dir, "snapshot_0003.h5");
-  ionf_err rc = snapshot_write(&cfg, &g, &f, &meta, path, sizeof path);
+  join(want, sizeof want, out_dir, "snapshot_0003.h5");
+  ionf_err rc = snapshot_write(&run, &g, &f, &meta, path, sizeof path);
   EXPECT(rc == IONF_OK, "snapshot_write: %s", ionf_error_message());
   EXPECT(strcmp(path, want) == 0, "path_out '%s', expected '%s'", path, want);
   check_snapshot_file(want, &f, yaml, 1.5e13, -1.0);
-  EXPECT(count_tmp_files(cfg.output_dir) == 0, "a .tmp file remains");
+  EXPECT(count_tmp_files(out_dir) == 0, "a .tmp file remains");
 
   /* Overwrite the same index: cosmological, NULL YAML written as "". */
   meta.redshift = 6.5;
-  cfg.effective_yaml = NULL;
-  rc = snapshot_write(&cfg, &g, &f, &meta, NULL, 0);
+  run.config_yaml = NULL;
+  rc = snapshot_write(&run, &g, &f, &meta, NULL, 0);
   EXPECT(rc == IONF_OK, "snapshot_write (overwrite): %s", ionf_error_message());
   check_snapshot_file(want, &f, "", 1.5e13, 6.5);
-  EXPECT(count_tmp_files(cfg.output_dir) == 0, "a .tmp file remains after overwrite");
-  cfg.effective_yaml = yaml;
+  EXPECT(count_tmp_files(out_dir) == 0, "a .tmp file remains after overwrite");
+  run.config_yaml = yaml;
 
   /* A config beyond HDF5's 64 KiB limit for compact attributes. */
   size_t big_len = 100000;
   char *big = malloc(big_len + 1);
   for (size_t c = 0; c < big_len; ++c) big[c] = c % 61 == 60 ? '\n' : (char)('a' + c % 26);
   big[big_len] = '\0';
-  cfg.effective_yaml = big;
+  run.config_yaml = big;
   meta.index = 5;
-  rc = snapshot_write(&cfg, &g, &f, &meta, path, sizeof path);
+  rc = snapshot_write(&run, &g, &f, &meta, path, sizeof path);
   EXPECT(rc == IONF_OK, "snapshot_write (100 kB config): %s", ionf_error_message());
   hid_t file5 = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   char *cfg5 = file5 >= 0 ? attr_string(file5, "config") : NULL;
@@ -289,16 +285,16 @@ static void test_snapshot(void) {
   free(cfg5);
   if (file5 >= 0) H5Fclose(file5);
   free(big);
-  cfg.effective_yaml = yaml;
+  run.config_yaml = yaml;
   meta.index = 3;
 
   /* A failing write must leave the existing good snapshot of that name alone:
    * a directory squatting on the temporary name makes H5Fcreate fail. */
   char squat[IONF_PATH_MAX + 64];
-  join(squat, sizeof squat, cfg.output_dir, ".snapshot_0003.h5.tmp");
+  join(squat, sizeof squat, out_dir, ".snapshot_0003.h5.tmp");
   mkdir(squat, 0700);
   meta.time_s = 9.9e13;
-  rc = snapshot_write(&cfg, &g, &f, &meta, path, sizeof path);
+  rc = snapshot_write(&run, &g, &f, &meta, path, sizeof path);
   expect_error(rc, IONF_ERR_IO, "snapshot_0003.h5", "temporary file", "write onto a directory");
   rmdir(squat);
   check_snapshot_file(want, &f, "", 1.5e13, 6.5); /* still the earlier one */
@@ -312,12 +308,12 @@ static void test_snapshot(void) {
                bad_dir, "output_dir_prepare below a file");
   expect_error(output_dir_prepare(afile), IONF_ERR_IO, "cannot create output directory", afile,
                "output_dir_prepare on a file");
-  snprintf(cfg.output_dir, sizeof cfg.output_dir, "%s", bad_dir);
+  run.output_dir = bad_dir;
   meta.index = 4;
-  rc = snapshot_write(&cfg, &g, &f, &meta, path, sizeof path);
+  rc = snapshot_write(&run, &g, &f, &meta, path, sizeof path);
   expect_error(rc, IONF_ERR_IO, bad_dir, "snapshot_0004.h5", "snapshot_write below a file");
 
-  grid_fields_free(&f);
+  fields_free(&f);
 }
 
 /* ---- step log -------------------------------------------------------------------- */

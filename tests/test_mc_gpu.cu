@@ -152,6 +152,8 @@ int main(void) {
   CHECK(lit > cells / 2, "too few cells lit (%lld)", (long long)lit);
   for (int q = 0; q < 3; ++q) CHECK(worst[q] < 1e-10, "tally %d differs by %g", q, worst[q]);
   mc_cuda_destroy(mc);
+  cudaFree(d_nh), cudaFree(d_x), cudaFree(d_g), cudaFree(d_h), cudaFree(d_ndot), cudaFree(d_ijk);
+  cudaFree(d_t);
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   else printf("all checks passed\n");
   return failures ? 1 : 0;

@@ -31,6 +31,7 @@ static void pass(const struct mc_state *st, double cell_cm, const double *n_h, c
   p.grid.n = N;
   p.grid.cell_cm = cell_cm;
   p.grid.periodic = 0;
+  p.grid.box = grid_box_whole(N);
   p.n_h_cm3 = n_h;
   p.x_hii_av = x;
   p.sources = src;
@@ -128,7 +129,7 @@ int main(void) {
   st.alpha_power = -0.7;
   st.abu_c = 7.1e-7;
   st.ranks = 1;
-  struct grid grid = {N, cell_cm, 0};
+  struct grid grid = {N, cell_cm, 0, grid_box_whole(N)};
   double r_total = mc_recombination_total(&st, &grid, n_h, x, t_k);
   {
     struct mc_pass p;

@@ -10,14 +10,15 @@
 
 #include "rt/asora/asora.h"
 #include "rt/asora/asora_k.h"
-#include "grid/partition.h"
+#include "engine/partition.h"
 #include "test_physics_common.h"
 #include "test_util.h"
 
 static int64_t brute(const int32_t *src, int64_t n, int periodic, double r) {
   int s[3] = {src[0], src[1], src[2]};
   struct asora_domain d;
-  asora_domain_make(s, n, periodic, r, &d);
+  struct grid_box whole = grid_box_whole(n);
+  asora_domain_make(s, n, periodic, &whole, r, &d);
   int64_t c = 0;
   for (int i = d.lo[0]; i <= d.hi[0]; ++i)
     for (int j = d.lo[1]; j <= d.hi[1]; ++j)

@@ -29,17 +29,12 @@
 #include "test_util.h"
 
 static struct photo_tables bb_tables(double t_eff) {
-  struct ionf_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.spectrum = SPECTRUM_BLACKBODY;
-  cfg.t_eff_k = t_eff;
-  cfg.sigma0_cm2 = IONF_SIGMA_HI_CM2;
-  cfg.sigma_power_law_index = 2.8;
-  cfg.num_tau = 20000;
-  cfg.min_log_tau = -20.0;
-  cfg.max_log_tau = 4.0;
+  struct photo_spectrum spectrum = {SPECTRUM_BLACKBODY, t_eff, 20000, -20.0, 4.0};
+  struct species_params params = {IONF_SIGMA_HI_CM2, 2.8, 0.0, 0.0};
+  struct species_data species[IONF_N_SPECIES];
+  species_table(&params, species);
   struct photo_tables t;
-  if (photo_tables_build(&cfg, &t) != IONF_OK) {
+  if (photo_tables_build(&spectrum, species, 1, &t) != IONF_OK) { /* with heating tables */
     fprintf(stderr, "table build failed: %s\n", ionf_error_message());
     exit(1);
   }

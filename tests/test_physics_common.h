@@ -42,6 +42,7 @@ static void test_uniform_setup(int64_t n, double cell_cm, int periodic, double n
   in->grid.n = n;
   in->grid.cell_cm = cell_cm;
   in->grid.periodic = periodic;
+  in->grid.box = grid_box_whole(n);
   in->n_h_cm3 = *n_h_out;
   in->x_ion_av = *x_out;
   in->sources = sources;

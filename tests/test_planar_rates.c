@@ -24,6 +24,7 @@
 #include "engine/backend.h"
 #include "mpi/comm.h"
 #include "config/config.h"
+#include "config/config_views.h"
 #include "core/constants.h"
 #include "engine/engine.h"
 #include "rt/photo_tables.h"
@@ -64,8 +65,11 @@ static struct photo_tables bb_tables(void) {
   cfg.spectrum = SPECTRUM_BLACKBODY;
   cfg.t_eff_k = 1e5;
   cfg.isothermal = 0; /* heating tables too */
+  struct photo_spectrum spectrum = config_views_spectrum(&cfg);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(&cfg, species);
   struct photo_tables t;
-  if (photo_tables_build(&cfg, &t) != IONF_OK) {
+  if (photo_tables_build(&spectrum, species, !cfg.isothermal, &t) != IONF_OK) {
     fprintf(stderr, "table build failed: %s\n", ionf_error_message());
     exit(1);
   }
@@ -280,10 +284,10 @@ static int engine_rates(const char *sources, double *gamma, double *heat) {
   struct trace_stats ts;
   int rc = e->backend->ops.upload(e->backend, FIELD_X, 0, cells) != IONF_OK ||
            e->backend->ops.step_begin(e->backend) != IONF_OK ||
-           e->backend->ops.trace(e->backend, &ts) != IONF_OK ||
+           engine_trace_pass(e, &ts) != IONF_OK ||
            e->backend->ops.download(e->backend, FIELD_GAMMA | FIELD_HEAT, 0, cells) != IONF_OK;
   if (!rc) {
-    memcpy(gamma, grid_species(e->fields.gamma_per_s, e->grid.n, SPECIES_HI), sizeof(double) * (size_t)cells);
+    memcpy(gamma, fields_species(e->fields.gamma_per_s, e->fields.cells, SPECIES_HI), sizeof(double) * (size_t)cells);
     memcpy(heat, e->fields.heating_erg_per_s, sizeof(double) * (size_t)cells);
   }
   engine_destroy(e);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gpu/core/cuda_util.h"
 #include "render/render.h"
 #include "render/render_cmap.h"
 #include "render_scenes.h"
@@ -149,7 +150,7 @@ static void compare_binning(int n_smooth, int periodic) {
 }
 
 int main(void) {
-  if (render_cuda_device_count() == 0) {
+  if (cuda_util_device_count() == 0) {
     printf("no CUDA device (or a CPU-only build): skipped\n");
     return TEST_SKIP_CODE;
   }

@@ -187,6 +187,13 @@ static void test_config(const struct seq_case *c) {
            with_outputs.n_outputs);
     config_free(&with_outputs);
   }
+  /* the test hook of a failing later read (debug:) applies to sequences */
+  char *fail_load[] = {"debug.fail_load_rank=1"};
+  struct ionf_config with_hook;
+  rc = load_case(c, NULL, fail_load, 1, &with_hook);
+  EXPECT(rc == IONF_OK && with_hook.debug.fail_load_rank == 1,
+         "debug.fail_load_rank with a sequence: %s", ionf_error_message());
+  if (rc == IONF_OK) config_free(&with_hook);
   config_free(&cfg);
 
   /* patterns relative to the config file's directory */
@@ -205,7 +212,7 @@ static void test_config(const struct seq_case *c) {
     EXPECT(strcmp(cfg.sequence.density_pattern, want) == 0, "pattern %s, expected %s",
            cfg.sequence.density_pattern, want);
     char file[700];
-    sequence_file_name(cfg.sequence.halo_pattern, 8.5, file, sizeof file);
+    config_sequence_file_name(cfg.sequence.halo_pattern, 8.5, file, sizeof file);
     snprintf(want, sizeof want, "%s/sub/h_8.5.h5", c->dir);
     EXPECT(strcmp(file, want) == 0, "halo file %s, expected %s", file, want);
     EXPECT(cfg.sequence.steps[0] >= 1, "one interval");

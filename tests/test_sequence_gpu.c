@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine/backend.h"
+#include "gpu/core/cuda_util.h"
 #include "mpi/comm.h"
 #include "config/config.h"
 #include "engine/engine.h"
@@ -106,7 +107,7 @@ static void compare(const struct seq_case *c, const char *variant) {
 
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
-  if (rt_backend_cuda_device_count() == 0) {
+  if (cuda_util_device_count() == 0) {
     printf("no CUDA device: skipped\n");
     comm_finalize();
     return TEST_SKIP_CODE;

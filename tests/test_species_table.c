@@ -10,7 +10,7 @@
  *    here with the same GSL quadrature), thick, thin and heating; grey: exp(-tau).
  * 3. The electron density summed over the species' ions is n_H (x_HII + abu_c)
  *    and the HI absorber density n_H (1 - x_HII), bit for bit, on random cells.
- * 4. The per-species grid fields are [species][n^3] blocks (grid_species).
+ * 4. The per-species fields are [species][cell] blocks (fields_species).
  */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
@@ -21,7 +21,9 @@
 #include "chem/chem.h"
 #include "chem/chem_k.h"
 #include "config/config.h"
+#include "config/config_views.h"
 #include "core/constants.h"
+#include "fields/fields.h"
 #include "grid/grid.h"
 #include "rt/photo_tables.h"
 #include "chem/species.h"
@@ -61,12 +63,20 @@ static struct ionf_config load(const char *problem, char **sets, int n_sets) {
   return cfg;
 }
 
+/* The rate tables of a config, as the engine builds them. */
+static ionf_err build_tables(const struct ionf_config *cfg, struct photo_tables *t) {
+  struct photo_spectrum spectrum = config_views_spectrum(cfg);
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(cfg, species);
+  return photo_tables_build(&spectrum, species, !cfg->isothermal, t);
+}
+
 static void check_table_entry(void) {
   char *sets[] = {"spectrum.sigma_0=5.5e-18", "spectrum.power_law_index=3.1",
                   "chemistry.alpha_B=2.3e-13", "chemistry.alpha_B_power=-0.75"};
   struct ionf_config cfg = load("iliev2", sets, 4);
   struct species_data sp[IONF_N_SPECIES];
-  species_table(&cfg, sp);
+  config_views_species(&cfg, sp);
   const struct species_data *h = &sp[SPECIES_HI];
   EXPECT(h->sigma0_cm2 == 5.5e-18 && h->sigma_power_law_index == 3.1, "HI cross-section %g %g",
          h->sigma0_cm2, h->sigma_power_law_index);
@@ -83,7 +93,7 @@ static void check_table_entry(void) {
   EXPECT(strcmp(species_names_of(SPECIES_HI)->c2ray_xfrac_stem, "xfrac3D") == 0 &&
              strcmp(species_names_of(SPECIES_HI)->c2ray_rates_stem, "IonRates3D") == 0,
          "C2-Ray file stems");
-  struct chem_params p = chem_params_from_config(&cfg);
+  struct chem_params p = config_views_chem(&cfg);
   EXPECT(p.alpha_b_1e4_cm3_s == h->alpha_b_1e4_cm3_s && p.alpha_b_power == h->alpha_b_power &&
              p.col_h0 == h->col_prefactor && p.col_t_h0_k == h->col_t_k,
          "chemistry parameters from the species table");
@@ -95,7 +105,7 @@ static void check_tables(void) {
   struct ionf_config cfg = load("iliev2", sets, 2); /* black body, evolving temperature */
   EXPECT(cfg.spectrum == SPECTRUM_BLACKBODY && !cfg.isothermal, "iliev2 is a heating black body");
   struct photo_tables t;
-  if (photo_tables_build(&cfg, &t) != IONF_OK) {
+  if (build_tables(&cfg, &t) != IONF_OK) {
     EXPECT(0, "photo_tables_build: %s", ionf_error_message());
     return;
   }
@@ -104,7 +114,7 @@ static void check_tables(void) {
          "view of the HI tables");
   gsl_set_error_handler_off();
   gsl_integration_workspace *ws = gsl_integration_workspace_alloc(2000);
-  struct old_bb p = {IONF_K_B_EV * cfg.t_eff_k, 0.0, cfg.sigma_power_law_index, 0, 0};
+  struct old_bb p = {IONF_K_B_EV_PER_K * cfg.t_eff_k, 0.0, cfg.sigma_power_law_index, 0, 0};
   double norm = old_integral(ws, &p);
   const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;
   int differ = 0;
@@ -136,7 +146,7 @@ static void check_tables(void) {
   config_free(&cfg);
 
   struct ionf_config grey = load("default", NULL, 0);
-  if (photo_tables_build(&grey, &t) == IONF_OK) {
+  if (build_tables(&grey, &t) == IONF_OK) {
     int wrong = 0;
     for (int i = 0; i <= t.num_tau; ++i) {
       double e = exp(-photo_table_tau(i, t.min_log_tau, t.dlog_tau));
@@ -170,10 +180,10 @@ static void check_densities(void) {
 }
 
 static void check_fields(void) {
-  struct grid_fields f;
-  const int64_t n = 6, cells = grid_cells(n);
-  if (grid_fields_alloc(n, 1, &f) != IONF_OK) {
-    EXPECT(0, "grid_fields_alloc");
+  struct fields f;
+  const int64_t cells = grid_cells(6);
+  if (fields_alloc(cells, 1, &f) != IONF_OK) {
+    EXPECT(0, "fields_alloc");
     return;
   }
   /* every species' block is written and read back whole (ASan/valgrind see overruns) */
@@ -181,13 +191,13 @@ static void check_fields(void) {
   int wrong = 0;
   for (size_t q = 0; q < sizeof per_species / sizeof per_species[0]; ++q) {
     for (int s = 0; s < IONF_N_SPECIES; ++s)
-      for (int64_t c = 0; c < cells; ++c) grid_species(per_species[q], n, s)[c] = s * 1e3 + c;
+      for (int64_t c = 0; c < cells; ++c) fields_species(per_species[q], cells, s)[c] = s * 1e3 + c;
     for (int64_t k = 0; k < cells * IONF_N_SPECIES; ++k)
       wrong += per_species[q][k] != (double)(k / cells) * 1e3 + (double)(k % cells);
   }
   EXPECT(wrong == 0, "%d values out of place in the [species][cell] fields", wrong);
-  EXPECT(grid_species(f.x_ion, n, SPECIES_HI) == f.x_ion, "HI is the first block");
-  grid_fields_free(&f);
+  EXPECT(fields_species(f.x_ion, cells, SPECIES_HI) == f.x_ion, "HI is the first block");
+  fields_free(&f);
 }
 
 int main(void) {

@@ -23,7 +23,8 @@
 #include "core/params.h"
 #include "config/sph_config.h"
 #include "particles/sph_deposit.h"
-#include "engine/sph_engine.h"
+#include "engine/engine.h"
+#include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "io/sph_snapshot.h"
 #include "test_util.h"
@@ -90,30 +91,30 @@ static double thin_error(double dt_myr) {
   ionf_err rc = load(base_yaml, sets, 1, &cfg);
   EXPECT(rc == IONF_OK, "config loads: %s", ionf_error_message());
   if (rc != IONF_OK) return INFINITY;
-  struct sph_engine *e = NULL;
-  rc = sph_engine_create(&cfg, thin_trace, &e);
+  struct engine *e = NULL;
+  rc = engine_create_particles(&cfg, thin_trace, &e);
   EXPECT(rc == IONF_OK, "engine: %s", ionf_error_message());
   if (rc != IONF_OK) {
     sph_config_free(&cfg);
     return INFINITY;
   }
-  thin_expect_x_av = e->x_hii_av;
+  thin_expect_x_av = e->fields.x_ion_av;
   double t_end = cfg.base.t_end_s, worst = 0.0;
   int steps = 0;
   while (e->time_s < t_end * (1 - 1e-12) && rc == IONF_OK) {
-    struct sph_step_info info;
-    rc = sph_engine_step(e, cfg.base.dt_s, &info);
+    struct engine_step_info info;
+    rc = engine_step(e, cfg.base.dt_s, &info);
     EXPECT(rc == IONF_OK && info.converged, "step %d converged", steps);
     ++steps;
   }
   double alpha = cfg.base.alpha_b_1e4_cm3_s; /* T = 1e4 K */
-  for (int64_t i = 0; i < e->particles.count; ++i) {
-    double g = thin_gamma(e->particles.pos_cm + 3 * i);
-    double want = riccati_x(cfg.base.x_hii_initial, g, alpha * e->n_h_cm3[i], e->time_s);
-    double err = fabs(e->x_hii[i] - want);
+  for (int64_t i = 0; i < e->particles->set.count; ++i) {
+    double g = thin_gamma(e->particles->set.pos_cm + 3 * i);
+    double want = riccati_x(cfg.base.x_hii_initial, g, alpha * e->fields.n_h_cm3[i], e->time_s);
+    double err = fabs(e->fields.x_ion[i] - want);
     if (err > worst) worst = err;
   }
-  sph_engine_destroy(e);
+  engine_destroy(e);
   sph_config_free(&cfg);
   return worst;
 }
@@ -146,6 +147,53 @@ static void expect_error(const char *what, const char *set, const char *needle1,
   const char *m = ionf_error_message();
   EXPECT(strstr(m, needle1) && (!needle2 || strstr(m, needle2)), "%s: message names '%s'%s%s: %s",
          what, needle1, needle2 ? " and " : "", needle2 ? needle2 : "", m);
+}
+
+/* particles.trace: the GPU tracer's tuning; absent, every knob 0 (the defaults) and no
+   trace: in the effective config; given, the defaults filled in. */
+static void test_trace_config(void) {
+  struct sph_config cfg;
+  ionf_err rc = load(base_yaml, NULL, 0, &cfg);
+  EXPECT(rc == IONF_OK, "base config: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.trace.schedule == SPH_TRACE_SCHEDULE_WARP && cfg.trace.window_hits == 0 &&
+               cfg.trace.min_blocks == 0 && cfg.trace.window_aim == 0.0 &&
+               cfg.trace.hit_capacity == 0,
+           "no particles.trace: the tracer's defaults");
+    EXPECT(!strstr(cfg.base.effective_yaml, "trace:"), "no trace: in the effective config");
+    sph_config_free(&cfg);
+  }
+  const char *thread[] = {"particles.trace={schedule: thread, hit_capacity: 5000}"};
+  rc = load(base_yaml, thread, 1, &cfg);
+  EXPECT(rc == IONF_OK, "particles.trace: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(cfg.trace.schedule == SPH_TRACE_SCHEDULE_THREAD && cfg.trace.hit_capacity == 5000 &&
+               cfg.trace.window_hits == SPH_TRACE_WINDOW_HITS_DEFAULT &&
+               cfg.trace.min_blocks == SPH_TRACE_MIN_BLOCKS_DEFAULT &&
+               cfg.trace.window_aim == SPH_TRACE_WINDOW_AIM_DEFAULT,
+           "thread schedule, 5000 hits, the warp's knobs at their defaults");
+    EXPECT(strstr(cfg.base.effective_yaml, "window_hits: 512") &&
+               strstr(cfg.base.effective_yaml, "window_aim: 0.85"),
+           "the effective config shows the defaults:\n%s", cfg.base.effective_yaml);
+    sph_config_free(&cfg);
+  }
+  const char *warp[] = {"particles.trace={window_hits: 24, min_blocks: 6, window_aim: 1.2}"};
+  rc = load(base_yaml, warp, 1, &cfg);
+  EXPECT(rc == IONF_OK && cfg.trace.window_hits == 24 && cfg.trace.min_blocks == 6 &&
+             cfg.trace.window_aim == 1.2 && cfg.trace.schedule == SPH_TRACE_SCHEDULE_WARP,
+         "warp knobs: %s", ionf_error_message());
+  if (rc == IONF_OK) sph_config_free(&cfg);
+  expect_error("trace schedule", "particles.trace.schedule=block", "particles.trace.schedule",
+               "warp or thread");
+  expect_error("trace window hits", "particles.trace.window_hits=1024.5",
+               "particles.trace.window_hits", "2..1024");
+  expect_error("trace window hits", "particles.trace.window_hits=1", "window_hits", "2..1024");
+  expect_error("trace launch bound", "particles.trace.min_blocks=7", "particles.trace.min_blocks",
+               "1, 6 or 8");
+  expect_error("trace aim", "particles.trace.window_aim=3", "particles.trace.window_aim", "0.1");
+  expect_error("trace capacity", "particles.trace.hit_capacity=-1", "hit_capacity", NULL);
+  expect_error("trace key", "particles.trace.window=4", "particles.trace.window", "known keys");
+  expect_error("trace not a mapping", "particles.trace=warp", "particles.trace", "mapping");
 }
 
 static void test_config(void) {
@@ -186,24 +234,25 @@ static void test_config(void) {
   rc = load(base_yaml, rays192, 1, &cfg);
   EXPECT(rc == IONF_OK && cfg.rays_per_source == 192, "rays_per_source 192 (nside 4) accepted");
   if (rc == IONF_OK) sph_config_free(&cfg);
+  test_trace_config();
 }
 
 /* ---- periodic sets: R_max required and bounded, wrap_rays, no CUDA tracer yet -------- */
 
 static ionf_err create_with(const char *const *sets, int n_sets, sph_trace_fn trace,
-                            struct sph_config *cfg, struct sph_engine **e) {
+                            struct sph_config *cfg, struct engine **e) {
   *e = NULL;
   ionf_error_clear();
   ionf_err rc = load(base_yaml, sets, n_sets, cfg);
   if (rc != IONF_OK) return rc;
-  rc = sph_engine_create(cfg, trace, e);
+  rc = engine_create_particles(cfg, trace, e);
   if (rc != IONF_OK) sph_config_free(cfg);
   return rc;
 }
 
 static void test_periodic_config(void) {
   struct sph_config cfg;
-  struct sph_engine *e;
+  struct engine *e;
   const char *no_rmax[] = {"raytracing.R_max=0"};
   ionf_err rc = create_with(no_rmax, 1, thin_trace, &cfg, &e);
   EXPECT(rc == IONF_ERR_CONFIG && strstr(ionf_error_message(), "raytracing.R_max") &&
@@ -218,18 +267,18 @@ static void test_periodic_config(void) {
   /* accepted: R_max of 4 box sides (warned), and an open run of the periodic set */
   const char *long_r[] = {"raytracing.R_max=26.4 kpc"};
   rc = create_with(long_r, 1, NULL, &cfg, &e);
-  EXPECT(rc == IONF_OK && e->particles.periodic &&
-             (!strcmp(e->tracer_name, "cpu") || !strcmp(e->tracer_name, "cuda")),
+  EXPECT(rc == IONF_OK && e->particles->set.periodic &&
+             (!strcmp(e->particles->tracer_name, "cpu") || !strcmp(e->particles->tracer_name, "cuda")),
          "R_max of 4 boxes: %s", ionf_error_message());
   if (rc == IONF_OK) {
-    sph_engine_destroy(e);
+    engine_destroy(e);
     sph_config_free(&cfg);
   }
   const char *open_box[] = {"raytracing.R_max=0", "particles.wrap_rays=false"};
   rc = create_with(open_box, 2, thin_trace, &cfg, &e);
-  EXPECT(rc == IONF_OK && !e->particles.periodic, "wrap_rays false: %s", ionf_error_message());
+  EXPECT(rc == IONF_OK && !e->particles->set.periodic, "wrap_rays false: %s", ionf_error_message());
   if (rc == IONF_OK) {
-    sph_engine_destroy(e);
+    engine_destroy(e);
     sph_config_free(&cfg);
   }
   const char *not_bool[] = {"particles.wrap_rays=sometimes"};
@@ -246,57 +295,57 @@ static void test_snapshot(void) {
   ionf_err rc = load(base_yaml, sets, 2, &cfg);
   EXPECT(rc == IONF_OK, "config: %s", ionf_error_message());
   if (rc != IONF_OK) return;
-  struct sph_engine *e = NULL;
-  rc = sph_engine_create(&cfg, thin_trace, &e);
+  struct engine *e = NULL;
+  rc = engine_create_particles(&cfg, thin_trace, &e);
   EXPECT(rc == IONF_OK, "engine: %s", ionf_error_message());
   if (rc != IONF_OK) {
     sph_config_free(&cfg);
     return;
   }
-  struct sph_step_info info;
-  EXPECT(sph_engine_step(e, 3 * MYR, &info) == IONF_OK, "a step");
+  struct engine_step_info info;
+  EXPECT(engine_step(e, 3 * MYR, &info) == IONF_OK, "a step");
   EXPECT(output_dir_prepare(cfg.base.output_dir) == IONF_OK, "output directory");
   char path[IONF_PATH_MAX + 64];
-  rc = sph_engine_write_snapshot(e, 7, path, sizeof path);
+  rc = engine_write_snapshot(e, 7, path, sizeof path);
   EXPECT(rc == IONF_OK && strstr(path, "snapshot_0007.h5"), "written: %s", ionf_error_message());
   struct sph_snapshot_data d;
   rc = sph_snapshot_read(path, &d);
   EXPECT(rc == IONF_OK, "read back: %s", ionf_error_message());
   if (rc == IONF_OK) {
-    int64_t n = e->particles.count;
+    int64_t n = e->particles->set.count;
     EXPECT(d.particles.count == n, "count");
     EXPECT(d.step == 1 && d.time_s == 3 * MYR, "step %lld time %g", (long long)d.step, d.time_s);
-    int same = memcmp(d.particles.pos_cm, e->particles.pos_cm, 3 * sizeof(double) * (size_t)n) == 0 &&
-               memcmp(d.particles.h_cm, e->particles.h_cm, sizeof(double) * (size_t)n) == 0 &&
-               memcmp(d.particles.mass_g, e->particles.mass_g, sizeof(double) * (size_t)n) == 0 &&
-               memcmp(d.particles.density_g_cm3, e->particles.density_g_cm3,
+    int same = memcmp(d.particles.pos_cm, e->particles->set.pos_cm, 3 * sizeof(double) * (size_t)n) == 0 &&
+               memcmp(d.particles.h_cm, e->particles->set.h_cm, sizeof(double) * (size_t)n) == 0 &&
+               memcmp(d.particles.mass_g, e->particles->set.mass_g, sizeof(double) * (size_t)n) == 0 &&
+               memcmp(d.particles.density_g_cm3, e->particles->set.density_g_cm3,
                       sizeof(double) * (size_t)n) == 0;
     EXPECT(same, "coordinates, h, masses, densities round-trip exactly");
-    same = memcmp(d.x_hii, e->x_hii, sizeof(double) * (size_t)n) == 0 &&
-           memcmp(d.gamma_hi_per_s, e->gamma_hi_per_s, sizeof(double) * (size_t)n) == 0 &&
-           memcmp(d.temperature_k, e->temperature_k, sizeof(double) * (size_t)n) == 0 &&
-           memcmp(d.n_h_cm3, e->n_h_cm3, sizeof(double) * (size_t)n) == 0;
+    same = memcmp(d.x_hii, e->fields.x_ion, sizeof(double) * (size_t)n) == 0 &&
+           memcmp(d.gamma_hi_per_s, e->fields.gamma_per_s, sizeof(double) * (size_t)n) == 0 &&
+           memcmp(d.temperature_k, e->fields.temperature_k, sizeof(double) * (size_t)n) == 0 &&
+           memcmp(d.n_h_cm3, e->fields.n_h_cm3, sizeof(double) * (size_t)n) == 0;
     EXPECT(same, "x_HII, Gamma, T, n_H round-trip exactly");
     sph_snapshot_free(&d);
   }
   /* a uniform value deposits to itself wherever a kernel reaches (all cells here) */
-  int64_t n = e->particles.count, g = 5;
+  int64_t n = e->particles->set.count, g = 5;
   double *ones = malloc(sizeof(double) * (size_t)n), *grid = malloc(sizeof(double) * 125);
   for (int64_t i = 0; i < n; ++i) ones[i] = 0.25;
   double box[3];
-  EXPECT(sph_deposit(&e->particles, ones, g, grid, box) == IONF_OK, "deposit");
+  EXPECT(sph_deposit(&e->particles->set, ones, g, grid, box) == IONF_OK, "deposit");
   int uniform = 1;
   for (int c = 0; c < 125; ++c) uniform &= fabs(grid[c] - 0.25) < 1e-14;
   EXPECT(uniform, "uniform value deposits to itself");
   EXPECT_REL(box[0], 6.6 * IONF_KPC_CM, 1e-12, "deposition box");
   /* a linear value: the mass-weighted kernel average of a lattice stays near it */
-  for (int64_t i = 0; i < n; ++i) ones[i] = e->particles.pos_cm[3 * i] / box[0];
-  EXPECT(sph_deposit(&e->particles, ones, g, grid, NULL) == IONF_OK, "deposit x");
+  for (int64_t i = 0; i < n; ++i) ones[i] = e->particles->set.pos_cm[3 * i] / box[0];
+  EXPECT(sph_deposit(&e->particles->set, ones, g, grid, NULL) == IONF_OK, "deposit x");
   double centre = grid[(2 * g + 2) * g + 2];
   EXPECT(fabs(centre - 0.5) < 0.05, "deposited x/L at the centre cell = %g", centre);
   free(ones);
   free(grid);
-  sph_engine_destroy(e);
+  engine_destroy(e);
   sph_config_free(&cfg);
 }
 
@@ -337,13 +386,13 @@ static const char *const ck_yaml =
 
 /* An engine of ck_yaml with `extra` ("" for none) and output.directory `dir`. */
 static ionf_err ck_engine(const char *dir, const char *extra, struct sph_config *cfg,
-                          struct sph_engine **e) {
+                          struct engine **e) {
   char set[IONF_PATH_MAX + 32];
   snprintf(set, sizeof set, "output.directory=%s", dir);
   const char *sets[] = {set, extra};
   *e = NULL;
   IONF_CALL(load(ck_yaml, sets, extra[0] ? 2 : 1, cfg));
-  ionf_err rc = sph_engine_create(cfg, screened_trace, e);
+  ionf_err rc = engine_create_particles(cfg, screened_trace, e);
   if (rc != IONF_OK) sph_config_free(cfg);
   return rc;
 }
@@ -353,17 +402,17 @@ static ionf_err ck_engine(const char *dir, const char *extra, struct sph_config 
 static void expect_restart_refused(const char *what, const char *path, const char *extra,
                                    ionf_err want, const char *needle) {
   struct sph_config cfg;
-  struct sph_engine *e = NULL;
+  struct engine *e = NULL;
   ionf_err rc = ck_engine("test_sph_engine_ck_bad", extra, &cfg, &e);
   EXPECT(rc == IONF_OK, "%s: engine: %s", what, ionf_error_message());
   if (rc != IONF_OK) return;
   ionf_error_clear();
-  rc = sph_engine_restart(e, path);
+  rc = engine_restart(e, path);
   const char *m = ionf_error_message();
   EXPECT(rc == want && strstr(m, path) && strstr(m, needle), "%s: refused (%d, want %d) naming "
          "'%s' and '%s': %s", what, (int)rc, (int)want, path, needle, m);
   EXPECT(e->step == 0 && e->time_s == 0.0 && !e->restarted, "%s: the engine is untouched", what);
-  sph_engine_destroy(e);
+  engine_destroy(e);
   sph_config_free(&cfg);
 }
 
@@ -374,16 +423,16 @@ static int same_doubles(const double *a, const double *b, int64_t n) {
 static void test_checkpoint(void) {
   /* A: 4 steps to 8 Myr, a checkpoint after step 3 (checkpoint_every 3; none at the end) */
   struct sph_config cfg;
-  struct sph_engine *a = NULL, *b = NULL;
+  struct engine *a = NULL, *b = NULL;
   ionf_err rc = ck_engine("test_sph_engine_ck_a", "", &cfg, &a);
   EXPECT(rc == IONF_OK, "engine A: %s", ionf_error_message());
   if (rc != IONF_OK) return;
   struct engine_report rep;
-  rc = sph_engine_run(a, &rep);
+  rc = engine_run(a, &rep);
   EXPECT(rc == IONF_OK && a->step == 4, "run A: %s", ionf_error_message());
   EXPECT(strstr(rep.checkpoint, "test_sph_engine_ck_a/checkpoint.h5"), "A wrote %s",
          rep.checkpoint);
-  sph_engine_destroy(a);
+  engine_destroy(a);
   sph_config_free(&cfg);
   const char *ck = "test_sph_engine_ck_a/checkpoint.h5";
   /* the checkpoint is a particle snapshot at step 3 */
@@ -399,16 +448,16 @@ static void test_checkpoint(void) {
   rc = ck_engine("test_sph_engine_ck_b", "", &cfg, &b);
   EXPECT(rc == IONF_OK, "engine B: %s", ionf_error_message());
   if (rc != IONF_OK) return;
-  rc = sph_engine_restart(b, ck);
+  rc = engine_restart(b, ck);
   EXPECT(rc == IONF_OK && b->step == 3 && b->next_snapshot_index == 2, "restart: %s",
          ionf_error_message());
   ionf_error_clear();
-  EXPECT(sph_engine_restart(b, ck) == IONF_ERR_USAGE && strstr(ionf_error_message(), "right after"),
+  EXPECT(engine_restart(b, ck) == IONF_ERR_USAGE && strstr(ionf_error_message(), "right after"),
          "restarting a restarted engine is refused: %s", ionf_error_message());
-  if (rc == IONF_OK) rc = sph_engine_run(b, &rep);
+  if (rc == IONF_OK) rc = engine_run(b, &rep);
   EXPECT(rc == IONF_OK && b->step == 4 && rep.n_snapshots == 1, "run B: %s (%d snapshots)",
          ionf_error_message(), rep.n_snapshots);
-  sph_engine_destroy(b);
+  engine_destroy(b);
   sph_config_free(&cfg);
   FILE *f0 = fopen("test_sph_engine_ck_b/snapshot_0000.h5", "rb");
   FILE *f1 = fopen("test_sph_engine_ck_b/snapshot_0001.h5", "rb");
@@ -455,7 +504,8 @@ static void test_checkpoint(void) {
                          IONF_ERR_INPUT, "already at time.t_end");
 }
 
-static int run_ranks(const char *dir) {
+/* `ranks DIR [KEY=VALUE ...]`: the run of sph_mpi_ranks.sh, with overrides (debug: hooks). */
+static int run_ranks(const char *dir, char **extra, int n_extra) {
   static const char *const yaml =
       "particles:\n"
       "  generate: {kind: lattice, count_1d: 8, n_H: 1.0e-3, box: 6.6 kpc, periodic: true}\n"
@@ -472,14 +522,17 @@ static int run_ranks(const char *dir) {
   struct sph_config cfg;
   char set[IONF_PATH_MAX + 32];
   snprintf(set, sizeof set, "output.directory=%s", dir);
-  const char *sets[] = {set};
-  ionf_err rc = load(yaml, sets, 1, &cfg);
-  struct sph_engine *e = NULL;
-  if (rc == IONF_OK) rc = sph_engine_create(&cfg, screened_trace, &e);
+  enum { MAX_SETS = 8 };
+  const char *sets[MAX_SETS] = {set};
+  int n_sets = 1;
+  for (int i = 0; i < n_extra && n_sets < MAX_SETS; ++i) sets[n_sets++] = extra[i];
+  ionf_err rc = load(yaml, sets, n_sets, &cfg);
+  struct engine *e = NULL;
+  if (rc == IONF_OK) rc = engine_create_particles(&cfg, screened_trace, &e);
   struct engine_report rep;
-  if (rc == IONF_OK) rc = sph_engine_run(e, &rep);
+  if (rc == IONF_OK) rc = engine_run(e, &rep);
   if (rc != IONF_OK) fprintf(stderr, "rank %d: %s\n", comm_rank(), ionf_error_message());
-  sph_engine_destroy(e);
+  engine_destroy(e);
   if (rc == IONF_OK || cfg.base.effective_yaml) sph_config_free(&cfg);
   return rc == IONF_OK ? 0 : 1;
 }
@@ -487,8 +540,8 @@ static int run_ranks(const char *dir) {
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
   int code;
-  if (argc == 3 && !strcmp(argv[1], "ranks")) {
-    code = run_ranks(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "ranks")) {
+    code = run_ranks(argv[2], argv + 3, argc - 3);
   } else {
     test_config();
     test_thin_chemistry();

@@ -11,10 +11,12 @@
  *        warp per ray, with normal and forced-small windows, and one thread
  *        per ray; and 64-hit windows, which the warp schedule cuts short
  *        when they overflow); and a periodic set, whose rays wrap through the box's
- *        images; and both refuse an ionized fraction outside [0, 1].  Skips (77) without a GPU; in a
+ *        images; and both refuse an ionized fraction outside [0, 1].  The schedules
+ *        and window sizes are the pass's tuning (struct sph_trace_tuning); the pass's
+ *        stats say which schedule traced (one thread per ray for the deep tree), and
+ *        the warp schedule counts its windows.  Skips (77) without a GPU; in a
  *        CPU-only build it checks that sph_trace_cuda says unsupported.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include <math.h>
 #include <stdint.h>
@@ -22,13 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
-#include "config/config.h"
 #include "core/ionf_config.h"
 #include "rt/photo_tables.h"
 #include "particles/sph_trace.h"
 #include "sph_trace_test_inputs.h"
 #include "test_util.h"
+
+/* The schedule of the last GPU pass compare_one ran. */
+static enum sph_trace_schedule last_schedule;
 
 static double max_rel_diff(const double *a, const double *b, int64_t n) {
   double m = 0.0;
@@ -72,6 +77,20 @@ static void compare_one(const char *what, struct trace_case *c, struct sph_trace
     EXPECT(dg < tol, "%s: gamma differs by %g", what, dg);
     EXPECT(dh < tol, "%s: heating differs by %g", what, dh);
     EXPECT(lit > 0, "%s: nothing lit", what);
+    /* the schedule that traced, and the warp schedule's windows */
+    int warp = sg.schedule == SPH_TRACE_SCHEDULE_WARP;
+    last_schedule = sg.schedule;
+    EXPECT(!warp || in.tuning.schedule == SPH_TRACE_SCHEDULE_WARP,
+           "%s: the thread schedule was asked for, the warp's traced", what);
+    EXPECT(!warp || (sg.windows > 0 && sg.window_cuts <= sg.windows),
+           "%s: warp schedule with %lld windows (%lld cut short)", what, (long long)sg.windows,
+           (long long)sg.window_cuts);
+    EXPECT(in.tuning.schedule == SPH_TRACE_SCHEDULE_WARP || sg.windows == 0,
+           "%s: the thread schedule counted %lld windows", what, (long long)sg.windows);
+    EXPECT(sg.trace_s > 0.0 && sg.prepare_s >= 0.0 && sg.upload_s >= 0.0 &&
+               sg.rates_out_s >= 0.0 && sg.resident_s >= 0.0 && sc.windows == 0 &&
+               sc.trace_s == 0.0,
+           "%s: phase times (GPU trace %g s; the CPU's are 0)", what, sg.trace_s);
   }
   ionf_error_clear();
   free(g_cpu);
@@ -86,24 +105,23 @@ static void compare_one(const char *what, struct trace_case *c, struct sph_trace
    cost a traversal per hit: only the small cases run them (`tiny_windows`). */
 static void compare_schedules(const char *what, struct trace_case *c, struct sph_trace_input in,
                               int tiny_windows) {
-  static const char *runs[][3] = {{"warp", "", "warp rays"},
-                                  {"thread", "", "thread rays"},
-                                  {"warp", "64", "warp rays, windows of 64 hits, cut short"},
-                                  {"warp", "24", "warp rays, windows of 24 hits"},
-                                  {"warp", "2", "warp rays, windows of 2 hits"}};
+  static const struct {
+    enum sph_trace_schedule schedule;
+    int window_hits; /* 0: the default */
+    const char *label;
+  } runs[] = {{SPH_TRACE_SCHEDULE_WARP, 0, "warp rays"},
+              {SPH_TRACE_SCHEDULE_THREAD, 0, "thread rays"},
+              {SPH_TRACE_SCHEDULE_WARP, 64, "warp rays, windows of 64 hits, cut short"},
+              {SPH_TRACE_SCHEDULE_WARP, 24, "warp rays, windows of 24 hits"},
+              {SPH_TRACE_SCHEDULE_WARP, 2, "warp rays, windows of 2 hits"}};
   size_t n_runs = sizeof runs / sizeof runs[0] - (tiny_windows ? 0 : 1);
   for (size_t k = 0; k < n_runs; ++k) {
     char label[256];
-    snprintf(label, sizeof label, "%s [%s]", what, runs[k][2]);
-    setenv("IONF_SPH_TRACE_RAYS", runs[k][0], 1);
-    if (runs[k][1][0])
-      setenv("IONF_SPH_TRACE_WINDOW_HITS", runs[k][1], 1);
-    else
-      unsetenv("IONF_SPH_TRACE_WINDOW_HITS");
+    snprintf(label, sizeof label, "%s [%s]", what, runs[k].label);
+    in.tuning.schedule = runs[k].schedule;
+    in.tuning.window_hits = runs[k].window_hits;
     compare_one(label, c, in);
   }
-  unsetenv("IONF_SPH_TRACE_RAYS");
-  unsetenv("IONF_SPH_TRACE_WINDOW_HITS");
 }
 
 static void compare(const char *what, struct trace_case *c, struct sph_trace_input in) {
@@ -144,7 +162,7 @@ static void bad_x_hii(struct trace_case *c, struct sph_trace_input in) {
 }
 
 int main(void) {
-  if (!IONF_HAVE_CUDA || bvh_cuda_device_count() == 0) {
+  if (!IONF_HAVE_CUDA || cuda_util_device_count() == 0) {
     struct sph_trace_input in;
     memset(&in, 0, sizeof in);
     struct sph_trace_output out = {NULL, NULL};
@@ -177,9 +195,8 @@ int main(void) {
     struct sph_trace_input in = trace_input(&c, photo_tables_view(&t), 3, src, ndot, 768, 0.0);
     in.heating = 1;
     compare("lattice, black body with heating", &c, in);
-    setenv("IONF_SPH_TRACE_HIT_CAPACITY", "5000", 1);
+    in.tuning.hit_capacity = 5000;
     compare("lattice, black body, hit buffers of 5000", &c, in);
-    unsetenv("IONF_SPH_TRACE_HIT_CAPACITY");
     sph_trace_cuda_release();
     photo_tables_free(&t);
   }
@@ -194,6 +211,8 @@ int main(void) {
     EXPECT(trace_case_bvh_input(INPUT_LINE, 3000, 1, &l), "line: %s", ionf_error_message());
     double lsrc[6] = {0.5e22, 0.5e22, 0.5e22, 0.3e22, 0.6e22, 0.5e22}, lndot[2] = {1e50, 2e50};
     compare("line of 3000, deep tree", &l, trace_input(&l, grey_tables(1e-24), 2, lsrc, lndot, 768, 0.0));
+    EXPECT(last_schedule == SPH_TRACE_SCHEDULE_THREAD,
+           "a tree deeper than the warp's stack is traced with one thread per ray");
     trace_case_free(&l);
   }
 

@@ -157,7 +157,7 @@ static void test_eor(void) {
   path_in(hpat, sizeof hpat, "eor/halos_z%.3f.h5");
   const double zs[] = {12.0, 9.5, 7.0};
   struct synth_eor_request req = {
-      16, 40.0, cosmology_flat(0.7, 0.27, 0.043, 2.725), 0.8, 0.96, 5, 3, zs, 1e8, 1e9,
+      {16, 40.0, cosmology_flat(0.7, 0.27, 0.043, 2.725), 0.8, 0.96, 5}, 3, zs, 1e8, 1e9,
       dpat, hpat};
   struct synth_eor_step steps[3];
   EXPECT(synth_write_eor_sequence_steps(&req, steps) == IONF_OK, "eor: %s", ionf_error_message());
@@ -175,11 +175,11 @@ static void test_eor(void) {
     double mean = 0.0;
     for (size_t q = 0; q < cells; ++q) mean += ln[r][q];
     mean /= cells;
-    EXPECT_REL(mean, cosmology_mean_hydrogen_cm3(&req.cosmo, zs[r], 0.76), 1e-12,
+    EXPECT_REL(mean, cosmology_mean_hydrogen_cm3(&req.field.cosmo, zs[r], 0.76), 1e-12,
                "mean n_H at the redshift");
     for (size_t q = 0; q < cells; ++q) ln[r][q] = log(ln[r][q]);
     struct source_list s;
-    EXPECT(io_halos_read(hp, 40.0, 16, 10.0, IONF_MYR_S, &req.cosmo, &s) == IONF_OK,
+    EXPECT(io_halos_read(hp, 40.0, 16, 10.0, IONF_MYR_S, &req.field.cosmo, &s) == IONF_OK,
            "read %s: %s", hp, ionf_error_message());
     EXPECT(s.n == steps[r].n_halos, "%s: %lld sources, %lld haloes written", hp,
            (long long)s.n, (long long)steps[r].n_halos);
@@ -248,13 +248,13 @@ static void test_iliev4(void) {
   path_in(sp, sizeof sp, "t4/sources.txt");
   struct synth_iliev4_request req;
   memset(&req, 0, sizeof req);
-  req.n = 32;
-  req.box_cmpc = 0.5 / 0.7;
+  req.field.n = 32;
+  req.field.box_cmpc = 0.5 / 0.7;
   req.redshift = 9.0;
-  req.cosmo = cosmology_flat(0.7, 0.27, 0.043, 2.725);
-  req.sigma_8 = 0.8;
-  req.n_s = 1.0;
-  req.seed = 4;
+  req.field.cosmo = cosmology_flat(0.7, 0.27, 0.043, 2.725);
+  req.field.sigma_8 = 0.8;
+  req.field.n_s = 1.0;
+  req.field.seed = 4;
   req.n_sources = 8;
   req.min_separation_cells = 4;
   req.f_gamma = 250.0;
@@ -294,7 +294,7 @@ static void test_iliev4(void) {
              !strcmp(got, want_s),
          "sources signature '%s'", got);
   /* more peaks than a small grid holds */
-  req.n = 8;
+  req.field.n = 8;
   req.n_sources = 100;
   req.density_path = req.sources_path = NULL;
   EXPECT(synth_write_iliev4(&req, &res) == IONF_ERR_CONFIG &&

@@ -1,7 +1,11 @@
 # Validation against published results and analytic solutions (validation/*.py,
 # see validation/README.md). Each script runs ionfront, checks and writes figures;
 # in CI the figures and tables go into the build folder, not docs/. The scripts
-# exit 77 (skip) without numpy, h5py or matplotlib.
+# exit 77 (skip) without numpy, h5py or matplotlib.  -DIONFRONT_VALIDATION_TESTS=OFF
+# leaves them out (scripts/test.sh: the CPU-only build beside a CUDA one).
+if(NOT IONFRONT_VALIDATION_TESTS)
+  return()
+endif()
 set(IONF_VALIDATION_PYTHON /usr/bin/python3 CACHE FILEPATH
     "Python 3 with numpy, h5py and matplotlib, for the validation tests")
 

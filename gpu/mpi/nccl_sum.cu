@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 extern "C" {
+#include "gpu/core/cuda_util.h"
 #include "mpi/comm.h"
 #include "gpu/mpi/nccl_sum.h"
 }
@@ -34,8 +35,7 @@ extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why
   ncclResult_t (*init_rank)(ncclComm_t *, int, ncclUniqueId, int) = NULL;
   int ok = ns != NULL;
   /* NCCL wants one GPU per rank: ranks sharing a GPU would fail (or wait) in its set-up */
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+  int devices = cuda_util_device_count();
   if (ok && comm_local_size() > devices) {
     snprintf(why, why_size, "%d ranks share %d GPU(s) on a node", comm_local_size(), devices);
     ok = 0;

@@ -26,6 +26,7 @@
 #include <cub/device/device_scan.cuh>
 
 extern "C" {
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
 }
 
@@ -34,24 +35,6 @@ extern "C" {
 #include <string.h>
 
 #define BVH_THREADS 256
-
-/* ---- errors ------------------------------------------------------------------------ */
-
-static ionf_err bvh_cuda_fail(cudaError_t err, const char *what) {
-  cudaGetLastError(); /* clear a non-sticky error */
-  ionf_err code = err == cudaErrorMemoryAllocation ? IONF_ERR_GPU_MEM : IONF_ERR_GPU;
-  return ionf_error_set(code, "GPU BVH build: CUDA %s failed: %s (%s)", what,
-                        cudaGetErrorName(err), cudaGetErrorString(err));
-}
-
-#define BVH_CUDA(expr, what)                           \
-  do {                                                 \
-    cudaError_t bvh_cuda_err_ = (expr);                \
-    if (bvh_cuda_err_ != cudaSuccess) {                \
-      ionf_error_trace(__func__, __FILE__, __LINE__);  \
-      return bvh_cuda_fail(bvh_cuda_err_, (what));     \
-    }                                                  \
-  } while (0)
 
 /* ---- kernels ----------------------------------------------------------------------- */
 
@@ -111,13 +94,10 @@ __global__ void climb_particles_kernel(const double *__restrict__ delta, int64_t
     int64_t p = bvh_parent(i, j, n, d_left, i - 1, d_right, j, &as_right);
     int32_t other = atomicExch(&ends[p], (int32_t)bvh_handoff(i, j, as_right));
     if (other < 0) return; /* first to arrive: the sibling carries on */
-    int64_t a, b, left_start, right_start;
-    bvh_merged_range(i, j, as_right, other, &a, &b);
-    bvh_leaf_children(a, p, b, max_leaf, &left_start, &right_start);
-    if (left_start >= 0) starts[left_start] = 1;
-    if (right_start >= 0) starts[right_start] = 1;
-    i = a;
-    j = b;
+    int64_t left_start, right_start;
+      bvh_climb_particles_merge(p, as_right, other, max_leaf, &i, &j, &left_start, &right_start);
+      if (left_start >= 0) starts[left_start] = 1;
+      if (right_start >= 0) starts[right_start] = 1;
   }
 }
 
@@ -140,18 +120,9 @@ __global__ void scatter_leaves_kernel(const int32_t *__restrict__ starts,
 __device__ static void load_node_cg(const struct bvh_node *src, struct bvh_node *dst) {
   const float4 *q = reinterpret_cast<const float4 *>(src);
   float4 a = __ldcg(q), b = __ldcg(q + 1), c = __ldcg(q + 2);
-  dst->left_xy[0] = a.x;
-  dst->left_xy[1] = a.y;
-  dst->left_xy[2] = a.z;
-  dst->left_xy[3] = a.w;
-  dst->right_xy[0] = b.x;
-  dst->right_xy[1] = b.y;
-  dst->right_xy[2] = b.z;
-  dst->right_xy[3] = b.w;
-  dst->z[0] = c.x;
-  dst->z[1] = c.y;
-  dst->z[2] = c.z;
-  dst->z[3] = c.w;
+  memcpy(dst->left_xy, &a, sizeof a); /* float[4] each: the same bytes */
+  memcpy(dst->right_xy, &b, sizeof b);
+  memcpy(dst->z, &c, sizeof c);
 }
 
 __global__ void climb_leaves_kernel(const double *__restrict__ sorted,
@@ -220,28 +191,6 @@ struct bvh_cuda {
   struct bvh_scene scene;
 };
 
-extern "C" int bvh_cuda_device_count(void) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
-
-static ionf_err bvh_cuda_alloc(void **p, size_t bytes, const char *what) {
-  cudaError_t err = cudaMalloc(p, bytes ? bytes : 1);
-  if (err == cudaSuccess) return IONF_OK;
-  cudaGetLastError();
-  *p = NULL;
-  size_t free_b = 0, total_b = 0;
-  cudaMemGetInfo(&free_b, &total_b);
-  return ionf_error_set(IONF_ERR_GPU_MEM,
-                        "GPU BVH build: out of GPU memory allocating %.3f GB for %s (%.3f GB "
-                        "free of %.3f GB)",
-                        (double)bytes / 1e9, what, (double)free_b / 1e9, (double)total_b / 1e9);
-}
-
 extern "C" void bvh_cuda_destroy(struct bvh_cuda *b) {
   if (!b) return;
   void *bufs[] = {b->pos,    b->h,         b->sorted, b->delta,      b->keys_in,
@@ -269,7 +218,7 @@ extern "C" ionf_err bvh_cuda_create(int64_t capacity, struct bvh_cuda **out) {
   const size_t n = (size_t)capacity;
 #define BVH_ALLOC(ptr, bytes, what)                                       \
   do {                                                                    \
-    if (rc == IONF_OK) rc = bvh_cuda_alloc((void **)&(ptr), (bytes), (what)); \
+    if (rc == IONF_OK) rc = cuda_util_alloc((void **)&(ptr), (bytes), (what)); \
   } while (0)
   BVH_ALLOC(b->pos, 3 * n * sizeof(double), "particle positions");
   BVH_ALLOC(b->h, n * sizeof(double), "smoothing lengths");
@@ -294,16 +243,16 @@ extern "C" ionf_err bvh_cuda_create(int64_t capacity, struct bvh_cuda **out) {
     cudaError_t e2 = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, b->starts, b->rank,
                                                    (int)capacity);
     if (e1 != cudaSuccess || e2 != cudaSuccess)
-      rc = bvh_cuda_fail(e1 != cudaSuccess ? e1 : e2, "temporary storage query");
+      rc = cuda_util_fail((int)(e1 != cudaSuccess ? e1 : e2), "temporary storage query");
     else {
       b->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
-      rc = bvh_cuda_alloc(&b->temp, b->temp_bytes, "CUB temporary storage");
+      rc = cuda_util_alloc(&b->temp, b->temp_bytes, "CUB temporary storage");
     }
   }
   if (rc == IONF_OK) {
     cudaError_t err = cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking);
     for (int e = 0; e < 7 && err == cudaSuccess; ++e) err = cudaEventCreate(&b->ev[e]);
-    if (err != cudaSuccess) rc = bvh_cuda_fail(err, "stream and event creation");
+    if (err != cudaSuccess) rc = cuda_util_fail((int)(err), "stream and event creation");
   }
   if (rc != IONF_OK) {
     bvh_cuda_destroy(b);
@@ -320,13 +269,13 @@ extern "C" ionf_err bvh_cuda_upload(struct bvh_cuda *b, const double *pos, const
   IONF_CHECK(n >= 1 && n <= b->capacity, IONF_ERR_INPUT,
              "GPU BVH build: %lld particles for a context of %lld", (long long)n,
              (long long)b->capacity);
-  BVH_CUDA(cudaMemcpyAsync(b->pos, pos, 3 * (size_t)n * sizeof(double), cudaMemcpyHostToDevice,
+  CUDA_CHECK(cudaMemcpyAsync(b->pos, pos, 3 * (size_t)n * sizeof(double), cudaMemcpyHostToDevice,
                            b->stream),
            "copy of the positions to the GPU");
-  BVH_CUDA(cudaMemcpyAsync(b->h, h, (size_t)n * sizeof(double), cudaMemcpyHostToDevice,
+  CUDA_CHECK(cudaMemcpyAsync(b->h, h, (size_t)n * sizeof(double), cudaMemcpyHostToDevice,
                            b->stream),
            "copy of the smoothing lengths to the GPU");
-  BVH_CUDA(cudaStreamSynchronize(b->stream), "upload");
+  CUDA_CHECK(cudaStreamSynchronize(b->stream), "upload");
   b->n = n;
   b->built = 0;
   return IONF_OK;
@@ -348,43 +297,43 @@ extern "C" ionf_err bvh_cuda_build(struct bvh_cuda *b, const struct bvh_scene *s
   }
   b->built = 0;
 
-  BVH_CUDA(cudaEventRecord(b->ev[0], st), "event");
+  CUDA_CHECK(cudaEventRecord(b->ev[0], st), "event");
   keys_kernel<<<blocks_for(n), BVH_THREADS, 0, st>>>(b->pos, n, f, b->keys_in, b->index_in);
-  BVH_CUDA(cudaGetLastError(), "keys_kernel launch");
-  BVH_CUDA(cudaEventRecord(b->ev[1], st), "event");
+  CUDA_CHECK(cudaGetLastError(), "keys_kernel launch");
+  CUDA_CHECK(cudaEventRecord(b->ev[1], st), "event");
 
   size_t temp_bytes = b->temp_bytes;
-  BVH_CUDA(cub::DeviceRadixSort::SortPairs(b->temp, temp_bytes, b->keys_in, b->keys_out,
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(b->temp, temp_bytes, b->keys_in, b->keys_out,
                                            b->index_in, b->index_out, (int)n, 0, BVH_KEY_BITS,
                                            st),
            "radix sort of the keys");
-  BVH_CUDA(cudaEventRecord(b->ev[2], st), "event");
+  CUDA_CHECK(cudaEventRecord(b->ev[2], st), "event");
 
   gather_kernel<<<blocks_for(n), BVH_THREADS, 0, st>>>(b->pos, b->h, b->index_out, n, b->sorted);
-  BVH_CUDA(cudaGetLastError(), "gather_kernel launch");
+  CUDA_CHECK(cudaGetLastError(), "gather_kernel launch");
   if (n > 1) {
     delta_kernel<<<blocks_for(n - 1), BVH_THREADS, 0, st>>>(b->sorted, n, b->delta);
-    BVH_CUDA(cudaGetLastError(), "delta_kernel launch");
+    CUDA_CHECK(cudaGetLastError(), "delta_kernel launch");
   }
-  BVH_CUDA(cudaEventRecord(b->ev[3], st), "event");
+  CUDA_CHECK(cudaEventRecord(b->ev[3], st), "event");
 
-  BVH_CUDA(cudaMemsetAsync(b->ends, 0xff, (size_t)n * sizeof(int32_t), st), "memset");
-  BVH_CUDA(cudaMemsetAsync(b->starts, 0, (size_t)n * sizeof(int32_t), st), "memset");
+  CUDA_CHECK(cudaMemsetAsync(b->ends, 0xff, (size_t)n * sizeof(int32_t), st), "memset");
+  CUDA_CHECK(cudaMemsetAsync(b->starts, 0, (size_t)n * sizeof(int32_t), st), "memset");
   climb_particles_kernel<<<blocks_for(n), BVH_THREADS, 0, st>>>(b->delta, n, max_leaf, b->ends,
                                                                 b->starts);
-  BVH_CUDA(cudaGetLastError(), "climb_particles_kernel launch");
+  CUDA_CHECK(cudaGetLastError(), "climb_particles_kernel launch");
   temp_bytes = b->temp_bytes;
-  BVH_CUDA(cub::DeviceScan::ExclusiveSum(b->temp, temp_bytes, b->starts, b->rank, (int)n, st),
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->temp, temp_bytes, b->starts, b->rank, (int)n, st),
            "scan of the leaf flags");
   scatter_leaves_kernel<<<blocks_for(n), BVH_THREADS, 0, st>>>(b->starts, b->rank, n,
                                                                b->leaf_first, b->n_leaves_dev);
-  BVH_CUDA(cudaGetLastError(), "scatter_leaves_kernel launch");
+  CUDA_CHECK(cudaGetLastError(), "scatter_leaves_kernel launch");
   int32_t n_leaves = 0;
-  BVH_CUDA(cudaMemcpyAsync(&n_leaves, b->n_leaves_dev, sizeof n_leaves, cudaMemcpyDeviceToHost,
+  CUDA_CHECK(cudaMemcpyAsync(&n_leaves, b->n_leaves_dev, sizeof n_leaves, cudaMemcpyDeviceToHost,
                            st),
            "copy of the leaf count");
-  BVH_CUDA(cudaStreamSynchronize(st), "leaf stage");
-  BVH_CUDA(cudaEventRecord(b->ev[4], st), "event");
+  CUDA_CHECK(cudaStreamSynchronize(st), "leaf stage");
+  CUDA_CHECK(cudaEventRecord(b->ev[4], st), "event");
   IONF_CHECK(n_leaves >= 1 && n_leaves <= n, IONF_ERR_INTERNAL,
              "GPU BVH build: %d leaves for %lld particles", n_leaves, (long long)n);
 
@@ -394,33 +343,33 @@ extern "C" ionf_err bvh_cuda_build(struct bvh_cuda *b, const struct bvh_scene *s
     b->nodes = NULL;
     b->leaves = NULL;
     b->leaf_capacity = 0;
-    IONF_CALL(bvh_cuda_alloc((void **)&b->nodes, (size_t)n_leaves * sizeof(struct bvh_node),
+    IONF_CALL(cuda_util_alloc((void **)&b->nodes, (size_t)n_leaves * sizeof(struct bvh_node),
                              "BVH nodes"));
-    IONF_CALL(bvh_cuda_alloc((void **)&b->leaves, (size_t)n_leaves * sizeof(struct bvh_leaf),
+    IONF_CALL(cuda_util_alloc((void **)&b->leaves, (size_t)n_leaves * sizeof(struct bvh_leaf),
                              "BVH leaves"));
     b->leaf_capacity = n_leaves;
   }
-  BVH_CUDA(cudaMemsetAsync(b->ends, 0xff, (size_t)n_leaves * sizeof(int32_t), st), "memset");
-  BVH_CUDA(cudaMemsetAsync(b->nodes, 0, (size_t)n_leaves * sizeof(struct bvh_node), st),
+  CUDA_CHECK(cudaMemsetAsync(b->ends, 0xff, (size_t)n_leaves * sizeof(int32_t), st), "memset");
+  CUDA_CHECK(cudaMemsetAsync(b->nodes, 0, (size_t)n_leaves * sizeof(struct bvh_node), st),
            "memset");
   climb_leaves_kernel<<<blocks_for(n_leaves), BVH_THREADS, 0, st>>>(
       b->sorted, b->delta, b->leaf_first, n_leaves, b->ends, b->rank, b->nodes, b->leaves,
       b->root);
-  BVH_CUDA(cudaGetLastError(), "climb_leaves_kernel launch");
-  BVH_CUDA(cudaEventRecord(b->ev[5], st), "event");
-  BVH_CUDA(cudaEventSynchronize(b->ev[5]), "BVH build");
+  CUDA_CHECK(cudaGetLastError(), "climb_leaves_kernel launch");
+  CUDA_CHECK(cudaEventRecord(b->ev[5], st), "event");
+  CUDA_CHECK(cudaEventSynchronize(b->ev[5]), "BVH build");
 
   b->built = 1;
   b->max_leaf = max_leaf;
   b->n_leaves = n_leaves;
   b->scene = *scene;
   if (times) {
-    BVH_CUDA(cudaEventElapsedTime(&times->keys_ms, b->ev[0], b->ev[1]), "timing");
-    BVH_CUDA(cudaEventElapsedTime(&times->sort_ms, b->ev[1], b->ev[2]), "timing");
-    BVH_CUDA(cudaEventElapsedTime(&times->gather_ms, b->ev[2], b->ev[3]), "timing");
-    BVH_CUDA(cudaEventElapsedTime(&times->leaves_ms, b->ev[3], b->ev[4]), "timing");
-    BVH_CUDA(cudaEventElapsedTime(&times->nodes_ms, b->ev[4], b->ev[5]), "timing");
-    BVH_CUDA(cudaEventElapsedTime(&times->build_ms, b->ev[0], b->ev[5]), "timing");
+    CUDA_CHECK(cudaEventElapsedTime(&times->keys_ms, b->ev[0], b->ev[1]), "timing");
+    CUDA_CHECK(cudaEventElapsedTime(&times->sort_ms, b->ev[1], b->ev[2]), "timing");
+    CUDA_CHECK(cudaEventElapsedTime(&times->gather_ms, b->ev[2], b->ev[3]), "timing");
+    CUDA_CHECK(cudaEventElapsedTime(&times->leaves_ms, b->ev[3], b->ev[4]), "timing");
+    CUDA_CHECK(cudaEventElapsedTime(&times->nodes_ms, b->ev[4], b->ev[5]), "timing");
+    CUDA_CHECK(cudaEventElapsedTime(&times->build_ms, b->ev[0], b->ev[5]), "timing");
   }
   return IONF_OK;
 }
@@ -461,7 +410,7 @@ extern "C" ionf_err bvh_cuda_download(struct bvh_cuda *b, struct bvh *out) {
                      cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
     bvh_free(out);
-    return bvh_cuda_fail(err, "copy of the tree to the host");
+    return cuda_util_fail((int)(err), "copy of the tree to the host");
   }
   out->root = root.root;
   out->height = root.height;

@@ -11,8 +11,8 @@
  * a CUB scan listing the leaves; the leaf-level climb fitting boxes into the
  * two-box nodes.
  *
- * Two ways to call it: bvh_build_cuda (host arrays in, host tree out), or a
- * bvh_cuda context that keeps device buffers between builds (upload, build,
+ * Two ways to call it: bvh_build_cuda (src/particles/bvh.h: host arrays in, host tree
+ * out), or a bvh_cuda context that keeps device buffers between builds (upload, build,
  * download), which the benchmark times stage by stage.
  */
 #ifndef IONF_BVH_BUILD_H
@@ -26,18 +26,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Number of usable CUDA devices (0 without a GPU or in a CPU-only build). */
-int bvh_cuda_device_count(void);
-
-/**
- * Build on the GPU: copies pos (n x 3) and h to the device, builds, copies the
- * tree back into `out` (free with bvh_free).  scene NULL: the centres'
- * bounding box, computed on the host as bvh_build_cpu does.
- */
-IONF_NODISCARD ionf_err bvh_build_cuda(const double *pos, const double *h, int64_t n,
-                                       const struct bvh_scene *scene, int max_leaf,
-                                       struct bvh *out);
 
 /** Milliseconds of each stage of the last build (CUDA events). */
 struct bvh_cuda_times {

@@ -13,13 +13,14 @@
  * ionized fractions and sources, runs the rays with one of the two schedules
  * of gpu/sph_trace_gpu.h (one warp per ray by default; one thread per ray for
  * trees deeper than WARP_RAYS_MAX_HEIGHT, when the warp schedule meets a ray
- * too dense for its windows, or with IONF_SPH_TRACE_RAYS=thread), scatters the
- * rates back to particle order and copies them out.
- * IONF_SPH_TRACE_TIMING=1 prints each pass's phases to stderr.
+ * too dense for its windows, or with tuning.schedule THREAD), scatters the
+ * rates back to particle order and copies them out.  struct sph_trace_stats
+ * returns each pass's phase times and the warp schedule's window counts.
  */
 #include <cuda_runtime.h>
 
 extern "C" {
+#include "gpu/core/cuda_util.h"
 #include "gpu/particles/bvh_build.h"
 #include "core/error.h"
 #include "particles/sph_trace.h"
@@ -258,37 +259,12 @@ static ionf_err upload(struct dbuf *b, const void *src, size_t bytes, const char
   return IONF_OK;
 }
 
-/* IONF_SPH_TRACE_RAYS: "warp" (default) or "thread"; anything else is an error. */
-static ionf_err rays_schedule(int *use_warp) {
-  const char *env = getenv("IONF_SPH_TRACE_RAYS");
-  *use_warp = 1;
-  if (!env || !*env || strcmp(env, "warp") == 0) return IONF_OK;
-  if (strcmp(env, "thread") == 0) {
-    *use_warp = 0;
-    return IONF_OK;
-  }
-  return ionf_error_set(IONF_ERR_CONFIG,
-                        "environment IONF_SPH_TRACE_RAYS = '%s': use 'warp' or 'thread'", env);
-}
-
-static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_output *out,
-                           const struct sph_trace_prep *prep, int64_t *hits_out) {
+/* The pass's uploads: directions (when prepared), the column table (once), the sources,
+   x_HII; the per-pass buffers; the rate tables (*tv: in->tables with device pointers). */
+static ionf_err upload_inputs(const struct sph_trace_input *in, const struct sph_trace_prep *prep,
+                              int heating, struct photo_table_view *tv) {
   struct trace_state *g = &g_trace;
-  const struct bvh *tree = in->tree;
-  const struct particle_set *p = in->particles;
-  int64_t n = p->count;
-  int heating = in->heating && in->tables.heating;
-  int timing = getenv("IONF_SPH_TRACE_TIMING") != NULL;
-  double t0 = omp_get_wtime();
-  int use_warp = 1;
-  IONF_CALL(rays_schedule(&use_warp));
-  if (!g->stream)
-    TRACE_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "stream creation");
-  IONF_CALL(make_resident(in));
-  cudaStream_t st = g->stream;
-  double t_resident = omp_get_wtime();
-
-  /* per-call inputs */
+  int64_t n = in->particles->count, ns = in->sources.count;
   if (prep->dirs) {
     IONF_CALL(upload(&g->dirs, prep->dirs, (size_t)(3 * prep->n_rays) * sizeof(double),
                      "ray directions"));
@@ -299,7 +275,6 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
                      "kernel column table"));
     g->table_ready = 1;
   }
-  int64_t ns = in->sources.count;
   IONF_CALL(upload(&g->src_pos, in->sources.pos_cm, (size_t)(3 * ns) * sizeof(double),
                    "source positions"));
   IONF_CALL(upload(&g->src_ndot, in->sources.ndot_per_s, (size_t)ns * sizeof(double),
@@ -312,106 +287,165 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
     IONF_CALL(dbuf_ensure(&g->heat_s, (size_t)n * sizeof(double), "heating rates"));
     IONF_CALL(dbuf_ensure(&g->heat_out, (size_t)n * sizeof(double), "heating (particle order)"));
   }
-  struct photo_table_view tv = in->tables;
-  if (!tv.grey) {
-    size_t tb = (size_t)(tv.num_tau + 1) * sizeof(double);
-    const double *host[4] = {tv.sp[SPECIES_HI].thick, tv.sp[SPECIES_HI].thin,
-                             tv.sp[SPECIES_HI].heat_thick, tv.sp[SPECIES_HI].heat_thin};
+  *tv = in->tables;
+  if (!tv->grey) {
+    size_t tb = (size_t)(tv->num_tau + 1) * sizeof(double);
+    const double *host[4] = {tv->sp[SPECIES_HI].thick, tv->sp[SPECIES_HI].thin,
+                             tv->sp[SPECIES_HI].heat_thick, tv->sp[SPECIES_HI].heat_thin};
     for (int k = 0; k < 4; ++k)
       if (host[k]) IONF_CALL(upload(&g->photo[k], host[k], tb, "rate tables"));
-    tv.sp[SPECIES_HI].thick = (const double *)g->photo[0].p;
-    tv.sp[SPECIES_HI].thin = (const double *)g->photo[1].p;
-    tv.sp[SPECIES_HI].heat_thick = tv.sp[SPECIES_HI].heat_thick ? (const double *)g->photo[2].p : NULL;
-    tv.sp[SPECIES_HI].heat_thin = tv.sp[SPECIES_HI].heat_thin ? (const double *)g->photo[3].p : NULL;
+    tv->sp[SPECIES_HI].thick = (const double *)g->photo[0].p;
+    tv->sp[SPECIES_HI].thin = (const double *)g->photo[1].p;
+    tv->sp[SPECIES_HI].heat_thick = tv->sp[SPECIES_HI].heat_thick ? (const double *)g->photo[2].p : NULL;
+    tv->sp[SPECIES_HI].heat_thin = tv->sp[SPECIES_HI].heat_thin ? (const double *)g->photo[3].p : NULL;
   }
-  if (n > 0) { /* sph_trace_prepare left the scan of x_HII to this kernel */
-    IONF_CALL(dbuf_ensure(&g->bad_x, sizeof(unsigned long long), "input check"));
-    unsigned long long *bad = (unsigned long long *)g->bad_x.p, bad_host = 0;
-    TRACE_CUDA(cudaMemsetAsync(bad, 0xff, sizeof *bad, st), "clear");
-    neutral_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
-        (const double *)g->n_h_atoms.p, (const double *)g->x_hii.p, (const int32_t *)g->order.p,
-        n, (double *)g->n_hi.p, bad);
-    TRACE_CUDA(cudaMemcpyAsync(&bad_host, bad, sizeof bad_host, cudaMemcpyDeviceToHost, st),
-               "input check");
-    TRACE_CUDA(cudaStreamSynchronize(st), "input check");
-    if (bad_host != ~0ull) return sph_trace_bad_x_hii((int64_t)bad_host, in->x_hii[bad_host]);
-  }
+  return IONF_OK;
+}
 
-  struct trace_scene s;
-  s.xyzh = (const double *)g->xyzh.p;
-  s.nodes = (const struct bvh_node *)g->nodes.p;
-  s.slots4 = (const struct bvh4_slot *)g->slots4.p;
-  s.leaves = (const struct bvh_leaf *)g->leaves.p;
-  s.root = tree->root;
-  s.n_leaves = tree->n_leaves;
-  s.height = tree->height;
-  s.root_box = tree->root_box;
-  s.dirs = (const double *)g->dirs.p;
-  s.src_pos = (const double *)g->src_pos.p;
-  s.n_rays = prep->n_rays;
-  s.r_max_cm = in->r_max_cm;
-  s.reach = in->r_max_cm > 0.0 ? in->r_max_cm + g->h_max_cm : INFINITY;
-  s.h_max_cm = g->h_max_cm;
-  s.table = (const double *)g->table.p;
-  s.periodic = prep->periodic;
-  for (int a = 0; a < 3; ++a) s.box_cm[a] = prep->box_cm[a];
-  struct trace_walk w;
-  w.tv = tv;
-  w.heating = heating;
-  w.ndot = (const double *)g->src_ndot.p;
-  w.n_hi = (const double *)g->n_hi.p;
-  w.gamma = (double *)g->gamma_s.p;
-  w.heat = (double *)g->heat_s.p;
+/* Neutral atoms per sorted slot, and the check of x_HII in [0, 1] (sph_trace_prepare
+   left the scan to this kernel): the first bad particle fails the pass. */
+static ionf_err neutral_atoms(const struct sph_trace_input *in, cudaStream_t st) {
+  struct trace_state *g = &g_trace;
+  int64_t n = in->particles->count;
+  if (n == 0) return IONF_OK;
+  IONF_CALL(dbuf_ensure(&g->bad_x, sizeof(unsigned long long), "input check"));
+  unsigned long long *bad = (unsigned long long *)g->bad_x.p, bad_host = 0;
+  TRACE_CUDA(cudaMemsetAsync(bad, 0xff, sizeof *bad, st), "clear");
+  neutral_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
+      (const double *)g->n_h_atoms.p, (const double *)g->x_hii.p, (const int32_t *)g->order.p,
+      n, (double *)g->n_hi.p, bad);
+  TRACE_CUDA(cudaMemcpyAsync(&bad_host, bad, sizeof bad_host, cudaMemcpyDeviceToHost, st),
+             "input check");
+  TRACE_CUDA(cudaStreamSynchronize(st), "input check");
+  if (bad_host != ~0ull) return sph_trace_bad_x_hii((int64_t)bad_host, in->x_hii[bad_host]);
+  return IONF_OK;
+}
 
-  int64_t total_rays = ns * prep->n_rays, hits = 0;
-  if (use_warp && tree->height > WARP_RAYS_MAX_HEIGHT) use_warp = 0;
-  double t_upload = omp_get_wtime();
+/* What the traversal and the walk read (device pointers of the resident state). */
+static void scene_and_walk(const struct sph_trace_input *in, const struct sph_trace_prep *prep,
+                           const struct photo_table_view *tv, int heating,
+                           struct trace_scene *s, struct trace_walk *w) {
+  const struct trace_state *g = &g_trace;
+  const struct bvh *tree = in->tree;
+  s->xyzh = (const double *)g->xyzh.p;
+  s->nodes = (const struct bvh_node *)g->nodes.p;
+  s->slots4 = (const struct bvh4_slot *)g->slots4.p;
+  s->leaves = (const struct bvh_leaf *)g->leaves.p;
+  s->root = tree->root;
+  s->n_leaves = tree->n_leaves;
+  s->height = tree->height;
+  s->root_box = tree->root_box;
+  s->dirs = (const double *)g->dirs.p;
+  s->src_pos = (const double *)g->src_pos.p;
+  s->n_rays = prep->n_rays;
+  s->r_max_cm = in->r_max_cm;
+  s->reach = in->r_max_cm > 0.0 ? in->r_max_cm + g->h_max_cm : INFINITY;
+  s->h_max_cm = g->h_max_cm;
+  s->table = (const double *)g->table.p;
+  s->periodic = prep->periodic;
+  for (int a = 0; a < 3; ++a) s->box_cm[a] = prep->box_cm[a];
+  w->tv = *tv;
+  w->heating = heating;
+  w->ndot = (const double *)g->src_ndot.p;
+  w->n_hi = (const double *)g->n_hi.p;
+  w->gamma = (double *)g->gamma_s.p;
+  w->heat = (double *)g->heat_s.p;
+}
+
+/* The rays with the tuning's schedule: one warp per ray unless the tree is too deep for
+   it or the schedule is THREAD; a pass the warp schedule finds too dense is traced again
+   with one thread per ray.  stats: the schedule that traced, the warp's window counts. */
+static ionf_err trace_rays(const struct sph_trace_input *in, const struct trace_scene *s,
+                           const struct trace_walk *w, int64_t total_rays, int heating,
+                           cudaStream_t st, int64_t *hits, struct sph_trace_stats *stats) {
+  struct trace_state *g = &g_trace;
+  const struct sph_trace_tuning *tuning = &in->tuning;
+  int64_t n = in->particles->count;
+  IONF_CHECK(tuning->schedule == SPH_TRACE_SCHEDULE_WARP ||
+                 tuning->schedule == SPH_TRACE_SCHEDULE_THREAD,
+             IONF_ERR_CONFIG, "GPU particle tracer: tuning.schedule = %d: give warp (%d) or "
+             "thread (%d)", (int)tuning->schedule, (int)SPH_TRACE_SCHEDULE_WARP,
+             (int)SPH_TRACE_SCHEDULE_THREAD);
+  int use_warp = tuning->schedule == SPH_TRACE_SCHEDULE_WARP;
+  if (use_warp && in->tree->height > WARP_RAYS_MAX_HEIGHT) use_warp = 0;
+  *hits = 0;
   for (int attempt = 0; attempt < 2 && n > 0; ++attempt) {
     TRACE_CUDA(cudaMemsetAsync(g->gamma_s.p, 0, (size_t)n * sizeof(double), st), "clear");
     if (heating)
       TRACE_CUDA(cudaMemsetAsync(g->heat_s.p, 0, (size_t)n * sizeof(double), st), "clear");
     if (!use_warp) {
-      IONF_CALL(sph_trace_thread_rays(&s, &w, total_rays, st, &g->thread_rays, &hits));
+      IONF_CALL(sph_trace_thread_rays(s, w, total_rays, tuning->hit_capacity, st,
+                                      &g->thread_rays, hits));
       break;
     }
     int too_dense = 0;
-    IONF_CALL(sph_trace_warp_rays(&s, &w, total_rays, st, &g->warp_rays, &hits, &too_dense));
+    IONF_CALL(sph_trace_warp_rays(s, w, total_rays, tuning, st, &g->warp_rays, hits, &too_dense,
+                                  stats));
     if (!too_dense) break;
     ionf_warning("GPU particle tracer: a ray has more than a window's hits at one distance; "
                  "this pass is traced again with one thread per ray");
     use_warp = 0;
   }
+  stats->schedule = use_warp ? SPH_TRACE_SCHEDULE_WARP : SPH_TRACE_SCHEDULE_THREAD;
   TRACE_CUDA(cudaStreamSynchronize(st), "tracing pass");
-  double t_trace = omp_get_wtime();
-  if (n > 0) {
+  return IONF_OK;
+}
+
+/* The rates from sorted slots to particle order, and to the caller's arrays. */
+static ionf_err rates_out(const struct sph_trace_input *in, struct sph_trace_output *out,
+                          int heating, cudaStream_t st) {
+  struct trace_state *g = &g_trace;
+  int64_t n = in->particles->count;
+  if (n == 0) return IONF_OK;
+  scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
+      (const double *)g->gamma_s.p, (const int32_t *)g->order.p, n, (double *)g->gamma_out.p);
+  if (heating)
     scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
-        (const double *)g->gamma_s.p, (const int32_t *)g->order.p, n, (double *)g->gamma_out.p);
-    if (heating)
-      scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
-          (const double *)g->heat_s.p, (const int32_t *)g->order.p, n, (double *)g->heat_out.p);
-    TRACE_CUDA(cudaMemcpyAsync(out->gamma_hi_per_s, g->gamma_out.p, (size_t)n * sizeof(double),
-                               cudaMemcpyDeviceToHost, st), "copy of the rates");
-    if (heating)
-      TRACE_CUDA(cudaMemcpyAsync(out->heating_erg_per_s, g->heat_out.p, (size_t)n * sizeof(double),
-                                 cudaMemcpyDeviceToHost, st), "copy of the heating rates");
-    TRACE_CUDA(cudaStreamSynchronize(st), "copy of the rates");
-    if (in->heating && !heating) memset(out->heating_erg_per_s, 0, (size_t)n * sizeof(double));
-  }
-  if (timing)
-    fprintf(stderr,
-            "sph_trace_cuda (%s rays): resident %.3f ms, uploads %.3f ms, trace %.3f ms, "
-            "rates out %.3f ms; %lld rays, %lld hits\n",
-            use_warp ? "warp" : "thread", 1e3 * (t_resident - t0), 1e3 * (t_upload - t_resident),
-            1e3 * (t_trace - t_upload), 1e3 * (omp_get_wtime() - t_trace), (long long)total_rays,
-            (long long)hits);
-  *hits_out = hits;
+        (const double *)g->heat_s.p, (const int32_t *)g->order.p, n, (double *)g->heat_out.p);
+  TRACE_CUDA(cudaMemcpyAsync(out->gamma_hi_per_s, g->gamma_out.p, (size_t)n * sizeof(double),
+                             cudaMemcpyDeviceToHost, st), "copy of the rates");
+  if (heating)
+    TRACE_CUDA(cudaMemcpyAsync(out->heating_erg_per_s, g->heat_out.p, (size_t)n * sizeof(double),
+                               cudaMemcpyDeviceToHost, st), "copy of the heating rates");
+  TRACE_CUDA(cudaStreamSynchronize(st), "copy of the rates");
+  if (in->heating && !heating) memset(out->heating_erg_per_s, 0, (size_t)n * sizeof(double));
+  return IONF_OK;
+}
+
+/* One pass after the host preparation; stats: hits, schedule, windows, phase times. */
+static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_output *out,
+                           const struct sph_trace_prep *prep, struct sph_trace_stats *stats) {
+  struct trace_state *g = &g_trace;
+  int heating = in->heating && in->tables.heating;
+  double t0 = omp_get_wtime();
+  if (!g->stream)
+    TRACE_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "stream creation");
+  IONF_CALL(make_resident(in));
+  cudaStream_t st = g->stream;
+  double t_resident = omp_get_wtime();
+  struct photo_table_view tv;
+  IONF_CALL(upload_inputs(in, prep, heating, &tv));
+  IONF_CALL(neutral_atoms(in, st));
+  struct trace_scene s;
+  struct trace_walk w;
+  scene_and_walk(in, prep, &tv, heating, &s, &w);
+  int64_t total_rays = in->sources.count * prep->n_rays, hits = 0;
+  double t_upload = omp_get_wtime();
+  IONF_CALL(trace_rays(in, &s, &w, total_rays, heating, st, &hits, stats));
+  double t_trace = omp_get_wtime();
+  IONF_CALL(rates_out(in, out, heating, st));
+  stats->hits = hits;
+  stats->resident_s = t_resident - t0;
+  stats->upload_s = t_upload - t_resident;
+  stats->trace_s = t_trace - t_upload;
+  stats->rates_out_s = omp_get_wtime() - t_trace;
   return IONF_OK;
 }
 
 extern "C" ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_trace_output *out,
                                    struct sph_trace_stats *stats) {
   double t0 = omp_get_wtime();
-  IONF_CHECK(bvh_cuda_device_count() > 0, IONF_ERR_UNSUPPORTED,
+  IONF_CHECK(cuda_util_device_count() > 0, IONF_ERR_UNSUPPORTED,
              "sph_trace_cuda: no CUDA device found");
   struct sph_trace_prep prep;
   int64_t nside = 0;
@@ -419,18 +453,18 @@ extern "C" ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_
   if (sph_rays_nside(in->n_rays, &nside) == IONF_OK && nside != g_trace.dirs_nside)
     what |= SPH_PREP_DIRECTIONS; /* else the device copy stands (errors: prepare says) */
   IONF_CALL(sph_trace_prepare(in, out, what, &prep));
-  if (getenv("IONF_SPH_TRACE_TIMING"))
-    fprintf(stderr, "sph_trace_cuda: host preparation %.3f ms\n", 1e3 * (omp_get_wtime() - t0));
-  int64_t hits = 0;
-  ionf_err rc = trace_pass(in, out, &prep, &hits);
+  struct sph_trace_stats pass;
+  memset(&pass, 0, sizeof pass);
+  pass.prepare_s = omp_get_wtime() - t0;
+  ionf_err rc = trace_pass(in, out, &prep, &pass);
   sph_trace_prep_free(&prep);
   if (rc != IONF_OK) {
     ionf_error_trace(__func__, __FILE__, __LINE__);
     return rc;
   }
   if (stats) {
+    *stats = pass;
     stats->rays = in->sources.count * in->n_rays;
-    stats->hits = hits;
     stats->seconds = omp_get_wtime() - t0;
   }
   return IONF_OK;

@@ -8,7 +8,7 @@
  *  - gpu/sph_trace_thread.cu: one thread per ray, hits counted, written to
  *    global memory and sorted there by CUB (independent rays, grace's
  *    "individual" traversal; used for trees too deep for the warp's stack and
- *    when IONF_SPH_TRACE_RAYS=thread).
+ *    with tuning.schedule THREAD, struct sph_trace_tuning).
  * Both walk each ray's hits in sph_hit_key order with the shared maths of
  * src/sph_trace_k.h, so they compute the CPU's function.
  */
@@ -22,6 +22,7 @@ extern "C" {
 #include "core/error.h"
 #include "rt/photo_k.h"
 #include "particles/sph_periodic_k.h"
+#include "particles/sph_trace.h"
 #include "particles/sph_trace_k.h"
 }
 
@@ -165,10 +166,12 @@ struct thread_rays_state {
   int64_t *offsets_host; /*!< pinned, TRACE_BATCH_RAYS + 1 */
 };
 
+/** The pass with one thread per ray; hit_capacity > 0: the hit buffers hold that many hits
+    (tuning.hit_capacity), else they are sized from free memory on the first call. */
 IONF_NODISCARD ionf_err sph_trace_thread_rays(const struct trace_scene *s,
                                               const struct trace_walk *w, int64_t total_rays,
-                                              cudaStream_t st, struct thread_rays_state *g,
-                                              int64_t *hits);
+                                              int64_t hit_capacity, cudaStream_t st,
+                                              struct thread_rays_state *g, int64_t *hits);
 void sph_trace_thread_rays_free(struct thread_rays_state *g);
 
 /* ---- one warp per ray (gpu/sph_trace_warp.cu) ------------------------------------------ */
@@ -183,15 +186,18 @@ struct warp_rays_state {
 #define WARP_RAYS_MAX_HEIGHT 126
 
 /**
- * The pass with one warp per ray.  *too_dense = 1 (and nothing accumulated
- * that the caller must keep: it clears the rates and reruns with independent
- * rays) when some ray has more hits at one float distance than a window
- * holds.
+ * The pass with one warp per ray, its windows as `tuning` says (window_hits,
+ * window_aim, min_blocks).  *too_dense = 1 (and nothing accumulated that the
+ * caller must keep: it clears the rates and reruns with independent rays) when
+ * some ray has more hits at one float distance than a window holds.  stats:
+ * windows, window_cuts, window_retraversals.
  */
 IONF_NODISCARD ionf_err sph_trace_warp_rays(const struct trace_scene *s,
                                             const struct trace_walk *w, int64_t total_rays,
+                                            const struct sph_trace_tuning *tuning,
                                             cudaStream_t st, struct warp_rays_state *g,
-                                            int64_t *hits, int *too_dense);
+                                            int64_t *hits, int *too_dense,
+                                            struct sph_trace_stats *stats);
 void sph_trace_warp_rays_free(struct warp_rays_state *g);
 
 #endif /* IONF_SPH_TRACE_GPU_H */

@@ -3,7 +3,7 @@
  * @brief The particle tracer's GPU schedule with independent rays: one thread
  *        per ray (grace's "individual" traversal).  Used for trees deeper than
  *        the warp schedule's stack (gpu/sph_trace_warp.cu) and on request
- *        (IONF_SPH_TRACE_RAYS=thread), and kept to measure the two against
+ *        (tuning.schedule THREAD), and kept to measure the two against
  *        each other (benchmarks/RESULTS.md).
  *
  * The rays run in batches:
@@ -150,13 +150,13 @@ static ionf_err ensure_hit_buffers(struct thread_rays_state *g, cudaStream_t st,
 
 /*
  * Size the hit buffers from free memory on the first call (at most
- * TRACE_MAX_HIT_CAPACITY).  The environment variable
- * IONF_SPH_TRACE_HIT_CAPACITY (hits) overrides it, for the test that makes
- * batches split into many pieces.
+ * TRACE_MAX_HIT_CAPACITY).  `forced` > 0 (tuning.hit_capacity, hits)
+ * overrides it, for the test that makes batches split into many pieces.
  */
-static ionf_err size_hit_buffers(struct thread_rays_state *g, cudaStream_t st) {
-    const char *env = getenv("IONF_SPH_TRACE_HIT_CAPACITY");
-  int64_t forced = env ? strtoll(env, NULL, 10) : 0;
+static ionf_err size_hit_buffers(struct thread_rays_state *g, cudaStream_t st, int64_t forced) {
+  IONF_CHECK(forced >= 0, IONF_ERR_CONFIG,
+             "GPU particle tracer: tuning.hit_capacity = %lld: give a number of hits >= 1 "
+             "(0: sized from free GPU memory)", (long long)forced);
   if (forced > 0 && forced != g->hit_capacity) g->hit_capacity = 0;
   if (g->hit_capacity > 0) return IONF_OK;
   size_t free_b = 0, total_b = 0;
@@ -183,8 +183,8 @@ static ionf_err size_hit_buffers(struct thread_rays_state *g, cudaStream_t st) {
 }
 
 ionf_err sph_trace_thread_rays(const struct trace_scene *s, const struct trace_walk *w,
-                              int64_t total_rays, cudaStream_t st, struct thread_rays_state *g,
-                              int64_t *hits) {
+                              int64_t total_rays, int64_t hit_capacity, cudaStream_t st,
+                              struct thread_rays_state *g, int64_t *hits) {
   IONF_CALL(dbuf_ensure(&g->counts, (size_t)(TRACE_BATCH_RAYS + 1) * sizeof(int64_t), "hit counts"));
   IONF_CALL(dbuf_ensure(&g->offsets, (size_t)(TRACE_BATCH_RAYS + 1) * sizeof(int64_t), "hit offsets"));
   IONF_CALL(dbuf_ensure(&g->rel, (size_t)(TRACE_BATCH_RAYS + 1) * sizeof(int64_t), "segment offsets"));
@@ -192,7 +192,7 @@ ionf_err sph_trace_thread_rays(const struct trace_scene *s, const struct trace_w
     TRACE_CUDA(cudaMallocHost((void **)&g->offsets_host,
                               (size_t)(TRACE_BATCH_RAYS + 1) * sizeof(int64_t)),
                "pinned hit offsets");
-  IONF_CALL(size_hit_buffers(g, st));
+  IONF_CALL(size_hit_buffers(g, st, hit_capacity));
   int stack_stride = 0;
   int32_t *gstack = NULL;
   int64_t batch_rays = TRACE_BATCH_RAYS;

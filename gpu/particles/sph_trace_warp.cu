@@ -15,7 +15,7 @@
  * windows); the lanes then take the hits 32 at a time in key order, a warp
  * scan giving each the optical depth before its hit, and credit them.
  *
- * Windows: the buffer holds 512 hits (WARP_DEFAULT_KEYS), so a ray is cut into
+ * Windows: the buffer holds 512 hits (SPH_TRACE_WINDOW_HITS_DEFAULT), so a ray is cut into
  * windows of closest-approach distance [fa, fb) (float bounds, membership by
  * float(t): the key's own rounding, so a hit lies in exactly one window and the
  * walk order is the global key order, the CPU's).  Each window is traversed
@@ -39,11 +39,12 @@
 
 #define WARP_RAYS_PER_BLOCK (TRACE_THREADS / 32)
 #define WARP_KEYS 1024             /* the largest window buffer (8 KiB of keys per warp) */
-#define WARP_DEFAULT_KEYS 512      /* the buffer unless IONF_SPH_TRACE_WINDOW_HITS says (measured:
-                                      512 with 8 blocks/SM beats 256 and 1024, RESULTS.md) */
-#define WARP_DEFAULT_MIN_BLOCKS 8  /* launch bound unless IONF_SPH_TRACE_MIN_BLOCKS says: 64
-                                      registers, 32 warps per SM, some spills (measured) */
-#define WARP_DEFAULT_AIM 0.85      /* a window aims at this fraction of the buffer (measured: 0.85 beats 0.5 and 0.7) */
+static_assert(WARP_KEYS == SPH_TRACE_WINDOW_HITS_MAX, "the tuning's largest window buffer");
+/* Defaults (src/particles/sph_trace.h, measured, RESULTS.md): a 512-hit buffer
+   (SPH_TRACE_WINDOW_HITS_DEFAULT; with 8 blocks/SM it beats 256 and 1024), a launch
+   bound of 8 blocks per SM (SPH_TRACE_MIN_BLOCKS_DEFAULT: 64 registers, 32 warps per
+   SM, some spills), windows aiming at 0.85 of the buffer (SPH_TRACE_WINDOW_AIM_DEFAULT:
+   0.85 beats 0.5 and 0.7); struct sph_trace_tuning changes them. */
 #define WARP_CUT_MIN_KEYS 64       /* buffers this large cut a window that overflows (window_cut) */
 #define WARP_STACK 256             /* traversal stack entries per warp (256: 1% faster than 512,
                                       measured; more of the SM's memory left to L1) */
@@ -689,43 +690,32 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
 }
 
 ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_walk *w,
-                             int64_t total_rays, cudaStream_t st, struct warp_rays_state *g,
-                             int64_t *hits, int *too_dense) {
+                             int64_t total_rays, const struct sph_trace_tuning *tuning,
+                             cudaStream_t st, struct warp_rays_state *g, int64_t *hits,
+                             int *too_dense, struct sph_trace_stats *stats) {
   *hits = 0;
   *too_dense = 0;
   IONF_CHECK(s->height <= WARP_RAYS_MAX_HEIGHT, IONF_ERR_INTERNAL,
              "GPU particle tracer: tree height %d exceeds the warp schedule's %d",
              (int)s->height, WARP_RAYS_MAX_HEIGHT);
   if (total_rays <= 0) return IONF_OK;
-  /* IONF_SPH_TRACE_WINDOW_HITS (2 .. WARP_KEYS): the window buffer's hits (default
-     WARP_DEFAULT_KEYS); small values force many windows in the tests */
-  const char *env = getenv("IONF_SPH_TRACE_WINDOW_HITS");
-  int cap = WARP_DEFAULT_KEYS;
-  if (env && *env) {
-    long v = strtol(env, NULL, 10);
-    IONF_CHECK(v >= 2 && v <= WARP_KEYS, IONF_ERR_CONFIG,
-               "environment IONF_SPH_TRACE_WINDOW_HITS = '%s': give 2 .. %d", env, WARP_KEYS);
-    cap = (int)v;
-  }
-  /* IONF_SPH_TRACE_WINDOW_AIM (0.1 .. 2): the hits a window aims at, as a
-     fraction of the buffer (default WARP_DEFAULT_AIM; above 1 windows are
-     meant to overflow and be cut) */
-  const char *env_aim = getenv("IONF_SPH_TRACE_WINDOW_AIM");
-  double aim = WARP_DEFAULT_AIM;
-  if (env_aim && *env_aim) {
-    aim = strtod(env_aim, NULL);
-    IONF_CHECK(aim >= 0.1 && aim <= 2.0, IONF_ERR_CONFIG,
-               "environment IONF_SPH_TRACE_WINDOW_AIM = '%s': give 0.1 .. 2", env_aim);
-  }
-  /* IONF_SPH_TRACE_MIN_BLOCKS (1, 6, 8): blocks per SM the compiler must fit (fewer
-     registers, some spilled), for measuring occupancy against spills */
-  const char *env_mb = getenv("IONF_SPH_TRACE_MIN_BLOCKS");
-  int min_blocks = WARP_DEFAULT_MIN_BLOCKS;
-  if (env_mb && *env_mb) {
-    min_blocks = (int)strtol(env_mb, NULL, 10);
-    IONF_CHECK(min_blocks == 1 || min_blocks == 6 || min_blocks == 8, IONF_ERR_CONFIG,
-               "environment IONF_SPH_TRACE_MIN_BLOCKS = '%s': give 1, 6 or 8", env_mb);
-  }
+  /* the window buffer's hits (2 .. WARP_KEYS); small values force many windows in the tests */
+  int cap = tuning->window_hits ? tuning->window_hits : SPH_TRACE_WINDOW_HITS_DEFAULT;
+  IONF_CHECK(cap >= 2 && cap <= WARP_KEYS, IONF_ERR_CONFIG,
+             "GPU particle tracer: tuning.window_hits = %d: give 2 .. %d (0: %d)",
+             tuning->window_hits, WARP_KEYS, SPH_TRACE_WINDOW_HITS_DEFAULT);
+  /* the hits a window aims at, as a fraction of the buffer (0.1 .. 2; above 1 windows
+     are meant to overflow and be cut) */
+  double aim = tuning->window_aim != 0.0 ? tuning->window_aim : SPH_TRACE_WINDOW_AIM_DEFAULT;
+  IONF_CHECK(aim >= 0.1 && aim <= 2.0, IONF_ERR_CONFIG,
+             "GPU particle tracer: tuning.window_aim = %g: give 0.1 .. 2 (0: %g)",
+             tuning->window_aim, SPH_TRACE_WINDOW_AIM_DEFAULT);
+  /* blocks per SM the compiler must fit (1, 6, 8: fewer registers, some spilled), for
+     measuring occupancy against spills */
+  int min_blocks = tuning->min_blocks ? tuning->min_blocks : SPH_TRACE_MIN_BLOCKS_DEFAULT;
+  IONF_CHECK(min_blocks == 1 || min_blocks == 6 || min_blocks == 8, IONF_ERR_CONFIG,
+             "GPU particle tracer: tuning.min_blocks = %d: give 1, 6 or 8 (0: %d)",
+             tuning->min_blocks, SPH_TRACE_MIN_BLOCKS_DEFAULT);
   /* the smallest buffer that holds cap keys (less shared memory per warp) */
   int keys = cap <= 256 ? 256 : (cap <= 512 ? 512 : 1024);
   typedef void (*warp_kernel)(struct trace_scene, struct trace_walk, int64_t, int, double,
@@ -758,10 +748,9 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
   TRACE_CUDA(cudaStreamSynchronize(st), "warp tracer");
   *hits = (int64_t)h[CTR_HITS];
   *too_dense = h[CTR_TOO_DENSE] != 0;
-  if (getenv("IONF_SPH_TRACE_TIMING"))
-    fprintf(stderr, "sph_trace_cuda (warp rays): %llu windows (%llu cut short, %llu traversed again) "
-            "for %lld rays, %d-hit buffer aiming at %.0f\n", h[CTR_WINDOWS], h[CTR_CUTS],
-            h[CTR_RETRIES], (long long)total_rays, cap, aim * cap);
+  stats->windows = (int64_t)h[CTR_WINDOWS];
+  stats->window_cuts = (int64_t)h[CTR_CUTS];
+  stats->window_retraversals = (int64_t)h[CTR_RETRIES];
   return IONF_OK;
 }
 

@@ -13,28 +13,8 @@
 #include <string.h>
 
 extern "C" {
+#include "gpu/core/cuda_util.h"
 #include "render/render.h"
-}
-
-#define RENDER_CUDA(call, what)                                                          \
-  do {                                                                                   \
-    cudaError_t render_err_ = (call);                                                    \
-    if (render_err_ != cudaSuccess) {                                                    \
-      cudaGetLastError();                                                                \
-      return ionf_error_set(render_err_ == cudaErrorMemoryAllocation ? IONF_ERR_GPU_MEM  \
-                                                                     : IONF_ERR_GPU,     \
-                            "GPU rendering: %s failed: %s", what,                        \
-                            cudaGetErrorString(render_err_));                            \
-    }                                                                                    \
-  } while (0)
-
-extern "C" int render_cuda_device_count(void) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
 }
 
 /* The texture at a point p (cells): unnormalised coordinates, the width being k.
@@ -98,7 +78,7 @@ static void render_gpu_free(struct render_gpu_buffers *b) {
 static ionf_err render_gpu_texture(const struct render_volume *vol, struct render_gpu_buffers *b) {
   cudaChannelFormatDesc fmt = cudaCreateChannelDesc<float>();
   cudaExtent extent = make_cudaExtent((size_t)vol->nz, (size_t)vol->ny, (size_t)vol->nx);
-  RENDER_CUDA(cudaMalloc3DArray(&b->array, &fmt, extent), "the 3D array of the volume");
+  CUDA_CHECK(cudaMalloc3DArray(&b->array, &fmt, extent), "the 3D array of the volume");
   cudaMemcpy3DParms copy;
   memset(&copy, 0, sizeof copy);
   copy.srcPtr = make_cudaPitchedPtr((void *)vol->s, (size_t)vol->nz * sizeof(float),
@@ -106,7 +86,7 @@ static ionf_err render_gpu_texture(const struct render_volume *vol, struct rende
   copy.dstArray = b->array;
   copy.extent = extent;
   copy.kind = cudaMemcpyHostToDevice;
-  RENDER_CUDA(cudaMemcpy3D(&copy), "uploading the volume");
+  CUDA_CHECK(cudaMemcpy3D(&copy), "uploading the volume");
   cudaResourceDesc res;
   memset(&res, 0, sizeof res);
   res.resType = cudaResourceTypeArray;
@@ -117,7 +97,7 @@ static ionf_err render_gpu_texture(const struct render_volume *vol, struct rende
   td.filterMode = cudaFilterModeLinear; /* hardware trilinear (8-bit weights) */
   td.readMode = cudaReadModeElementType;
   td.normalizedCoords = 0; /* cells, as render_k.h: see render_tex_fetch */
-  RENDER_CUDA(cudaCreateTextureObject(&b->tex, &res, &td, NULL), "the volume's texture");
+  CUDA_CHECK(cudaCreateTextureObject(&b->tex, &res, &td, NULL), "the volume's texture");
   return IONF_OK;
 }
 
@@ -126,22 +106,22 @@ static ionf_err render_gpu_run(const struct render_volume *vol, const float *tf,
                                struct render_gpu_buffers *b) {
   IONF_CALL(render_gpu_texture(vol, b));
   const size_t tf_bytes = (size_t)RENDER_TF_SIZE * 4 * sizeof(float);
-  RENDER_CUDA(cudaMalloc(&b->tf, tf_bytes), "the transfer function");
-  RENDER_CUDA(cudaMemcpy(b->tf, tf, tf_bytes, cudaMemcpyHostToDevice), "uploading the transfer function");
+  IONF_CALL(cuda_util_alloc((void **)&b->tf, tf_bytes, "the transfer function"));
+  CUDA_CHECK(cudaMemcpy(b->tf, tf, tf_bytes, cudaMemcpyHostToDevice), "uploading the transfer function");
   const long n_pix = (long)cam->nx * cam->ny;
-  RENDER_CUDA(cudaMalloc(&b->image, (size_t)n_pix * sizeof(float4)), "the image");
+  IONF_CALL(cuda_util_alloc((void **)&b->image, (size_t)n_pix * sizeof(float4), "the image"));
   const int threads = 128;
   render_raycast_kernel<<<(unsigned)((n_pix + threads - 1) / threads), threads>>>(
       b->tex, vol->nx, vol->ny, vol->nz, b->tf, *cam, b->image);
-  RENDER_CUDA(cudaGetLastError(), "the ray-casting kernel launch");
-  RENDER_CUDA(cudaMemcpy(rgba, b->image, (size_t)n_pix * sizeof(float4), cudaMemcpyDeviceToHost),
+  CUDA_CHECK(cudaGetLastError(), "the ray-casting kernel launch");
+  CUDA_CHECK(cudaMemcpy(rgba, b->image, (size_t)n_pix * sizeof(float4), cudaMemcpyDeviceToHost),
               "the ray-casting kernel (or downloading the image)");
   return IONF_OK;
 }
 
 extern "C" ionf_err render_volume_cuda(const struct render_volume *vol, const float *tf,
                                        const struct render_camera *cam, float *rgba) {
-  if (render_cuda_device_count() == 0)
+  if (cuda_util_device_count() == 0)
     return ionf_error_set(IONF_ERR_UNSUPPORTED, "GPU volume rendering: no CUDA device visible");
   struct render_gpu_buffers b;
   memset(&b, 0, sizeof b);
@@ -152,15 +132,15 @@ extern "C" ionf_err render_volume_cuda(const struct render_volume *vol, const fl
 
 extern "C" ionf_err render_sample_cuda(const struct render_volume *vol, const float *points,
                                        int64_t count, float *out) {
-  if (render_cuda_device_count() == 0)
+  if (cuda_util_device_count() == 0)
     return ionf_error_set(IONF_ERR_UNSUPPORTED, "GPU texture sampling: no CUDA device visible");
   struct render_gpu_buffers b;
   memset(&b, 0, sizeof b);
   ionf_err rc = render_gpu_texture(vol, &b);
   const size_t m = (size_t)(count > 0 ? count : 1);
   cudaError_t err = cudaSuccess;
-  if (rc == IONF_OK) err = cudaMalloc(&b.points, 3 * m * sizeof(float));
-  if (rc == IONF_OK && err == cudaSuccess) err = cudaMalloc(&b.samples, m * sizeof(float));
+  if (rc == IONF_OK) rc = cuda_util_alloc((void **)&b.points, 3 * m * sizeof(float), "the sample points");
+  if (rc == IONF_OK) rc = cuda_util_alloc((void **)&b.samples, m * sizeof(float), "the samples");
   if (rc == IONF_OK && err == cudaSuccess)
     err = cudaMemcpy(b.points, points, 3 * (size_t)count * sizeof(float), cudaMemcpyHostToDevice);
   if (rc == IONF_OK && err == cudaSuccess && count > 0) {
@@ -217,33 +197,33 @@ struct render_bin_buffers {
 static ionf_err render_bin_run(const struct render_bin_input *in, double *sum_wv, double *sum_w,
                                int64_t *n_outside, struct render_bin_buffers *b) {
   const size_t np = (size_t)in->count, cells = (size_t)in->n * in->n * in->n;
-  RENDER_CUDA(cudaMalloc(&b->pos, 3 * np * sizeof(double) + 8), "particle positions");
-  RENDER_CUDA(cudaMalloc(&b->weight, np * sizeof(double) + 8), "particle weights");
-  RENDER_CUDA(cudaMalloc(&b->value, np * sizeof(double) + 8), "particle values");
-  RENDER_CUDA(cudaMalloc(&b->sum_wv, cells * sizeof(double)), "the binned sums");
-  RENDER_CUDA(cudaMalloc(&b->sum_w, cells * sizeof(double)), "the binned weights");
-  RENDER_CUDA(cudaMalloc(&b->outside, sizeof(unsigned long long)), "a counter");
-  RENDER_CUDA(cudaMemcpy(b->pos, in->pos_cells, 3 * np * sizeof(double), cudaMemcpyHostToDevice),
+  IONF_CALL(cuda_util_alloc((void **)&b->pos, 3 * np * sizeof(double) + 8, "particle positions"));
+  IONF_CALL(cuda_util_alloc((void **)&b->weight, np * sizeof(double) + 8, "particle weights"));
+  IONF_CALL(cuda_util_alloc((void **)&b->value, np * sizeof(double) + 8, "particle values"));
+  IONF_CALL(cuda_util_alloc((void **)&b->sum_wv, cells * sizeof(double), "the binned sums"));
+  IONF_CALL(cuda_util_alloc((void **)&b->sum_w, cells * sizeof(double), "the binned weights"));
+  IONF_CALL(cuda_util_alloc((void **)&b->outside, sizeof(unsigned long long), "a counter"));
+  CUDA_CHECK(cudaMemcpy(b->pos, in->pos_cells, 3 * np * sizeof(double), cudaMemcpyHostToDevice),
               "uploading positions");
-  RENDER_CUDA(cudaMemcpy(b->weight, in->weight, np * sizeof(double), cudaMemcpyHostToDevice),
+  CUDA_CHECK(cudaMemcpy(b->weight, in->weight, np * sizeof(double), cudaMemcpyHostToDevice),
               "uploading weights");
-  RENDER_CUDA(cudaMemcpy(b->value, in->value, np * sizeof(double), cudaMemcpyHostToDevice),
+  CUDA_CHECK(cudaMemcpy(b->value, in->value, np * sizeof(double), cudaMemcpyHostToDevice),
               "uploading values");
-  RENDER_CUDA(cudaMemset(b->sum_wv, 0, cells * sizeof(double)), "clearing the sums");
-  RENDER_CUDA(cudaMemset(b->sum_w, 0, cells * sizeof(double)), "clearing the weights");
-  RENDER_CUDA(cudaMemset(b->outside, 0, sizeof(unsigned long long)), "clearing a counter");
+  CUDA_CHECK(cudaMemset(b->sum_wv, 0, cells * sizeof(double)), "clearing the sums");
+  CUDA_CHECK(cudaMemset(b->sum_w, 0, cells * sizeof(double)), "clearing the weights");
+  CUDA_CHECK(cudaMemset(b->outside, 0, sizeof(unsigned long long)), "clearing a counter");
   const int threads = 256;
   if (np > 0)
     render_bin_kernel<<<(unsigned)((np + threads - 1) / threads), threads>>>(
         b->pos, b->weight, b->value, (long)np, in->n, in->n_smooth, in->periodic, b->sum_wv,
         b->sum_w, b->outside);
-  RENDER_CUDA(cudaGetLastError(), "the binning kernel launch");
+  CUDA_CHECK(cudaGetLastError(), "the binning kernel launch");
   unsigned long long outside = 0;
-  RENDER_CUDA(cudaMemcpy(sum_wv, b->sum_wv, cells * sizeof(double), cudaMemcpyDeviceToHost),
+  CUDA_CHECK(cudaMemcpy(sum_wv, b->sum_wv, cells * sizeof(double), cudaMemcpyDeviceToHost),
               "the binning kernel (or downloading the sums)");
-  RENDER_CUDA(cudaMemcpy(sum_w, b->sum_w, cells * sizeof(double), cudaMemcpyDeviceToHost),
+  CUDA_CHECK(cudaMemcpy(sum_w, b->sum_w, cells * sizeof(double), cudaMemcpyDeviceToHost),
               "downloading the weights");
-  RENDER_CUDA(cudaMemcpy(&outside, b->outside, sizeof outside, cudaMemcpyDeviceToHost),
+  CUDA_CHECK(cudaMemcpy(&outside, b->outside, sizeof outside, cudaMemcpyDeviceToHost),
               "downloading a counter");
   if (n_outside) *n_outside = (int64_t)outside;
   return IONF_OK;
@@ -251,7 +231,7 @@ static ionf_err render_bin_run(const struct render_bin_input *in, double *sum_wv
 
 extern "C" ionf_err render_bin_cuda(const struct render_bin_input *in, double *sum_wv,
                                     double *sum_w, int64_t *n_outside) {
-  if (render_cuda_device_count() == 0)
+  if (cuda_util_device_count() == 0)
     return ionf_error_set(IONF_ERR_UNSUPPORTED, "GPU particle binning: no CUDA device visible");
   if (in->n <= 0 || in->n_smooth < 0)
     return ionf_error_set(IONF_ERR_INTERNAL, "render_bin_cuda: n %d, n_smooth %d", in->n,

@@ -18,6 +18,10 @@ float64.
 The library is found at $IONFRONT_LIBRARY, next to this package (libionfront.so), in
 the prefix `cmake --install` put it in, or on the system's library path.
 
+Messages: the library prints nothing itself.  Its progress lines (output.progress) and
+warnings go to the `logging` logger "ionfront" (INFO and WARNING records) unless
+set_log_handler(fn) sends them elsewhere (or None drops them).
+
 MPI: with mpi4py, pass a communicator (comm=MPI.COMM_WORLD); mpi4py then owns MPI.
 Without it, the library starts MPI itself (a single rank unless run under mpirun) and
 finalizes it at exit.  Calls marked collective in the C header must be made on every
@@ -26,6 +30,7 @@ rank.
 import atexit
 import ctypes
 import json
+import logging
 import os
 import weakref
 
@@ -34,18 +39,52 @@ import numpy as np
 from . import _lib
 
 __all__ = ["Engine", "IonfrontError", "version", "library_path", "POSITION_CELLS", "POSITION_CM",
-           "MYR_S", "KPC_CM"]
+           "MYR_S", "KPC_CM", "set_log_handler", "log_to_logging", "LOG_INFO", "LOG_RANK_INFO",
+           "LOG_WARNING"]
 
 _LIB, _LIB_PATH = _lib.load()
-API_VERSION = 1
+API_VERSION = 2
 if _LIB.ionf_api_version() != API_VERSION:
     raise ImportError(f"ionfront: {_LIB_PATH} has C API version {_LIB.ionf_api_version()}, "
                       f"this package needs {API_VERSION}")
 
-MYR_S = 3.15576e13              # megayear [s] (src/constants.h)
+MYR_S = 3.15576e13              # megayear [s] (src/core/constants.h)
 KPC_CM = 3.0856775814913673e21  # kiloparsec [cm]
 POSITION_CELLS = _lib.POSITION_CELLS
 POSITION_CM = _lib.POSITION_CM
+LOG_INFO = _lib.LOG_INFO            # about the whole run (progress lines), on rank 0 only
+LOG_RANK_INFO = _lib.LOG_RANK_INFO  # about one rank
+LOG_WARNING = _lib.LOG_WARNING
+
+_logger = logging.getLogger("ionfront")
+
+
+def log_to_logging(level, text):
+    """The default log handler: a record of the "ionfront" logger, WARNING for warnings
+    and INFO otherwise."""
+    _logger.log(logging.WARNING if level >= LOG_WARNING else logging.INFO, text)
+
+
+_log_callback = None  # the C callback the library holds: kept alive here
+
+
+def set_log_handler(fn):
+    """Where libionfront's messages go from now on: fn(level, text) with level LOG_INFO,
+    LOG_RANK_INFO or LOG_WARNING and text one line (str), called during the library's
+    calls (it must not call into ionfront; an exception it raises is printed and
+    ignored); None drops them.  The default is log_to_logging."""
+    global _log_callback
+    if fn is None:
+        callback = _lib.LOG_HANDLER()  # NULL: the library drops its messages
+    else:
+        def callback_py(level, text, _user):
+            fn(level, text.decode("utf-8", errors="replace"))
+        callback = _lib.LOG_HANDLER(callback_py)
+    _LIB.ionf_set_log_handler(callback, None)
+    _log_callback = callback
+
+
+set_log_handler(log_to_logging)
 
 
 class IonfrontError(RuntimeError):
@@ -175,6 +214,16 @@ class Engine:
         return n.value
 
     @property
+    def local_box(self):
+        """The cells this rank holds: (first, extent, halo), first and extent per axis in
+        global cell indices (halo included).  The fields are arrays of `extent`; today every
+        rank holds the whole grid, first (0, 0, 0) and extent (n, n, n)."""
+        first, extent = (ctypes.c_int64 * 3)(), (ctypes.c_int64 * 3)()
+        halo = ctypes.c_int64()
+        _check(_LIB.ionf_engine_local_box(self._h, first, extent, ctypes.byref(halo)), self._h)
+        return tuple(first), tuple(extent), halo.value
+
+    @property
     def cell_cm(self):
         """Cell size [cm], proper at the current time."""
         c = ctypes.c_double()
@@ -224,8 +273,8 @@ class Engine:
 
     # -- fields
     def field(self, name):
-        """The engine's n^3 float64 array `name` (n_H, T, x_HII, Gamma_HI, ...) as a NumPy
-        view, no copy; valid until close().  Particle runs: (count,) arrays (x_HII, T,
+        """The engine's float64 array `name` (n_H, T, x_HII, Gamma_HI, ...) over this rank's
+        local box (shape: local_box's extent) as a NumPy view, no copy; valid until close().  Particle runs: (count,) arrays (x_HII, T,
         Gamma_HI, n_H, h_cm, mass_g) and position_cm (count, 3).  After writing into it call
         field_modified(name).  Collective (synchronizes the GPU)."""
         ptr = _lib._c_double_p()
@@ -242,7 +291,8 @@ class Engine:
         _check(_LIB.ionf_engine_field_modified(self._h, name.encode()), self._h)
 
     def set_field(self, name, values):
-        """Copy an (n, n, n) array (or n^3 values) into field `name`.  Passed by pointer
+        """Copy an array of the local box's shape (or its cell count of values) into field
+        `name`; refused values leave the field as it was.  Passed by pointer
         without a copy when already C-contiguous float64.  Collective."""
         a = np.ascontiguousarray(values, dtype=np.float64)
         _check(_LIB.ionf_engine_set_field(self._h, name.encode(),
@@ -322,3 +372,4 @@ def _finalize():
         engine.close()
     # finalizes MPI only if the library started it (not when mpi4py or the caller did)
     _LIB.ionf_finalize()
+    set_log_handler(None)  # no calls into Python while the interpreter goes down

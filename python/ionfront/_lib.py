@@ -7,6 +7,12 @@ STATUS_OK = 0
 COMM_WORLD = -1
 POSITION_CELLS = 0
 POSITION_CM = 1
+LOG_INFO = 20        # IONF_LOG_INFO: about the whole run, on rank 0 only
+LOG_RANK_INFO = 21   # IONF_LOG_RANK_INFO: about one rank
+LOG_WARNING = 30     # IONF_LOG_WARNING
+
+# void (*handler)(int level, const char *text, void *user)
+LOG_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
 
 _c_double_p = ctypes.POINTER(ctypes.c_double)
 _engine_p = ctypes.c_void_p
@@ -58,6 +64,7 @@ def _declare(lib):
         "ionf_version_string": (ctypes.c_char_p, []),
         "ionf_status_name": (ctypes.c_char_p, [ctypes.c_int]),
         "ionf_last_error_message": (ctypes.c_char_p, [_engine_p]),
+        "ionf_set_log_handler": (None, [LOG_HANDLER, ctypes.c_void_p]),
         "ionf_init": (ctypes.c_int, []),
         "ionf_finalize": (ctypes.c_int, []),
         "ionf_engine_create_from_file": (
@@ -69,6 +76,7 @@ def _declare(lib):
         "ionf_engine_destroy": (None, [_engine_p]),
         "ionf_engine_kind": (ctypes.c_int, [_engine_p, ctypes.POINTER(ctypes.c_int), i64p]),
         "ionf_engine_grid": (ctypes.c_int, [_engine_p, i64p, _c_double_p, _c_double_p]),
+        "ionf_engine_local_box": (ctypes.c_int, [_engine_p, i64p, i64p, i64p]),
         "ionf_engine_time": (ctypes.c_int, [_engine_p, _c_double_p, i64p, _c_double_p, _c_double_p]),
         "ionf_engine_rank": (ctypes.c_int, [_engine_p, ctypes.POINTER(ctypes.c_int),
                                             ctypes.POINTER(ctypes.c_int)]),

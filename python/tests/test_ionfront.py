@@ -43,6 +43,21 @@ def test_fields_round_trip_without_copies(tmp_path):
         assert not np.array_equal(e.x_HII, want)
 
 
+def test_local_box_shapes_the_fields(tmp_path):
+    """The fields are the cells this rank holds (its local box); a refused value leaves
+    the field as it was."""
+    with small(tmp_path) as e:
+        first, extent, halo = e.local_box
+        assert first == (0, 0, 0) and extent == (e.n, e.n, e.n) and halo == 0
+        assert e.field("x_HII").shape == extent
+        before = e.x_HII.copy()
+        bad = np.full(extent, 0.5)
+        bad[1, 2, 3] = np.nan
+        with pytest.raises(ionfront.IonfrontError):
+            e.set_field("x_HII", bad)
+        assert np.array_equal(e.x_HII, before)
+
+
 def test_test1_equals_the_c_api(tmp_path):
     """The C program tests/api/test_api_iliev1.c and Python, same config: identical x_HII."""
     h5py = pytest.importorskip("h5py")
@@ -228,3 +243,33 @@ def test_gpu_fields_and_sources_match_cpu(tmp_path):
     for name, a, b, rtol in zip(("x_HII", "T", "Gamma_HI"), results["cpu"], results["cuda"],
                                 (1e-10, 1e-10, 1e-9)):
         np.testing.assert_allclose(b, a, rtol=rtol, atol=0, err_msg=name)
+
+
+def test_messages_go_to_logging_or_a_handler_never_to_the_terminal(tmp_path, caplog, capfd):
+    """The library prints nothing: progress lines and warnings become "ionfront" logging
+    records by default, reach set_log_handler's function instead, or are dropped."""
+    import logging
+    chatty = {"output.progress": True, "raytracing.max_iterations": 1}  # progress, warnings
+    with caplog.at_level(logging.INFO, logger="ionfront"):
+        with small(tmp_path / "a", **chatty) as e:
+            e.run()
+    records = [r for r in caplog.records if r.name == "ionfront"]
+    assert any(r.levelno == logging.INFO and r.getMessage().startswith("step") for r in records)
+    assert any(r.levelno == logging.WARNING and "not converged" in r.getMessage() for r in records)
+    got = []
+    try:
+        ionfront.set_log_handler(lambda level, text: got.append((level, text)))
+        with small(tmp_path / "b", **chatty) as e:
+            e.run()
+        assert any(level == ionfront.LOG_INFO and text.startswith("step") for level, text in got)
+        assert any(level == ionfront.LOG_WARNING and "not converged" in text for level, text in got)
+        assert all("\n" not in text for _, text in got)
+        n = len(got)
+        ionfront.set_log_handler(None)
+        with small(tmp_path / "c", **chatty) as e:
+            e.run()
+        assert len(got) == n, "messages delivered after set_log_handler(None)"
+    finally:
+        ionfront.set_log_handler(ionfront.log_to_logging)
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", (out, err)

@@ -1,6 +1,7 @@
 /**
  * @file api.c
- * @brief The public C API (include/ionfront.h) over the grid engine (src/engine.h).
+ * @brief The public C API (include/ionfront.h) over the engine (src/engine/engine.h),
+ *        for grid and particle runs alike.
  *
  * Each call clears the internal error record, checks its arguments (a NULL or
  * wrong-size argument is an IONF_STATUS_INPUT/USAGE, never a crash), calls the
@@ -25,7 +26,6 @@
 #include "chem/species.h"
 #include "config/sph_config.h"
 #include "io/snapshot.h"
-#include "engine/sph_engine.h"
 
 _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == IONF_ERR_INPUT &&
                    IONF_STATUS_IO == IONF_ERR_IO && IONF_STATUS_MEM == IONF_ERR_MEM &&
@@ -35,16 +35,19 @@ _Static_assert(IONF_STATUS_CONFIG == IONF_ERR_CONFIG && IONF_STATUS_INPUT == ION
                    IONF_STATUS_INTERNAL == IONF_ERR_INTERNAL && IONF_STATUS_USAGE == IONF_ERR_USAGE &&
                    IONF_STATUS_PEER == IONF_ERR_PEER && IONF_STATUS_STOPPED == IONF_STOPPED,
                "public status codes must equal the internal ones");
+_Static_assert(IONF_LOG_INFO == IONF_LOG_LEVEL_INFO && IONF_LOG_RANK_INFO == IONF_LOG_LEVEL_RANK_INFO &&
+                   IONF_LOG_WARNING == IONF_LOG_LEVEL_WARNING,
+               "public log levels must equal the internal ones");
 
 #define API_MESSAGE_SIZE 2048
 #define API_MAGIC 0x696f6e66u /* "ionf": catches a stale or foreign pointer */
 
 struct ionf_engine {
   unsigned magic;
-  struct ionf_config cfg; /* the engine borrows it: lives as long as the engine */
-  struct engine *core;    /* a grid run, or */
+  int particles;          /* a particle run: its config is sph_cfg, else cfg */
+  struct ionf_config cfg; /* the engine borrows its config: it lives as long as the engine */
   struct sph_config sph_cfg;
-  struct sph_engine *sph; /* a particle run (src/sph_engine.h) */
+  struct engine *core;    /* the engine, grid or particles */
   char message[API_MESSAGE_SIZE];
 };
 
@@ -70,25 +73,22 @@ static ionf_status api_end(ionf_engine *e, ionf_err rc) {
 
 static ionf_err check_engine(const ionf_engine *e) {
   IONF_CHECK(e != NULL, IONF_ERR_USAGE, "the engine is NULL");
-  IONF_CHECK(e->magic == API_MAGIC && (e->core != NULL || e->sph != NULL), IONF_ERR_USAGE,
+  IONF_CHECK(e->magic == API_MAGIC && e->core != NULL, IONF_ERR_USAGE,
              "not a live ionfront engine (destroyed, or not from ionf_engine_create_*)");
   return IONF_OK;
 }
 
-struct engine *ionf_engine_core(ionf_engine *e) {
+struct engine *api_engine_core(ionf_engine *e) {
   return e && e->magic == API_MAGIC ? e->core : NULL;
 }
 
-struct sph_engine *ionf_engine_particles(ionf_engine *e) {
-  return e && e->magic == API_MAGIC ? e->sph : NULL;
+const struct sph_config *api_engine_sph_config(const ionf_engine *e) {
+  return e && e->magic == API_MAGIC && e->particles ? &e->sph_cfg : NULL;
 }
 
-const struct sph_config *ionf_engine_sph_config(const ionf_engine *e) {
-  return e && e->magic == API_MAGIC && e->sph ? &e->sph_cfg : NULL;
-}
-
-const struct ionf_config *ionf_engine_config(const ionf_engine *e) {
-  return e && e->magic == API_MAGIC ? &e->cfg : NULL;
+const struct ionf_config *api_engine_config(const ionf_engine *e) {
+  if (!e || e->magic != API_MAGIC) return NULL;
+  return e->particles ? &e->sph_cfg.base : &e->cfg;
 }
 
 int ionf_api_version(void) { return IONF_API_VERSION; }
@@ -102,6 +102,10 @@ const char *ionf_last_error_message(const ionf_engine *engine) {
   return thread_message;
 }
 
+void ionf_set_log_handler(void (*handler)(int level, const char *text, void *user), void *user) {
+  ionf_log_set_handler(handler, user);
+}
+
 ionf_status ionf_init(void) {
   api_begin();
   return api_end(NULL, comm_attach(IONF_COMM_WORLD));
@@ -112,6 +116,7 @@ ionf_status ionf_finalize(void) {
   if (live_engines > 0)
     return api_end(NULL, ionf_error_set(IONF_ERR_USAGE, "%d engine(s) still alive: destroy them "
                                         "before ionf_finalize", live_engines));
+  comm_detach(); /* the library's duplicate communicator */
   if (comm_started_mpi()) comm_finalize();
   return IONF_STATUS_OK;
 }
@@ -146,14 +151,15 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
     rc = sph_config_load(origin == FROM_FILE ? what : NULL,
                          origin == FROM_FILE ? PROBLEMS_DEFAULT : (what ? what : PROBLEMS_DEFAULT), ov,
                          n_overrides, &e->sph_cfg);
-    if (rc == IONF_OK) rc = sph_engine_create(&e->sph_cfg, NULL, &e->sph);
+    if (rc == IONF_OK) rc = engine_create_particles(&e->sph_cfg, NULL, &e->core);
     if (rc != IONF_OK) {
-      sph_engine_destroy(e->sph);
+      engine_destroy(e->core);
       sph_config_free(&e->sph_cfg);
       free(e);
       return rc;
     }
     e->magic = API_MAGIC;
+    e->particles = 1;
     *out = e;
     live_engines++;
     live_comm = mpi_comm;
@@ -209,15 +215,10 @@ void ionf_engine_destroy(ionf_engine *e) {
   if (!e || e->magic != API_MAGIC) return;
   e->magic = 0;
   live_engines--;
-  if (e->sph) {
-    sph_engine_destroy(e->sph);
-    sph_config_free(&e->sph_cfg);
-  } else {
-    engine_destroy(e->core);
-    config_free(&e->cfg);
-  }
+  engine_destroy(e->core);
+  if (e->particles) sph_config_free(&e->sph_cfg);
+  else config_free(&e->cfg);
   e->core = NULL;
-  e->sph = NULL;
   free(e);
 }
 
@@ -227,22 +228,20 @@ ionf_status ionf_engine_kind(const ionf_engine *e, int *kind, int64_t *particle_
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
-  if (kind) *kind = e->sph ? IONF_ENGINE_PARTICLES : IONF_ENGINE_GRID;
-  if (particle_count) *particle_count = e->sph ? e->sph->particles.count : 0;
+  if (kind) *kind = e->particles ? IONF_ENGINE_PARTICLES : IONF_ENGINE_GRID;
+  if (particle_count) *particle_count = e->particles ? e->core->particles->set.count : 0;
   return IONF_STATUS_OK;
 }
 
 ionf_status ionf_engine_grid(const ionf_engine *e, int64_t *n, double *box_cm, double *cell_cm) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK && e->sph)
+  if (rc == IONF_OK && e->particles)
     rc = ionf_error_set(IONF_ERR_USAGE, "a particle run has no grid (ionf_engine_kind gives the "
                         "particle count)");
   if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
   const struct engine *c = e->core;
-  double cell = c->grid.cell_cm;
-  if (e->cfg.cosmological) /* proper at the current time, not mid-step */
-    cell = e->cfg.box_size_cm / (double)c->grid.n / (1.0 + engine_redshift(c));
+  double cell = engine_grid_now(c).cell_cm; /* proper at the current time, not mid-step */
   if (n) *n = c->grid.n;
   if (cell_cm) *cell_cm = cell;
   if (box_cm) *box_cm = cell * (double)c->grid.n;
@@ -254,9 +253,9 @@ ionf_status ionf_engine_time(const ionf_engine *e, double *time_s, int64_t *step
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
-  const struct ionf_config *cfg = e->sph ? &e->sph_cfg.base : &e->cfg;
-  if (time_s) *time_s = e->sph ? e->sph->time_s : e->core->time_s;
-  if (step) *step = e->sph ? e->sph->step : e->core->step;
+  const struct ionf_config *cfg = api_engine_config(e);
+  if (time_s) *time_s = e->core->time_s;
+  if (step) *step = e->core->step;
   if (dt_s) *dt_s = cfg->dt_s;
   if (t_end_s) *t_end_s = cfg->t_end_s;
   return IONF_STATUS_OK;
@@ -279,7 +278,7 @@ enum field_kind { FIELD_KIND_N_H, FIELD_KIND_T, FIELD_KIND_X, FIELD_KIND_GAMMA }
 static ionf_err find_field(struct engine *c, const char *name, enum field_kind *kind, int *species,
                            double **data) {
   IONF_CHECK(name != NULL, IONF_ERR_INPUT, "the field name is NULL");
-  int64_t n = c->grid.n;
+  int64_t cells = c->fields.cells;
   *species = 0;
   if (!strcmp(name, "n_H")) {
     *kind = FIELD_KIND_N_H;
@@ -301,7 +300,7 @@ static ionf_err find_field(struct engine *c, const char *name, enum field_kind *
     if (!strcmp(name, x_name) || !strcmp(name, gamma_name)) {
       *kind = name[0] == 'x' ? FIELD_KIND_X : FIELD_KIND_GAMMA;
       *species = s;
-      *data = grid_species(*kind == FIELD_KIND_X ? c->fields.x_ion : c->fields.gamma_per_s, n, s);
+      *data = fields_species(*kind == FIELD_KIND_X ? c->fields.x_ion : c->fields.gamma_per_s, cells, s);
       return IONF_OK;
     }
     used += (size_t)snprintf(known + used, sizeof known - used, ", %s, %s", x_name, gamma_name);
@@ -310,28 +309,29 @@ static ionf_err find_field(struct engine *c, const char *name, enum field_kind *
 }
 
 /* A particle run's per-particle array `name`; *writable for x_HII and T. */
-static ionf_err find_particle_field(struct sph_engine *p, const char *name, double **data,
+static ionf_err find_particle_field(struct engine *c, const char *name, double **data,
                                     int64_t dims[3], int *writable) {
   IONF_CHECK(name != NULL, IONF_ERR_INPUT, "the field name is NULL");
-  int64_t n = p->particles.count;
+  const struct particle_set *set = &c->particles->set;
+  int64_t n = set->count;
   int64_t d[3] = {n, 1, 1};
   *writable = 0;
   if (!strcmp(name, "x_HII")) {
-    *data = p->x_hii;
+    *data = fields_species(c->fields.x_ion, n, SPECIES_HI);
     *writable = 1;
   } else if (!strcmp(name, "T")) {
-    *data = p->temperature_k;
+    *data = c->fields.temperature_k;
     *writable = 1;
   } else if (!strcmp(name, "Gamma_HI")) {
-    *data = p->gamma_hi_per_s;
+    *data = fields_species(c->fields.gamma_per_s, n, SPECIES_HI);
   } else if (!strcmp(name, "n_H")) {
-    *data = p->n_h_cm3;
+    *data = c->fields.n_h_cm3;
   } else if (!strcmp(name, "h_cm")) {
-    *data = p->particles.h_cm;
+    *data = set->h_cm;
   } else if (!strcmp(name, "mass_g")) {
-    *data = p->particles.mass_g;
+    *data = set->mass_g;
   } else if (!strcmp(name, "position_cm")) {
-    *data = p->particles.pos_cm;
+    *data = set->pos_cm;
     d[1] = 3;
   } else {
     return ionf_error_set(IONF_ERR_USAGE, "no particle field '%s'; the fields are x_HII, T, "
@@ -342,14 +342,14 @@ static ionf_err find_particle_field(struct sph_engine *p, const char *name, doub
 }
 
 /* Validate a particle run's changed x_HII or T (the next step starts from them). */
-static ionf_err particle_field_modified(struct sph_engine *p, const char *name) {
+static ionf_err particle_field_modified(struct engine *c, const char *name) {
   double *data;
   int writable;
-  IONF_CALL(find_particle_field(p, name, &data, NULL, &writable));
+  IONF_CALL(find_particle_field(c, name, &data, NULL, &writable));
   IONF_CHECK(writable, IONF_ERR_USAGE, "particle field '%s' is read-only (x_HII and T can be set)",
              name);
   int is_x = !strcmp(name, "x_HII");
-  for (int64_t i = 0; i < p->particles.count; ++i)
+  for (int64_t i = 0; i < c->particles->set.count; ++i)
     IONF_CHECK(isfinite(data[i]) && (is_x ? data[i] >= 0.0 && data[i] <= 1.0 : data[i] > 0.0),
                IONF_ERR_INPUT, "%s[%lld] = %g: %s", name, (long long)i, data[i],
                is_x ? "ion fractions must lie in [0, 1]" : "temperatures must be finite and > 0");
@@ -360,10 +360,10 @@ ionf_status ionf_engine_field(ionf_engine *e, const char *name, double **data, i
   api_begin();
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !data) rc = ionf_error_set(IONF_ERR_INPUT, "the data pointer is NULL");
-  if (rc == IONF_OK && e->sph) { /* host arrays: nothing to synchronize */
+  if (rc == IONF_OK && e->particles) { /* host arrays: nothing to synchronize */
     int writable;
     double *found = NULL;
-    rc = find_particle_field(e->sph, name, &found, dims, &writable);
+    rc = find_particle_field(e->core, name, &found, dims, &writable);
     if (rc == IONF_OK) *data = found;
     return api_end(e, rc);
   }
@@ -374,18 +374,34 @@ ionf_status ionf_engine_field(ionf_engine *e, const char *name, double **data, i
   if (rc == IONF_OK) rc = engine_sync_to_host(e->core);
   if (rc != IONF_OK) return api_end(e, rc);
   *data = found;
-  if (dims) dims[0] = dims[1] = dims[2] = e->core->grid.n;
+  if (dims)
+    for (int a = 0; a < 3; ++a) dims[a] = e->core->grid.box.extent[a];
   return IONF_STATUS_OK;
 }
 
-/* Take the caller's changes to a host field into the engine's working copies. */
-static ionf_err field_modified(struct engine *c, const char *name) {
-  enum field_kind kind;
-  int species;
-  double *data;
-  IONF_CALL(find_field(c, name, &kind, &species, &data));
-  int64_t cells = grid_cells(c->grid.n);
-  struct rt_backend *be = c->backend;
+ionf_status ionf_engine_local_box(const ionf_engine *e, int64_t first[3], int64_t extent[3],
+                                  int64_t *halo) {
+  api_begin();
+  ionf_err rc = check_engine(e);
+  if (rc == IONF_OK && e->particles)
+    rc = ionf_error_set(IONF_ERR_USAGE, "a particle run has no grid (every rank holds every "
+                        "particle)");
+  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
+  const struct grid_box *b = &e->core->grid.box;
+  for (int a = 0; a < 3; ++a) {
+    if (first) first[a] = b->lo[a];
+    if (extent) extent[a] = b->extent[a];
+  }
+  if (halo) *halo = b->halo;
+  return IONF_STATUS_OK;
+}
+
+/* The caller's changes to a host field n_H, T or x_*: validated, taken into the working
+   copies.  Nothing is changed when a value is refused. */
+static ionf_err field_take(struct engine *c, enum field_kind kind, int species, const char *name,
+                           double *data) {
+  int64_t cells = c->fields.cells;
+  struct backend *be = c->backend;
   switch (kind) {
     case FIELD_KIND_GAMMA:
       return ionf_error_set(IONF_ERR_USAGE,
@@ -417,67 +433,84 @@ static ionf_err field_modified(struct engine *c, const char *name) {
         IONF_CHECK(isfinite(data[i]) && data[i] >= 0.0 && data[i] <= 1.0, IONF_ERR_INPUT,
                    "%s[%lld] = %g: ion fractions must lie in [0, 1]", name, (long long)i, data[i]);
       /* the step starts from x: its averaged and end copies too (as a restart) */
-      memcpy(grid_species(c->fields.x_ion_av, c->grid.n, species), data, sizeof(double) * (size_t)cells);
-      memcpy(grid_species(c->fields.x_ion_end, c->grid.n, species), data, sizeof(double) * (size_t)cells);
+      memcpy(fields_species(c->fields.x_ion_av, cells, species), data, sizeof(double) * (size_t)cells);
+      memcpy(fields_species(c->fields.x_ion_end, cells, species), data, sizeof(double) * (size_t)cells);
       return be->ops.upload(be, FIELD_X | FIELD_X_AV | FIELD_X_END, 0, cells);
   }
   return IONF_OK;
 }
 
+/* Take the caller's changes to a host field into the engine's working copies. */
+static ionf_err field_modified(struct engine *c, const char *name) {
+  enum field_kind kind;
+  int species;
+  double *data;
+  IONF_CALL(find_field(c, name, &kind, &species, &data));
+  return field_take(c, kind, species, name, data);
+}
+
 ionf_status ionf_engine_field_modified(ionf_engine *e, const char *name) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK) rc = e->sph ? particle_field_modified(e->sph, name) : field_modified(e->core, name);
+  if (rc == IONF_OK)
+    rc = e->particles ? particle_field_modified(e->core, name) : field_modified(e->core, name);
   return api_end(e, rc);
+}
+
+/* Copy `values` into `target` (count doubles) and validate them with `check`; the old
+   values come back when they are refused, so a rejected value never reaches the state. */
+static ionf_err replace_checked(struct engine *c, const char *name, double *target,
+                                const double *values, int64_t count,
+                                ionf_err (*check)(struct engine *, const char *)) {
+  double *old = ionf_malloc(sizeof(double) * (size_t)(count > 0 ? count : 1), "the previous values");
+  if (!old) return IONF_ERR_MEM;
+  memcpy(old, target, sizeof(double) * (size_t)count);
+  memcpy(target, values, sizeof(double) * (size_t)count);
+  ionf_err rc = check(c, name);
+  if (rc != IONF_OK) memcpy(target, old, sizeof(double) * (size_t)count);
+  free(old);
+  return rc;
+}
+
+static ionf_err set_particle_field(struct engine *c, const char *name, const double *values,
+                                   int64_t count) {
+  double *target = NULL;
+  int writable = 0;
+  int64_t dims[3];
+  IONF_CALL(find_particle_field(c, name, &target, dims, &writable));
+  IONF_CHECK(values, IONF_ERR_INPUT, "the values of '%s' are NULL", name);
+  IONF_CHECK(writable, IONF_ERR_USAGE, "particle field '%s' is read-only (x_HII and T can be set)",
+             name);
+  IONF_CHECK(count == dims[0], IONF_ERR_INPUT, "%lld values given for '%s'; the run has %lld particles",
+             (long long)count, name, (long long)dims[0]);
+  return replace_checked(c, name, target, values, count, particle_field_modified);
+}
+
+static ionf_err set_grid_field(struct engine *c, const char *name, const double *values,
+                               int64_t count) {
+  enum field_kind kind;
+  int species;
+  double *data = NULL;
+  int64_t cells = c->fields.cells;
+  IONF_CALL(find_field(c, name, &kind, &species, &data));
+  IONF_CHECK(values, IONF_ERR_INPUT, "the values of '%s' are NULL", name);
+  IONF_CHECK(count == cells, IONF_ERR_INPUT,
+             "%lld values given for '%s'; this rank holds %lld cells of the %lld^3 grid",
+             (long long)count, name, (long long)cells, (long long)c->grid.n);
+  IONF_CHECK(kind != FIELD_KIND_GAMMA, IONF_ERR_USAGE,
+             "'%s' is computed by every step's ray tracing; it cannot be set", name);
+  /* the host copy must be current in every other cell and species first */
+  IONF_CALL(engine_sync_to_host(c));
+  return replace_checked(c, name, data, values, count, field_modified);
 }
 
 ionf_status ionf_engine_set_field(ionf_engine *e, const char *name, const double *values,
                                   int64_t count) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
-  if (e->sph) {
-    double *target = NULL;
-    int writable = 0;
-    int64_t dims[3];
-    rc = find_particle_field(e->sph, name, &target, dims, &writable);
-    if (rc == IONF_OK && !values) rc = ionf_error_set(IONF_ERR_INPUT, "the values of '%s' are NULL", name);
-    if (rc == IONF_OK && !writable)
-      rc = ionf_error_set(IONF_ERR_USAGE, "particle field '%s' is read-only (x_HII and T can be set)", name);
-    if (rc == IONF_OK && count != dims[0])
-      rc = ionf_error_set(IONF_ERR_INPUT, "%lld values given for '%s'; the run has %lld particles",
-                          (long long)count, name, (long long)dims[0]);
-    if (rc == IONF_OK) { /* validate a copy first: a bad value must not reach the state */
-      double *old = ionf_malloc(sizeof(double) * (size_t)count, "the previous values");
-      if (!old) rc = IONF_ERR_MEM;
-      if (rc == IONF_OK) {
-        memcpy(old, target, sizeof(double) * (size_t)count);
-        memcpy(target, values, sizeof(double) * (size_t)count);
-        rc = particle_field_modified(e->sph, name);
-        if (rc != IONF_OK) memcpy(target, old, sizeof(double) * (size_t)count);
-        free(old);
-      }
-    }
-    return api_end(e, rc);
-  }
-  enum field_kind kind;
-  int species;
-  double *data = NULL;
-  int64_t cells = grid_cells(e->core->grid.n);
-  rc = find_field(e->core, name, &kind, &species, &data);
-  if (rc == IONF_OK && !values) rc = ionf_error_set(IONF_ERR_INPUT, "the values of '%s' are NULL", name);
-  if (rc == IONF_OK && count != cells)
-    rc = ionf_error_set(IONF_ERR_INPUT, "%lld values given for '%s'; the %lld^3 grid has %lld cells",
-                        (long long)count, name, (long long)e->core->grid.n, (long long)cells);
-  if (rc == IONF_OK && kind == FIELD_KIND_GAMMA)
-    rc = ionf_error_set(IONF_ERR_USAGE, "'%s' is computed by every step's ray tracing; it cannot be set",
-                        name);
-  /* the host copy must be current in every other cell and species first */
-  if (rc == IONF_OK) rc = engine_sync_to_host(e->core);
-  if (rc == IONF_OK) {
-    memcpy(data, values, sizeof(double) * (size_t)cells);
-    rc = field_modified(e->core, name);
-  }
+  if (rc == IONF_OK)
+    rc = e->particles ? set_particle_field(e->core, name, values, count)
+                      : set_grid_field(e->core, name, values, count);
   return api_end(e, rc);
 }
 
@@ -518,55 +551,42 @@ static ionf_err set_sources(struct engine *c, int64_t count, const double *posit
   }
   sources_free(&c->sources);
   c->sources = list;
-  IONF_CALL(engine_share_sources(c));
-  return c->backend->ops.set_sources(c->backend, &c->sources, c->first_source, c->source_count);
+  return engine_share_sources(c);
 }
 
 /* A particle run's sources: positions in cm in the particles' frame; ranks share them by slabs. */
-static ionf_err set_particle_sources(struct sph_config *cfg, struct sph_engine *p, int64_t count,
-                                     const double *positions, int units, const double *ndot_per_s) {
+static ionf_err set_particle_sources(struct engine *c, int64_t count, const double *positions,
+                                     int units, const double *ndot_per_s) {
   IONF_CHECK(count >= 0, IONF_ERR_INPUT, "source count %lld < 0", (long long)count);
   IONF_CHECK(count == 0 || (positions && ndot_per_s), IONF_ERR_INPUT,
              "%lld source(s) but the positions or rates are NULL", (long long)count);
   IONF_CHECK(units == IONF_POSITION_CM, IONF_ERR_INPUT,
              "position units %d: a particle run takes source positions in cm (IONF_POSITION_CM)",
              units);
+  const struct particle_set *set = &c->particles->set;
   for (int64_t s = 0; s < count; ++s) {
     for (int d = 0; d < 3; ++d) {
       double x = positions[3 * s + d];
-      int outside = !isfinite(x) || (p->particles.has_box && (x < 0.0 || x >= p->particles.box_size_cm[d]));
+      int outside = !isfinite(x) || (set->has_box && (x < 0.0 || x >= set->box_size_cm[d]));
       IONF_CHECK(!outside, IONF_ERR_INPUT, "source %lld: position[%d] = %g cm lies outside the box",
                  (long long)s, d, x);
     }
     IONF_CHECK(isfinite(ndot_per_s[s]) && ndot_per_s[s] > 0.0, IONF_ERR_INPUT,
                "source %lld has Ndot = %g; must be finite and > 0", (long long)s, ndot_per_s[s]);
   }
-  size_t n = (size_t)(count > 0 ? count : 1);
-  double *pos = ionf_malloc(3 * sizeof(double) * n, "source positions");
-  double *ndot = pos ? ionf_malloc(sizeof(double) * n, "source rates") : NULL;
-  if (!pos || !ndot) {
-    free(pos);
-    return IONF_ERR_MEM;
-  }
-  if (count > 0) {
-    memcpy(pos, positions, 3 * sizeof(double) * (size_t)count);
-    memcpy(ndot, ndot_per_s, sizeof(double) * (size_t)count);
-  }
-  free(cfg->source_pos_cm);
-  free(cfg->source_ndot_per_s);
-  cfg->source_pos_cm = pos;
-  cfg->source_ndot_per_s = ndot;
-  cfg->n_sources = count;
-  comm_slab(count, comm_rank(), comm_size(), &p->first_source, &p->source_count);
-  return IONF_OK;
+  struct source_list list;
+  IONF_CALL(sources_from_positions(count, positions, ndot_per_s, &list));
+  sources_free(&c->sources);
+  c->sources = list;
+  return engine_share_sources(c);
 }
 
 ionf_status ionf_engine_set_sources(ionf_engine *e, int64_t count, const double *positions,
                                     int position_units, const double *ndot_per_s) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK && e->sph)
-    rc = set_particle_sources(&e->sph_cfg, e->sph, count, positions, position_units, ndot_per_s);
+  if (rc == IONF_OK && e->particles)
+    rc = set_particle_sources(e->core, count, positions, position_units, ndot_per_s);
   else if (rc == IONF_OK)
     rc = set_sources(e->core, count, positions, position_units, ndot_per_s);
   return api_end(e, rc);
@@ -577,7 +597,7 @@ ionf_status ionf_engine_source_count(const ionf_engine *e, int64_t *count) {
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !count) rc = ionf_error_set(IONF_ERR_INPUT, "the count pointer is NULL");
   if (rc != IONF_OK) return api_end((ionf_engine *)e, rc);
-  *count = e->sph ? e->sph_cfg.n_sources : e->core->sources.n;
+  *count = e->core->sources.n;
   return IONF_STATUS_OK;
 }
 
@@ -588,41 +608,22 @@ ionf_status ionf_engine_step(ionf_engine *e, double dt_s, int *iterations) {
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !(isfinite(dt_s) && dt_s > 0.0))
     rc = ionf_error_set(IONF_ERR_INPUT, "time step dt_s = %g s: must be finite and > 0", dt_s);
-  if (rc == IONF_OK && e->sph) {
-    struct sph_step_info pinfo;
-    rc = sph_engine_step(e->sph, dt_s, &pinfo);
-    if (rc == IONF_OK && iterations) *iterations = pinfo.iterations;
-    return api_end(e, rc);
-  }
   struct engine_step_info info;
   if (rc == IONF_OK) rc = engine_step(e->core, dt_s, &info);
   if (rc == IONF_OK && iterations) *iterations = info.iterations;
   return api_end(e, rc);
 }
 
-ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report) {
+ionf_err api_engine_run_report(ionf_engine *e, struct engine_report *report) {
   IONF_CALL(check_engine(e));
-  return e->sph ? sph_engine_run(e->sph, report) : engine_run(e->core, report);
+  return engine_run(e->core, report);
 }
 
 ionf_status ionf_engine_run(ionf_engine *e) {
   api_begin();
   struct engine_report report;
-  ionf_err rc = ionf_engine_run_report(e, &report);
+  ionf_err rc = api_engine_run_report(e, &report);
   return api_end(e, rc);
-}
-
-/* A particle engine's output directory, made by rank 0 (the particle writers
-   assume it; the grid engine makes its own); every rank learns the outcome. */
-static ionf_err sph_output_dir_ready(ionf_engine *e) {
-  ionf_err prep = comm_rank() == 0 ? output_dir_prepare(e->sph_cfg.base.output_dir) : IONF_OK;
-  ionf_err any = IONF_OK;
-  ionf_err rc = comm_agree(prep, &any);
-  if (rc == IONF_OK) rc = prep;
-  if (rc == IONF_OK && any != IONF_OK)
-    rc = ionf_error_set(IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
-                        e->sph_cfg.base.output_dir);
-  return rc;
 }
 
 ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, size_t path_size) {
@@ -630,11 +631,6 @@ ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, si
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && (index < 0 || index > 9999))
     rc = ionf_error_set(IONF_ERR_INPUT, "snapshot index %d: 0 to 9999", index);
-  if (rc == IONF_OK && e->sph) {
-    rc = sph_output_dir_ready(e);
-    if (rc == IONF_OK) rc = sph_engine_write_snapshot(e->sph, index, path, path_size);
-    return api_end(e, rc);
-  }
   if (rc == IONF_OK) rc = engine_write_snapshot(e->core, index, path, path_size);
   return api_end(e, rc);
 }
@@ -642,12 +638,6 @@ ionf_status ionf_engine_write_snapshot(ionf_engine *e, int index, char *path, si
 ionf_status ionf_engine_write_checkpoint(ionf_engine *e, char *path, size_t path_size) {
   api_begin();
   ionf_err rc = check_engine(e);
-  if (rc == IONF_OK && e->sph) {
-    rc = sph_output_dir_ready(e);
-    int next = e->sph->next_snapshot_index > 0 ? e->sph->next_snapshot_index : 1;
-    if (rc == IONF_OK) rc = sph_engine_write_checkpoint(e->sph, next, path, path_size);
-    return api_end(e, rc);
-  }
   if (rc == IONF_OK) rc = engine_write_checkpoint(e->core, path, path_size);
   return api_end(e, rc);
 }
@@ -657,13 +647,6 @@ ionf_status ionf_engine_restart(ionf_engine *e, const char *checkpoint_path) {
   ionf_err rc = check_engine(e);
   if (rc == IONF_OK && !checkpoint_path)
     rc = ionf_error_set(IONF_ERR_INPUT, "the checkpoint path is NULL");
-  if (rc == IONF_OK && e->sph) {
-    rc = sph_engine_restart(e->sph, checkpoint_path);
-    return api_end(e, rc);
-  }
-  if (rc == IONF_OK && (e->core->step != 0 || e->core->restarted))
-    rc = ionf_error_set(IONF_ERR_USAGE, "a restart must come right after the engine's creation "
-                        "(this engine has taken %lld step(s))", (long long)e->core->step);
   if (rc == IONF_OK) rc = engine_restart(e->core, checkpoint_path);
   return api_end(e, rc);
 }

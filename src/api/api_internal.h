@@ -6,19 +6,17 @@
 #ifndef IONF_API_INTERNAL_H
 #define IONF_API_INTERNAL_H
 
-#include "engine/engine.h"
 #include "config/sph_config.h"
-#include "engine/sph_engine.h"
+#include "engine/engine.h"
 #include "ionfront.h"
 
-/** The grid engine behind an API handle (NULL if not a live handle). */
-struct engine *ionf_engine_core(ionf_engine *e);
-/** The particle engine behind an API handle (NULL for a grid run), and its config. */
-struct sph_engine *ionf_engine_particles(ionf_engine *e);
-const struct sph_config *ionf_engine_sph_config(const ionf_engine *e);
-/** Its validated config. */
-const struct ionf_config *ionf_engine_config(const ionf_engine *e);
+/** The engine behind an API handle, grid or particles (NULL if not a live handle). */
+struct engine *api_engine_core(ionf_engine *e);
+/** A particle run's config (NULL for a grid run). */
+const struct sph_config *api_engine_sph_config(const ionf_engine *e);
+/** Its validated config (a particle run's base config). */
+const struct ionf_config *api_engine_config(const ionf_engine *e);
 /** ionf_engine_run with the run's report (snapshots, I-front records, timings). */
-IONF_NODISCARD ionf_err ionf_engine_run_report(ionf_engine *e, struct engine_report *report);
+IONF_NODISCARD ionf_err api_engine_run_report(ionf_engine *e, struct engine_report *report);
 
 #endif

@@ -1,7 +1,12 @@
 /**
  * @file chem.h
- * @brief One chemistry pass over the grid (every cell's C2-Ray update with
- *        the current Gamma), and the CPU implementation.  CUDA: gpu/chem_cuda.h.
+ * @brief The chemistry interface: one pass of C2-Ray's time-averaged implicit update
+ *        over a set of cells (grid cells or SPH particles alike), behind an ops table
+ *        with a CPU implementation (chem_cpu.c, OpenMP) and a CUDA one
+ *        (gpu/chem/chem_cuda.cu); both run chem_k.h's chem_cell_pass on every cell.
+ *
+ * The state is the species list of species_k.h: per-species arrays are
+ * [species][cell] with a stride between species; today's update is hydrogen's.
  */
 #ifndef IONF_CHEM_H
 #define IONF_CHEM_H
@@ -9,7 +14,7 @@
 #include <stdint.h>
 
 #include "chem/chem_k.h"
-#include "config/config.h"
+#include "chem/species.h"
 #include "core/error.h"
 
 /*
@@ -45,8 +50,63 @@ struct chem_pass_result {
   double sum_t_end;          /*!< sum over cells of the end-of-step temperature */
 };
 
-/** The chemistry parameters of a config. */
-struct chem_params chem_params_from_config(const struct ionf_config *cfg);
+/** The sums of a pass, in one place (every solver fills them alike). */
+static inline void chem_pass_result_set(struct chem_pass_result *r, int64_t unconverged,
+                                        int64_t at_max, double sum_x, double sum_neutral,
+                                        double sum_mass, double sum_t) {
+  r->unconverged_cells = unconverged;
+  r->cells_at_max_iter = at_max;
+  r->sum_x_end = sum_x;
+  r->sum_x_neutral_end = sum_neutral;
+  r->sum_x_end_mass = sum_mass;
+  r->sum_t_end = sum_t;
+}
+
+/** A chemistry solver: where the arrays of a pass live and what updates them. */
+struct chem_solver;
+
+struct chem_solver_ops {
+  /**
+   * Update every cell of `in` (in->n_cells) with the current rates: state's x_av (and
+   * T_av) are replaced by the new averages, x_end (T_end) written; `result` gets the
+   * convergence sums over these cells.
+   */
+  ionf_err (*pass)(struct chem_solver *s, const struct chem_input *in, struct chem_state *state,
+                   struct chem_pass_result *result);
+  void (*destroy)(struct chem_solver *s);
+};
+
+struct chem_solver {
+  const char *name;        /*!< "cpu", "cuda" (arrays in GPU memory), "cuda-staged" (host
+                                arrays copied through the GPU) */
+  int device_arrays;       /*!< 1: the pass's arrays are GPU pointers */
+  struct chem_solver_ops ops;
+  void *impl;              /*!< implementation-private */
+};
+
+/** The CPU solver (OpenMP over cells). */
+IONF_NODISCARD ionf_err chem_solver_create_cpu(struct chem_solver **out);
+/**
+ * The CUDA solver (builds with CUDA only), on the current device.  device_arrays 1:
+ * a pass's arrays are in GPU memory, the kernel runs on `stream` (a cudaStream_t; NULL:
+ * the default stream) and the sums are reduced on the GPU (fp64 atomics: their order
+ * varies in the last bits).  device_arrays 0: host arrays are copied to the GPU and
+ * back each pass (the particle engine's state lives on the host), and the sums are
+ * formed on the host in cell order, as the CPU's with one thread.
+ */
+IONF_NODISCARD ionf_err chem_solver_create_cuda(int device_arrays, void *stream,
+                                                struct chem_solver **out);
+void chem_solver_destroy(struct chem_solver *s);
+
+
+/**
+ * The chemistry parameters from the species table (recombination, collisional
+ * ionization) and the run's switches: `collisional` ionization on, the electron
+ * floor `abu_c`, `thermal` (the temperature evolves).  t_cmb_k and hubble_per_s
+ * are 0 (cosmological runs set them per step).
+ */
+struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+                                    int collisional, double abu_c, int thermal);
 
 /** Update every cell (OpenMP). */
 IONF_NODISCARD ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,

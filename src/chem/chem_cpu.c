@@ -5,22 +5,20 @@
  */
 #include "chem/chem.h"
 
-#include "chem/species.h"
-
 #include <math.h>
+#include <stdlib.h>
 
-struct chem_params chem_params_from_config(const struct ionf_config *cfg) {
+struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+                                    int collisional, double abu_c, int thermal) {
   struct chem_params p;
-  struct species_data species[IONF_N_SPECIES];
-  species_table(cfg, species);
   const struct species_data *h = &species[SPECIES_HI];
   p.alpha_b_1e4_cm3_s = h->alpha_b_1e4_cm3_s;
   p.alpha_b_power = h->alpha_b_power;
   p.col_h0 = h->col_prefactor;
   p.col_t_h0_k = h->col_t_k;
-  p.collisional = cfg->collisional_ionization;
-  p.abu_c = cfg->abu_c;
-  p.thermal = !cfg->isothermal;
+  p.collisional = collisional;
+  p.abu_c = abu_c;
+  p.thermal = thermal;
   p.t_cmb_k = 0.0;      /* set per step by cosmological runs */
   p.hubble_per_s = 0.0;
   return p;
@@ -39,34 +37,44 @@ ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
   double *x_av = state->x_ion_av + h, *x_end = state->x_ion_end + h;
 #pragma omp parallel for schedule(static) reduction(+ : unconverged, at_max, sum_x, sum_neutral, sum_mass, sum_t)
   for (int64_t c = 0; c < in->n_cells; ++c) {
-    double x_av_old = x_av[c];
-    struct chem_cell_result r;
-    if (thermal) {
-      double t_av_old = state->t_av_k[c];
-      r = chem_cell_update_thermal(&p, x0[c], x_av_old, in->temperature_k[c], t_av_old,
-                                   in->n_h_cm3[c], gamma[c], heat[c], in->dt_s);
-      state->t_av_k[c] = r.t_av_k;
-      state->t_end_k[c] = r.t_end_k;
-      unconverged += chem_cell_unconverged(x_av_old, r.x_av) ||
-                     fabs(r.t_av_k - t_av_old) > CHEM_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
-    } else {
-      r = chem_cell_update(&p, x0[c], x_av_old, in->n_h_cm3[c], in->temperature_k[c], gamma[c],
-                           in->dt_s);
-      unconverged += chem_cell_unconverged(x_av_old, r.x_av);
-    }
-    x_av[c] = r.x_av;
+    int moved;
+    struct chem_cell_result r =
+        chem_cell_pass(&p, thermal, in->dt_s, x0[c], in->n_h_cm3[c], in->temperature_k[c],
+                       gamma[c], thermal ? heat[c] : 0.0, &x_av[c],
+                       thermal ? &state->t_av_k[c] : NULL, &moved);
     x_end[c] = r.x_end;
+    if (thermal) state->t_end_k[c] = r.t_end_k;
+    unconverged += moved;
     at_max += !r.converged;
     sum_x += r.x_end;
     sum_neutral += 1.0 - r.x_end;
     sum_mass += in->n_h_cm3[c] * r.x_end;
     sum_t += r.t_end_k;
   }
-  result->unconverged_cells = unconverged;
-  result->cells_at_max_iter = at_max;
-  result->sum_x_end = sum_x;
-  result->sum_x_neutral_end = sum_neutral;
-  result->sum_x_end_mass = sum_mass;
-  result->sum_t_end = sum_t;
+  chem_pass_result_set(result, unconverged, at_max, sum_x, sum_neutral, sum_mass, sum_t);
   return IONF_OK;
+}
+
+/* ---- the CPU solver: chem_cpu_pass behind the interface ------------------------- */
+
+static ionf_err cpu_solver_pass(struct chem_solver *s, const struct chem_input *in,
+                                struct chem_state *state, struct chem_pass_result *result) {
+  return chem_cpu_pass(in, state, result);
+}
+
+static void cpu_solver_destroy(struct chem_solver *s) { free(s); }
+
+ionf_err chem_solver_create_cpu(struct chem_solver **out) {
+  struct chem_solver *s = ionf_calloc(1, sizeof *s, "the CPU chemistry");
+  *out = s;
+  if (!s) return IONF_ERR_MEM;
+  s->name = "cpu";
+  s->device_arrays = 0;
+  s->ops.pass = cpu_solver_pass;
+  s->ops.destroy = cpu_solver_destroy;
+  return IONF_OK;
+}
+
+void chem_solver_destroy(struct chem_solver *s) {
+  if (s && s->ops.destroy) s->ops.destroy(s);
 }

@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "core/constants.h"
 #include "core/ionf_hd.h"
 #include "chem/species_k.h"
 
@@ -124,7 +125,6 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_p
 
 /* ---- temperature --------------------------------------------------------------- */
 
-#define CHEM_K_B_ERG 1.380649e-16        /* Boltzmann constant [erg/K] */
 #define CHEM_T_FLOOR_K 1.0               /* temperatures are kept above this */
 #define CHEM_MAX_THERMAL_SUBSTEPS 100000
 #define CHEM_THERMAL_STEP_FRACTION 0.05  /* each sub-step changes T by at most ~5% */
@@ -172,7 +172,7 @@ IONF_HD IONF_INLINE double chem_thermal_update(const struct chem_params *p, doub
   x_ion[SPECIES_HI] = x_av;
   double n_e = chem_electron_density(p, n_h_cm3, x_ion);
   double n_tot = n_h_cm3 * (1.0 + x_av);
-  double per_energy = 1.0 / (1.5 * CHEM_K_B_ERG * n_tot); /* K per (erg/cm^3) */
+  double per_energy = 1.0 / (1.5 * IONF_K_B_ERG_PER_K * n_tot); /* K per (erg/cm^3) */
   double heat = n_hi * heat_per_hi_erg_s * per_energy;     /* K/s */
   double t = t0_k, elapsed = 0.0, integral = 0.0;
   for (int sub = 0; sub < CHEM_MAX_THERMAL_SUBSTEPS && elapsed < dt_s; ++sub) {
@@ -231,6 +231,36 @@ IONF_HD IONF_INLINE int chem_cell_unconverged(double x_av_old, double x_av_new) 
   return dx > CHEM_MIN_FRACTIONAL_CHANGE &&
          dx / (1.0 - x_av_old) > CHEM_MIN_FRACTIONAL_CHANGE &&
          (1.0 - x_av_old) > CHEM_MIN_NEUTRAL_FRACTION;
+}
+
+/**
+ * One cell of a chemistry pass (the CPU loop and the CUDA kernel run exactly this):
+ * the update from the start-of-step state (x0, t_k) with the cell's current estimates
+ * *x_av (and *t_av_k when `thermal`), which it replaces; returns the result (x_end,
+ * t_end_k) and sets *unconverged when the cell still moved (chem_cell_unconverged, and
+ * C2-Ray's |dT/T| when thermal).  Hydrogen's update: the species list has one entry.
+ */
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_pass(const struct chem_params *p,
+                                                           int thermal, double dt_s, double x0,
+                                                           double n_h_cm3, double t_k,
+                                                           double gamma_per_s, double heat_erg_s,
+                                                           double *x_av, double *t_av_k,
+                                                           int *unconverged) {
+  double x_av_old = *x_av;
+  struct chem_cell_result r;
+  if (thermal) {
+    double t_av_old = *t_av_k;
+    r = chem_cell_update_thermal(p, x0, x_av_old, t_k, t_av_old, n_h_cm3, gamma_per_s,
+                                 heat_erg_s, dt_s);
+    *t_av_k = r.t_av_k;
+    *unconverged = chem_cell_unconverged(x_av_old, r.x_av) ||
+                   fabs(r.t_av_k - t_av_old) > CHEM_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
+  } else {
+    r = chem_cell_update(p, x0, x_av_old, n_h_cm3, t_k, gamma_per_s, dt_s);
+    *unconverged = chem_cell_unconverged(x_av_old, r.x_av);
+  }
+  *x_av = r.x_av;
+  return r;
 }
 
 #endif /* IONF_CHEM_K_H */

@@ -1,17 +1,17 @@
 /**
  * @file species.h
  * @brief The physical data of every absorbing species of species_k.h, in one
- *        table built from the run configuration.
+ *        table built from a few adjustable values (struct species_params).
  *
- * Hydrogen's entry takes the existing config keys (spectrum.sigma_0,
- * spectrum.power_law_index, chemistry.alpha_B, chemistry.alpha_B_power) and
- * the constants of constants.h; the rate tables (photo_tables.c) and the
- * chemistry parameters (chem_cpu.c) are built from this table.
+ * Hydrogen's entry takes the adjustable values (from the config keys
+ * spectrum.sigma_0, spectrum.power_law_index, chemistry.alpha_B,
+ * chemistry.alpha_B_power: config/config_views.h) and the constants of
+ * constants.h; the rate tables (photo_tables.c) and the chemistry parameters
+ * (chem_cpu.c) are built from this table.
  */
 #ifndef IONF_SPECIES_H
 #define IONF_SPECIES_H
 
-#include "config/config.h"
 #include "chem/species_k.h"
 
 enum species_element {
@@ -44,10 +44,18 @@ struct species_data {
   double col_t_k;                /*!< collisional ionization temperature E_threshold / k [K] */
 };
 
+/** The adjustable part of the table: hydrogen's cross-section and recombination. */
+struct species_params {
+  double sigma0_cm2;             /*!< HI cross-section at threshold [cm^2] */
+  double sigma_power_law_index;  /*!< sigma(nu) = sigma0 (nu / nu_threshold)^-index */
+  double alpha_b_1e4_cm3_s;      /*!< case-B recombination coefficient at 1e4 K [cm^3/s] */
+  double alpha_b_power;          /*!< alpha_B(T) = alpha_B(1e4 K) (T / 1e4 K)^power */
+};
+
 /** The names of species s (0 <= s < IONF_N_SPECIES). */
 const struct species_names *species_names_of(int s);
 
-/** The table of all IONF_N_SPECIES species for cfg (index: enum species_id). */
-void species_table(const struct ionf_config *cfg, struct species_data table[IONF_N_SPECIES]);
+/** The table of all IONF_N_SPECIES species with the values `p` (index: enum species_id). */
+void species_table(const struct species_params *p, struct species_data table[IONF_N_SPECIES]);
 
 #endif /* IONF_SPECIES_H */

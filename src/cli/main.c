@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,12 @@
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "engine/engine.h"
+#include "gpu/core/cuda_util.h"
 #include "core/error.h"
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
+#include "cli/cli_log.h"
 #include "cli/particles_cli.h"
-#include "engine/sph_engine.h"
 #include "config/problems.h"
 #include "cli/render_cli.h"
 #include "synth/synth.h"
@@ -165,15 +167,42 @@ static void print_front_summary(const struct engine *e, const struct engine_repo
   (void)e;
 }
 
+/* SIGTERM / SIGUSR1 (SLURM at the time limit, scancel, sbatch --signal=B:USR1@120): the
+   run stops at the end of the current step with a checkpoint (engine_note_stop_signal). */
+static void on_stop_signal(int sig) { engine_note_stop_signal(sig); }
+
+static void install_stop_handlers(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* A rank computing on a GPU runs on the cores nearest it (hwloc), within the launcher's
+   binding: the program's choice, made here, not the library's. */
+static void bind_near_gpu(const struct engine *e, char *note, size_t size) {
+  note[0] = '\0';
+  if (e->backend && e->backend->device >= 0) {
+    char what[160];
+    cuda_util_bind_near_device(e->backend->device, what, sizeof what);
+    snprintf(note, size, " (%s)", what);
+  }
+}
+
 /* One line per rank on rank 0: host, device and cores (the start-up log). */
 static void print_rank_table(const struct engine *e) {
-  char line[1024], where[256];
+  char line[2048], where[256], bound[200];
+  bind_near_gpu(e, bound, sizeof bound);
   affinity_describe(where, sizeof where);
   char planes[48] = "";
   if (comm_rank() == 0 && e->cfg->n_planes > 0) /* rank 0 traces the plane sources */
     snprintf(planes, sizeof planes, " and %d plane source(s)", e->cfg->n_planes);
-  snprintf(line, sizeof line, "rank %d on %s: %s; %lld point source(s)%s; %s", comm_rank(),
-           comm_host_name(), e->backend->description, (long long)e->source_count, planes, where);
+  char compute[800];
+  engine_describe(e, compute, sizeof compute);
+  snprintf(line, sizeof line, "rank %d on %s: %s%s; %lld point source(s)%s; %s", comm_rank(),
+           comm_host_name(), compute, bound, (long long)e->source_count, planes, where);
   int p = comm_size();
   char *all = comm_rank() == 0 ? malloc(sizeof line * (size_t)p) : NULL;
   if (comm_gather_text(line, sizeof line, all) == IONF_OK && all)
@@ -194,25 +223,28 @@ static int command_run_particles(const char *config_path, char *const *overrides
     ionf_engine_destroy(api);
     return code;
   }
-  const struct sph_config *cfg = ionf_engine_sph_config(api);
-  struct sph_engine *e = ionf_engine_particles(api);
+  const struct sph_config *cfg = api_engine_sph_config(api);
+  struct engine *e = api_engine_core(api);
   ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
                 cfg->base.config_name);
   ionf_message0("%d MPI rank(s)", comm_size());
   ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
                 "each; tracer %s; chemistry %s",
-                (long long)e->particles.count, cfg->file[0] ? cfg->file : "generated",
-                (int)e->tree.n_leaves, (long long)cfg->n_sources, (long long)e->n_rays,
-                e->tracer_name, e->chem_on_gpu ? "on the GPU" : "on the host (OpenMP)");
+                (long long)e->particles->set.count, cfg->file[0] ? cfg->file : "generated",
+                (int)e->particles->tree.n_leaves, (long long)e->sources.n,
+                (long long)e->particles->n_rays, e->particles->tracer_name,
+                e->chem_solver->device_arrays || strcmp(e->chem_solver->name, "cpu")
+                    ? "on the GPU"
+                    : "on the host (OpenMP)");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);
   if (restart_path)
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
-  engine_install_signal_handlers();
+  install_stop_handlers();
   struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+  rc = api_engine_run_report(api, &rep);
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
     ionf_engine_destroy(api);
@@ -236,30 +268,45 @@ static int command_run_particles(const char *config_path, char *const *overrides
   return code;
 }
 
-static int command_run(int argc, char **argv) {
-  const char *config_path = NULL, *restart_path = NULL;
-  char **overrides = calloc((size_t)argc + 1, sizeof(char *));
-  int n_overrides = 0;
-  if (!overrides) return (int)IONF_ERR_MEM;
+/* The command line of `ionfront run`: CONFIG, overrides (--set, --output, --backend,
+   --quiet as "a.b=V" strings), --restart, --verbose. */
+struct run_args {
+  const char *config_path, *restart_path;
+  char **overrides;
+  int n_overrides;
+};
+
+static void run_args_free(struct run_args *a) {
+  for (int i = 0; i < a->n_overrides; ++i) free(a->overrides[i]);
+  free(a->overrides);
+  a->overrides = NULL;
+  a->n_overrides = 0;
+}
+
+/* 0: run; -1: --help printed; else the exit code of a usage error (printed). */
+static int run_parse(int argc, char **argv, struct run_args *a) {
+  memset(a, 0, sizeof *a);
+  a->overrides = calloc((size_t)argc + 1, sizeof(char *));
+  if (!a->overrides) return (int)IONF_ERR_MEM;
   int code = 0;
-  for (int a = 0; a < argc && code == 0; ++a) {
-    const char *arg = argv[a];
-    int has_value = a + 1 < argc;
+  for (int i = 0; i < argc && code == 0; ++i) {
+    const char *arg = argv[i];
+    int has_value = i + 1 < argc;
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       if (comm_rank() == 0) fputs(usage_run, stdout);
       code = -1;
     } else if (!strcmp(arg, "--set") && has_value) {
-      overrides[n_overrides++] = strdup(argv[++a]);
+      a->overrides[a->n_overrides++] = strdup(argv[++i]);
     } else if (!strncmp(arg, "--set=", 6)) {
-      overrides[n_overrides++] = strdup(arg + 6);
+      a->overrides[a->n_overrides++] = strdup(arg + 6);
     } else if (!strcmp(arg, "--output") && has_value) {
-      overrides[n_overrides++] = yaml_quote("output.directory", argv[++a]);
+      a->overrides[a->n_overrides++] = yaml_quote("output.directory", argv[++i]);
     } else if (!strcmp(arg, "--backend") && has_value) {
-      overrides[n_overrides++] = yaml_quote("raytracing.backend", argv[++a]);
+      a->overrides[a->n_overrides++] = yaml_quote("raytracing.backend", argv[++i]);
     } else if (!strcmp(arg, "--restart") && has_value) {
-      restart_path = argv[++a];
+      a->restart_path = argv[++i];
     } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-      overrides[n_overrides++] = strdup("output.progress=false");
+      a->overrides[a->n_overrides++] = strdup("output.progress=false");
     } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
       ionf_log_set_verbosity(2);
     } else if (arg[0] == '-') {
@@ -271,41 +318,21 @@ static int command_run(int argc, char **argv) {
                     : "",
                 usage_run);
       code = (int)IONF_ERR_USAGE;
-    } else if (!config_path) {
-      config_path = arg;
+    } else if (!a->config_path) {
+      a->config_path = arg;
     } else {
       if (comm_rank() == 0)
-        fprintf(stderr, "ionfront run: error: one config file only (got '%s' and '%s')\n", config_path,
-                arg);
+        fprintf(stderr, "ionfront run: error: one config file only (got '%s' and '%s')\n",
+                a->config_path, arg);
       code = (int)IONF_ERR_USAGE;
     }
   }
-  if (code != 0) {
-    for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
-    free(overrides);
-    return code < 0 ? 0 : code;
-  }
+  return code;
+}
 
-  if (sph_config_is_particle_run(config_path, PROBLEMS_DEFAULT)) {
-    code = command_run_particles(config_path, overrides, n_overrides, restart_path);
-    for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
-    free(overrides);
-    return code;
-  }
-  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
-  ionf_engine *api = NULL;
-  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
-                                                       n_overrides, IONF_COMM_WORLD, &api);
-  for (int i = 0; i < n_overrides; ++i) free(overrides[i]);
-  free(overrides);
-  if (rc == IONF_OK && restart_path) rc = (ionf_err)ionf_engine_restart(api, restart_path);
-  if ((code = finish_phase(rc)) != 0) {
-    ionf_engine_destroy(api);
-    return code;
-  }
-  const struct ionf_config *cfg = ionf_engine_config(api);
-  struct engine *e = ionf_engine_core(api);
-
+/* Which run, on how many ranks, from where (rank 0). */
+static void print_run_header(const struct ionf_config *cfg, const struct engine *e,
+                             const char *config_path, const char *restart_path) {
   ionf_message0("ionfront %s (git %s): %s", IONF_VERSION, IONF_GIT_SHA, cfg->config_name);
   if (!config_path)
     ionf_message0("no config given: running the built-in default problem "
@@ -315,7 +342,10 @@ static int command_run(int argc, char **argv) {
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
   print_rank_table(e);
-  engine_install_signal_handlers();
+}
+
+/* What a grid run is about to do: grid, sources, sequence, ranks, spectrum (rank 0). */
+static void print_run_setup(const struct ionf_config *cfg, const struct engine *e) {
   char planes_text[64] = "";
   if (cfg->n_planes > 0)
     snprintf(planes_text, sizeof planes_text, " and %d plane-parallel source(s)", cfg->n_planes);
@@ -351,12 +381,14 @@ static int command_run(int argc, char **argv) {
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->dt_s / IONF_MYR_S, cfg->t_end_s / IONF_MYR_S, cfg->output_dir);
+}
 
-  struct engine_report rep;
-  rc = ionf_engine_run_report(api, &rep);
+/* The end of a grid run: stopped by a signal (exit 13), one rank's failure (it aborts
+   the job), an error, or the summary.  Returns the exit code. */
+static int finish_run(ionf_err rc, const struct ionf_config *cfg, const struct engine *e,
+                      const struct engine_report *rep) {
   if (rc == IONF_STOPPED) {
     ionf_message0("ionfront: %s", ionf_error_message());
-    ionf_engine_destroy(api);
     return (int)rc;
   }
   if (rc != IONF_OK && comm_size() > 1) {
@@ -372,15 +404,50 @@ static int command_run(int argc, char **argv) {
     comm_finalize();
     return (int)rc;
   }
-  if ((code = finish_phase(rc)) == 0 && comm_rank() == 0) {
+  int code = finish_phase(rc);
+  if (code == 0 && comm_rank() == 0) {
     printf("\ndone: %lld steps in %.1f s (trace %.1f s, reduce %.1f s, chemistry %.1f s, I/O %.1f s)\n",
-           (long long)rep.steps, rep.wall_s, e->timers.trace_s, e->timers.reduce_s,
+           (long long)rep->steps, rep->wall_s, e->timers.trace_s, e->timers.reduce_s,
            e->timers.chemistry_s, e->timers.io_s);
-    printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep.n_snapshots,
-           cfg->output_dir, rep.last_snapshot, cfg->output_dir);
-    print_front_summary(e, &rep);
+    printf("outputs: %d snapshot(s) in %s/ (last: %s), step log %s/log.csv\n", rep->n_snapshots,
+           cfg->output_dir, rep->last_snapshot, cfg->output_dir);
+    print_front_summary(e, rep);
   }
-  ionf_engine_destroy(api);
+  return code;
+}
+
+static int command_run(int argc, char **argv) {
+  struct run_args a;
+  int code = run_parse(argc, argv, &a);
+  if (code != 0) {
+    run_args_free(&a);
+    return code < 0 ? 0 : code;
+  }
+  if (sph_config_is_particle_run(a.config_path, PROBLEMS_DEFAULT)) {
+    code = command_run_particles(a.config_path, a.overrides, a.n_overrides, a.restart_path);
+    run_args_free(&a);
+    return code;
+  }
+  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
+  ionf_engine *api = NULL;
+  ionf_err rc = (ionf_err)ionf_engine_create_from_file(
+      a.config_path, (const char *const *)a.overrides, a.n_overrides, IONF_COMM_WORLD, &api);
+  run_args_free(&a);
+  if (rc == IONF_OK && a.restart_path) rc = (ionf_err)ionf_engine_restart(api, a.restart_path);
+  if ((code = finish_phase(rc)) != 0) {
+    ionf_engine_destroy(api);
+    return code;
+  }
+  const struct ionf_config *cfg = api_engine_config(api);
+  struct engine *e = api_engine_core(api);
+  print_run_header(cfg, e, a.config_path, a.restart_path);
+  install_stop_handlers();
+  print_run_setup(cfg, e);
+
+  struct engine_report rep;
+  rc = api_engine_run_report(api, &rep);
+  code = finish_run(rc, cfg, e, &rep);
+  if (!(rc != IONF_OK && rc != IONF_STOPPED && comm_size() > 1)) ionf_engine_destroy(api);
   return code;
 }
 
@@ -412,7 +479,8 @@ struct generate_args {
   const char *kind, *out;
   int64_t n;
   uint64_t seed;
-  double sigma_8, n_s, h, omega_m, omega_b, box_cmpc, z_start, z_end;
+  double sigma_8, n_s, box_cmpc, z_start, z_end;
+  struct cosmology cosmo;       /* h, Omega_m, Omega_b from the options; flat */
   int count;
   double redshifts[1024];
   int n_redshifts;
@@ -460,9 +528,8 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
   g->seed = eor ? 1 : 4;
   g->sigma_8 = 0.8;
   g->n_s = eor ? 0.96 : 1.0;
-  g->h = COSMOLOGY_DEFAULT_H;
-  g->omega_m = COSMOLOGY_DEFAULT_OMEGA_M;
-  g->omega_b = COSMOLOGY_DEFAULT_OMEGA_B;
+  g->cosmo = cosmology_flat(COSMOLOGY_DEFAULT_H, COSMOLOGY_DEFAULT_OMEGA_M, COSMOLOGY_DEFAULT_OMEGA_B,
+                            COSMOLOGY_DEFAULT_T_CMB_K);
   g->box_cmpc = 100.0;
   g->z_start = 20.0;
   g->z_end = 7.0;
@@ -503,11 +570,11 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
     } else if (!strcmp(opt, "--n-s")) {
       ok = generate_number(opt, val, 1e-6, 2, &g->n_s);
     } else if (!strcmp(opt, "--h")) {
-      ok = generate_number(opt, val, 1e-3, 10, &g->h);
+      ok = generate_number(opt, val, 1e-3, 10, &g->cosmo.h);
     } else if (!strcmp(opt, "--Omega-m")) {
-      ok = generate_number(opt, val, 1e-6, 1, &g->omega_m);
+      ok = generate_number(opt, val, 1e-6, 1, &g->cosmo.omega_m);
     } else if (!strcmp(opt, "--Omega-b")) {
-      ok = generate_number(opt, val, 1e-6, 1, &g->omega_b);
+      ok = generate_number(opt, val, 1e-6, 1, &g->cosmo.omega_b);
     } else if (!strcmp(opt, "--box")) {
       ok = generate_number(opt, val, 1e-6, 1e5, &g->box_cmpc);
     } else if (!strcmp(opt, "--z-start")) {
@@ -536,6 +603,7 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
     if (!ok) return (int)IONF_ERR_USAGE;
   }
   if (g->min_source_mass < 0.0) g->min_source_mass = g->min_halo_mass;
+  g->cosmo = cosmology_flat(g->cosmo.h, g->cosmo.omega_m, g->cosmo.omega_b, g->cosmo.t_cmb0_k);
   return 0;
 }
 
@@ -545,13 +613,10 @@ static int generate_iliev4(const struct generate_args *g) {
   snprintf(spath, sizeof spath, "%s/sources.txt", g->out);
   struct synth_iliev4_request req;
   memset(&req, 0, sizeof req);
-  req.n = g->n;
+  /* the paper's box: 0.5/h comoving Mpc */
+  struct synth_field field = {g->n, 0.5 / g->cosmo.h, g->cosmo, g->sigma_8, g->n_s, g->seed};
+  req.field = field;
   req.redshift = 9.0;
-  req.cosmo = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
-  req.box_cmpc = 0.5 / g->h; /* the paper's 0.5/h comoving Mpc */
-  req.sigma_8 = g->sigma_8;
-  req.n_s = g->n_s;
-  req.seed = g->seed;
   req.n_sources = 16;
   req.min_separation_cells = 4;
   req.f_gamma = 250.0;
@@ -566,7 +631,7 @@ static int generate_iliev4(const struct generate_args *g) {
   if (rc != IONF_OK) return report_error(rc, 1);
   printf("wrote %s: %lld^3 proper n_H at z = 9 in a %.6g comoving Mpc box (mean %.4e cm^-3, "
          "rms linear delta %.3f, densest cell %.1f x mean)\n",
-         dpath, (long long)g->n, req.box_cmpc, res.mean_n_h_cm3, res.sigma_lin,
+         dpath, (long long)g->n, req.field.box_cmpc, res.mean_n_h_cm3, res.sigma_lin,
          res.max_over_mean);
   printf("wrote %s: %d sources at the densest peaks, Ndot %.3e .. %.3e 1/s (%.3e in all)\n",
          spath, res.n_sources, res.ndot_min, res.ndot_max, res.ndot_total);
@@ -577,12 +642,13 @@ static int generate_iliev4(const struct generate_args *g) {
   if (g->seed != 4) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.seed=%llu", (unsigned long long)g->seed);
   if (g->sigma_8 != 0.8) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.sigma_8=%.9g", g->sigma_8);
   if (g->n_s != 1.0) used += snprintf(sets + used, sizeof sets - (size_t)used, " --set synthetic.n_s=%.9g", g->n_s);
-  if (g->h != COSMOLOGY_DEFAULT_H || g->omega_m != COSMOLOGY_DEFAULT_OMEGA_M ||
-      g->omega_b != COSMOLOGY_DEFAULT_OMEGA_B)
+  const struct cosmology *c = &g->cosmo;
+  if (c->h != COSMOLOGY_DEFAULT_H || c->omega_m != COSMOLOGY_DEFAULT_OMEGA_M ||
+      c->omega_b != COSMOLOGY_DEFAULT_OMEGA_B)
     snprintf(sets + used, sizeof sets - (size_t)used,
              " --set cosmology.h=%.9g --set cosmology.Omega_m=%.9g --set cosmology.Omega_b=%.9g "
              "--set 'grid.box_size=%.9g kpc'",
-             g->h, g->omega_m, g->omega_b, 0.5 / g->h / 10.0 * 1000.0);
+             c->h, c->omega_m, c->omega_b, 0.5 / c->h / 10.0 * 1000.0);
   printf("  ionfront example iliev4 > iliev4.yaml    # in the folder that holds %s/\n", g->out);
   printf("  ionfront run iliev4.yaml%s\n", sets);
   if (strcmp(g->out, "iliev4_ic") != 0)
@@ -608,7 +674,7 @@ static int generate_time_spaced(const struct generate_args *g, const struct cosm
 }
 
 static int generate_eor(struct generate_args *g) {
-  struct cosmology c = cosmology_flat(g->h, g->omega_m, g->omega_b, COSMOLOGY_DEFAULT_T_CMB_K);
+  struct cosmology c = g->cosmo;
   double *z = g->redshifts;
   int nz = g->n_redshifts;
   if (nz == 0) {
@@ -624,7 +690,7 @@ static int generate_eor(struct generate_args *g) {
   snprintf(dpat, sizeof dpat, "%s/density_z%%.3f.h5", g->out);
   snprintf(hpat, sizeof hpat, "%s/halos_z%%.3f.h5", g->out);
   snprintf(list, sizeof list, "%s/redshifts.txt", g->out);
-  struct synth_eor_request req = {g->n, g->box_cmpc, c, g->sigma_8, g->n_s, g->seed, nz, z,
+  struct synth_eor_request req = {{g->n, g->box_cmpc, c, g->sigma_8, g->n_s, g->seed}, nz, z,
                                   g->min_halo_mass, g->min_source_mass, dpat, hpat};
   struct synth_eor_step *steps = calloc((size_t)nz, sizeof *steps);
   if (!steps) return (int)IONF_ERR_MEM;
@@ -680,6 +746,7 @@ int main(int argc, char **argv) {
   ionf_wtime(); /* start the clock */
   /* progress lines reach a pipe, tee or SLURM log as they happen */
   setvbuf(stdout, NULL, _IOLBF, 0);
+  cli_log_install(); /* the library's messages on stdout / stderr */
   if (comm_init(&argc, &argv) != IONF_OK) {
     fprintf(stderr, "ionfront: error: %s\n", ionf_error_message());
     return (int)IONF_ERR_MPI;

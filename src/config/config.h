@@ -79,36 +79,34 @@
  *               field grown with D(z), haloes from the extended Press-Schechter collapsed
  *               mass per cell], seed [1], sigma_8 [0.8], n_s [0.96], min_halo_mass
  *               [Msun, 1e8], min_source_mass [Msun, = min_halo_mass]
+ *   debug:      (optional; the test suite's hooks, for exercising the stop/restart and
+ *               failure paths: leave it out of real runs) signal_after_step [step >= 1:
+ *               rank 0 raises SIGUSR1 after that step, as a stop signal from outside would
+ *               (a checkpoint, exit code 13); -1 = off], fail_trace_rank [rank R's ray
+ *               tracing fails with an injected error; -1 = off], fail_load_rank [rank R's
+ *               reading of a later redshift's inputs fails (runs with sequence: only);
+ *               -1 = off].  Absent, it does not appear in the effective config.
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
 #ifndef IONF_CONFIG_H
 #define IONF_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "grid/clumps.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "core/path.h"
+#include "grid/clumps.h"
+#include "io/io_sources.h"         /* enum source_format */
+#include "rt/mc/mc.h"              /* struct mc_config */
+#include "rt/photo_tables.h"       /* enum spectrum_type */
 #include "rt/planar/planar_k.h"
 
-#define IONF_PATH_MAX 1024
-
-enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
 enum backend_kind { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
 /** How point sources' photons are carried (raytracing.method). */
 enum rt_method { RT_METHOD_ASORA, RT_METHOD_MONTECARLO };
-/** Monte Carlo photon packets (montecarlo:, src/mc.h). */
-struct mc_config {
-  int64_t packets_per_source;     /*!< packets per source per pass (the start, when adaptive) */
-  uint32_t seed;                  /*!< Philox key; with it a run is the same on any ranks */
-  double target_relative_error;   /*!< > 0: adapt packets to this front error (src/mc.h) */
-  int64_t max_packets_per_source; /*!< cap of the adaptation */
-  int recombination_emission;     /*!< 1: case A with re-emitted ground-state photons */
-  int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
-  double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
-};
-enum source_format { SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5, SOURCE_FORMAT_TEXT };
 /** How the ranks' rates are summed and where chemistry runs (mpi.reduction). */
 enum reduction_mode {
   REDUCTION_AUTO,      /*!< GPU: nccl when NCCL loads, else allreduce; CPU: scatter */
@@ -140,6 +138,13 @@ struct sequence_config {
   double halo_position_unit_cm; /*!< comoving length of one position unit (ionfront layout) [cm] */
 };
 
+/**
+ * The file of redshift z for a sequence's `pattern` (printf-style, exactly one
+ * number conversion such as %.3f): "" when the pattern is not of that form
+ * (config_sequence.c).
+ */
+void config_sequence_file_name(const char *pattern, double z, char *buf, size_t size);
+
 /** synthetic: what the run makes before it reads its inputs (synth_inputs.h). */
 enum synthetic_kind { SYNTHETIC_NONE, SYNTHETIC_ILIEV4, SYNTHETIC_EOR };
 struct synthetic_config {
@@ -153,6 +158,13 @@ struct synthetic_config {
   double t_source_s;            /*!< source lifetime in Ndot = f_γ M Ω_b / (Ω_m m_p t_s) [s] */
   double min_halo_mass_msun;    /*!< eor: smallest halo of the collapsed fraction [Msun] */
   double min_source_mass_msun;  /*!< eor: collapsed mass a cell needs to hold a halo [Msun] */
+};
+
+/** debug: test hooks (fault injection); -1: off (config_defaults). */
+struct debug_config {
+  int64_t signal_after_step;    /*!< rank 0 raises SIGUSR1 after this step (a stop from outside) */
+  int fail_trace_rank;          /*!< this rank's ray tracing fails (an injected error) */
+  int fail_load_rank;           /*!< this rank's reading of a later interval's inputs fails */
 };
 
 struct ionf_config {
@@ -228,6 +240,8 @@ struct ionf_config {
   struct sequence_config sequence;
   /* synthetic inputs, made when missing (synthetic:) */
   struct synthetic_config synthetic;
+  /* test hooks (debug:) */
+  struct debug_config debug;
 
   /* provenance */
   char config_name[IONF_PATH_MAX]; /*!< file name or "built-in NAME" */

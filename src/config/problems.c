@@ -11,6 +11,32 @@
 
 /* HEADER: comment lines; N, DT, DIR: values padded to 20, 19, 12 characters so
  * the comments line up. */
+/* Test 4's steps and outputs (iliev4 and iliev4_particles) */
+#define PROBLEMS_ILIEV4_TIME \
+  "time:\n" \
+  "  dt: 0.01 Myr\n" \
+  "  t_end: 0.4 Myr\n" \
+  "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+
+/* C2-Ray's hydrogen chemistry, explained (the thermal Iliev tests) */
+#define PROBLEMS_CHEMISTRY_HI \
+  "chemistry:\n" \
+  "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n" \
+  "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n" \
+  "  collisional_ionization: true  # include collisional ionization of HI\n" \
+  "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+
+/* the black-body spectrum section, explained (iliev2 and the thermal plane problem) */
+#define PROBLEMS_SPECTRUM_BLACKBODY \
+  "spectrum:\n" \
+  "  type: blackbody        # grey | blackbody\n" \
+  "  T_eff: 1.0e5           # black-body temperature [K]\n" \
+  "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n" \
+  "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n" \
+  "  num_tau: 20000         # points of the rate tables\n" \
+  "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n" \
+  "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+
 #define PROBLEMS_TEST1(HEADER, N, DT, DIR)                                                      \
   HEADER                                                                                       \
   "#\n"                                                                                        \
@@ -113,23 +139,12 @@ static const char problems_iliev2[] =
     "  x_HII_initial: 1.2e-3  # initial ionized hydrogen fraction (0 < x <= 1)\n"
     "  isothermal: false      # the temperature evolves: photo-heating and cooling\n"
     "\n"
-    "chemistry:\n"
-    "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"
-    "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n"
-    "  collisional_ionization: true  # include collisional ionization of HI\n"
-    "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+    PROBLEMS_CHEMISTRY_HI
     "\n"
     "sources:\n"
     "  - {position: [0, 0, 0], Ndot: 5.0e48}  # 0-based cell indices; photons per second\n"
     "\n"
-    "spectrum:\n"
-    "  type: blackbody        # grey | blackbody\n"
-    "  T_eff: 1.0e5           # black-body temperature [K]\n"
-    "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n"
-    "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n"
-    "  num_tau: 20000         # points of the rate tables\n"
-    "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n"
-    "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+    PROBLEMS_SPECTRUM_BLACKBODY
     "\n"
     "time:\n"
     "  dt: 5 Myr              # time step (a bare number is in Myr)\n"
@@ -255,11 +270,7 @@ static const char problems_iliev3[] =
     "      n_H: 0.04          # 200 times the surrounding density [cm^-3]\n"
     "      temperature: 40    # initial temperature inside [K] (default: material.temperature)\n"
     "\n"
-    "chemistry:\n"
-    "  alpha_B: 2.59e-13      # case-B recombination coefficient at 1e4 K [cm^3 s^-1]\n"
-    "  alpha_B_power: -0.7    # alpha_B(T) = alpha_B (T / 1e4 K)^power\n"
-    "  collisional_ionization: true  # include collisional ionization of HI\n"
-    "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x + abu_c)\n"
+    PROBLEMS_CHEMISTRY_HI
     "\n"
     "# Point sources {position, Ndot} and plane-parallel sources {plane, flux} may be mixed.\n"
     "sources:\n"
@@ -267,14 +278,7 @@ static const char problems_iliev3[] =
     "                         # y_high | z_low | z_high; they travel normal to it\n"
     "    flux: 1.0e6          # photons s^-1 cm^-2 through that face (here 4.1e50 s^-1 in all)\n"
     "\n"
-    "spectrum:\n"
-    "  type: blackbody        # grey | blackbody\n"
-    "  T_eff: 1.0e5           # black-body temperature [K]\n"
-    "  sigma_0: 6.30e-18      # HI photoionization cross-section at threshold [cm^2]\n"
-    "  power_law_index: 2.8   # sigma(nu) = sigma_0 (nu / nu_0)^-index\n"
-    "  num_tau: 20000         # points of the rate tables\n"
-    "  min_log_tau: -20       # log10 of the smallest tabulated optical depth\n"
-    "  max_log_tau: 4         # log10 of the largest tabulated optical depth\n"
+    PROBLEMS_SPECTRUM_BLACKBODY
     "\n"
     "time:\n"
     "  dt: 0.025 Myr          # time step: the thin gas ionizes in the first 0.1 Myr, and\n"
@@ -327,10 +331,7 @@ static const char problems_iliev4[] =
     "  type: blackbody\n"
     "  T_eff: 1.0e5           # black-body temperature [K] (the paper's 'soft' run: 3e4)\n"
     "\n"
-    "time:\n"
-    "  dt: 0.01 Myr\n"
-    "  t_end: 0.4 Myr\n"
-    "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+    PROBLEMS_ILIEV4_TIME
     "\n"
     "cosmology:                # the field's cosmology; the run itself is static\n"
     "  cosmological: false\n"
@@ -396,10 +397,7 @@ static const char problems_iliev4_particles[] =
     "  type: blackbody\n"
     "  T_eff: 1.0e5\n"
     "\n"
-    "time:\n"
-    "  dt: 0.01 Myr\n"
-    "  t_end: 0.4 Myr\n"
-    "  outputs: [0.05 Myr, 0.1 Myr, 0.2 Myr, 0.3 Myr, 0.4 Myr]\n"
+    PROBLEMS_ILIEV4_TIME
     "\n"
     "raytracing:\n"
     "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
@@ -482,6 +480,53 @@ static const char problems_eor[] =
     "  directory: out/eor\n"
     "  dTb: true              # /Grid/dTb, the 21-cm brightness temperature [mK]\n";
 
+/* iliev1/2_particles: why the source sits at the centre of a wider box */
+#define PROBLEMS_PARTICLES_CENTRED \
+  "# One difference from the grid set-up: the source sits at the centre of a box twice\n" \
+  "# as wide (13.2 kpc), so the box holds the whole sphere rather than one octant.  At a\n" \
+  "# corner, particles straddling the octant's faces (kernels reach past them) would catch\n" \
+  "# photons of rays that leave the octant, and the front would run ahead (10-20% at 16^3).\n" \
+  "\n"
+/* iliev1/2_particles: the generated particle set of Test 1's medium */
+#define PROBLEMS_PARTICLES_LATTICE \
+  "particles:\n" \
+  "  generate:\n" \
+  "    kind: lattice          # lattice (jittered) | glass (relaxed random start)\n" \
+  "    count_1d: 32           # particles per side (count_1d^3 in all)\n" \
+  "    n_H: 1.0e-3            # hydrogen number density [cm^-3]\n" \
+  "    box: 13.2 kpc          # side of the cube (a bare number is in Mpc)\n" \
+  "    jitter: 0.1            # random shift of each site, in lattice spacings\n" \
+  "    neighbours: 48         # particles inside each kernel sphere\n" \
+  "    seed: 1\n" \
+  "    periodic: true         # densities as if the medium went on past the faces (Test 1's box\n" \
+  "                           # is an octant of an unbounded medium)\n" \
+  "  # file: snap.h5         # or read a Gadget/SWIFT HDF5 snapshot instead of generate:\n" \
+  "  hydrogen_mass_fraction: 1.0  # X_H: pure hydrogen (Test 1)\n" \
+  "  rays_per_source: 0       # HEALPix rays, 12 nside^2 (nside a power of 2); 0 = automatic\n" \
+  "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n" \
+  "  wrap_rays: false         # rays end at the faces, as in the grid run (true: they wrap\n" \
+  "                           # across a periodic box; raytracing.R_max must then be a length)\n" \
+  "\n"
+/* iliev1/2_particles: Test 1's source, at the box's centre */
+#define PROBLEMS_PARTICLES_SOURCE \
+  "sources:\n" \
+  "  - position: [6.6 kpc, 6.6 kpc, 6.6 kpc]  # from the box corner: the centre\n" \
+  "    Ndot: 5.0e48           # ionizing photon rate [s^-1]\n" \
+  "\n"
+/* iliev1/2_particles: the ray tracing */
+#define PROBLEMS_PARTICLES_RAYTRACING \
+  "raytracing:\n" \
+  "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n" \
+  "  convergence_fraction: 1.0e-4\n" \
+  "  max_iterations: 100\n" \
+  "  backend: auto            # cpu | cuda | auto\n" \
+  "\n"
+/* iliev1/2_particles: the output section after its directory */
+#define PROBLEMS_PARTICLES_OUTPUT_TAIL \
+  "  progress: true\n" \
+  "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n" \
+  "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n"
+
 /* Test 1 on particles: the same physics as iliev1, on a generated particle set. */
 static const char problems_iliev1_particles[] =
     "# ionfront: Iliev et al. (2006) Test 1 on SPH particles (reduced size: 32^3 particles).\n"
@@ -492,38 +537,14 @@ static const char problems_iliev1_particles[] =
     "# particle gets C2-Ray's time-averaged chemistry.  Analytic front as for iliev1:\n"
     "#   r_I(t) = r_S (1 - exp(-t / t_rec))^(1/3), r_S = 5.39 kpc, t_rec = 122.4 Myr.\n"
     "#\n"
-    "# One difference from the grid set-up: the source sits at the centre of a box twice\n"
-    "# as wide (13.2 kpc), so the box holds the whole sphere rather than one octant.  At a\n"
-    "# corner, particles straddling the octant's faces (kernels reach past them) would catch\n"
-    "# photons of rays that leave the octant, and the front would run ahead (10-20% at 16^3).\n"
-    "\n"
-"particles:\n"
-    "  generate:\n"
-    "    kind: lattice          # lattice (jittered) | glass (relaxed random start)\n"
-    "    count_1d: 32           # particles per side (count_1d^3 in all)\n"
-    "    n_H: 1.0e-3            # hydrogen number density [cm^-3]\n"
-    "    box: 13.2 kpc          # side of the cube (a bare number is in Mpc)\n"
-    "    jitter: 0.1            # random shift of each site, in lattice spacings\n"
-    "    neighbours: 48         # particles inside each kernel sphere\n"
-    "    seed: 1\n"
-    "    periodic: true         # densities as if the medium went on past the faces (Test 1's box\n"
-    "                           # is an octant of an unbounded medium)\n"
-    "  # file: snap.h5         # or read a Gadget/SWIFT HDF5 snapshot instead of generate:\n"
-    "  hydrogen_mass_fraction: 1.0  # X_H: pure hydrogen (Test 1)\n"
-    "  rays_per_source: 0       # HEALPix rays, 12 nside^2 (nside a power of 2); 0 = automatic\n"
-    "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
-    "  wrap_rays: false         # rays end at the faces, as in the grid run (true: they wrap\n"
-    "                           # across a periodic box; raytracing.R_max must then be a length)\n"
-    "\n"
+    PROBLEMS_PARTICLES_CENTRED
+PROBLEMS_PARTICLES_LATTICE
     "material:\n"
     "  temperature: 1.0e4       # initial (and here fixed) gas temperature [K]\n"
     "  x_HII_initial: 1.2e-3    # initial ionized hydrogen fraction\n"
     "  isothermal: true\n"
     "\n"
-    "sources:\n"
-    "  - position: [6.6 kpc, 6.6 kpc, 6.6 kpc]  # from the box corner: the centre\n"
-    "    Ndot: 5.0e48           # ionizing photon rate [s^-1]\n"
-    "\n"
+    PROBLEMS_PARTICLES_SOURCE
     "spectrum:\n"
     "  type: grey\n"
     "\n"
@@ -532,17 +553,10 @@ static const char problems_iliev1_particles[] =
     "  t_end: 500 Myr\n"
     "  outputs: [10 Myr, 30 Myr, 100 Myr, 200 Myr, 500 Myr]\n"
     "\n"
-    "raytracing:\n"
-    "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
-    "  convergence_fraction: 1.0e-4\n"
-    "  max_iterations: 100\n"
-    "  backend: auto            # cpu | cuda | auto\n"
-    "\n"
+    PROBLEMS_PARTICLES_RAYTRACING
     "output:\n"
     "  directory: out/iliev1_particles\n"
-    "  progress: true\n"
-    "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n"
-    "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n";
+    PROBLEMS_PARTICLES_OUTPUT_TAIL;
 
 /* Test 2 on particles: iliev2's thermal physics on the set of iliev1_particles. */
 static const char problems_iliev2_particles[] =
@@ -555,38 +569,14 @@ static const char problems_iliev2_particles[] =
     "# particle gets C2-Ray's time-averaged chemistry and thermal update.  No analytic\n"
     "# solution: compare with iliev2 on a grid and the comparison project's codes.\n"
     "#\n"
-    "# One difference from the grid set-up: the source sits at the centre of a box twice\n"
-    "# as wide (13.2 kpc), so the box holds the whole sphere rather than one octant.  At a\n"
-    "# corner, particles straddling the octant's faces (kernels reach past them) would catch\n"
-    "# photons of rays that leave the octant, and the front would run ahead (10-20% at 16^3).\n"
-    "\n"
-"particles:\n"
-    "  generate:\n"
-    "    kind: lattice          # lattice (jittered) | glass (relaxed random start)\n"
-    "    count_1d: 32           # particles per side (count_1d^3 in all)\n"
-    "    n_H: 1.0e-3            # hydrogen number density [cm^-3]\n"
-    "    box: 13.2 kpc          # side of the cube (a bare number is in Mpc)\n"
-    "    jitter: 0.1            # random shift of each site, in lattice spacings\n"
-    "    neighbours: 48         # particles inside each kernel sphere\n"
-    "    seed: 1\n"
-    "    periodic: true         # densities as if the medium went on past the faces (Test 1's box\n"
-    "                           # is an octant of an unbounded medium)\n"
-    "  # file: snap.h5         # or read a Gadget/SWIFT HDF5 snapshot instead of generate:\n"
-    "  hydrogen_mass_fraction: 1.0  # X_H: pure hydrogen (Test 1)\n"
-    "  rays_per_source: 0       # HEALPix rays, 12 nside^2 (nside a power of 2); 0 = automatic\n"
-    "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
-    "  wrap_rays: false         # rays end at the faces, as in the grid run (true: they wrap\n"
-    "                           # across a periodic box; raytracing.R_max must then be a length)\n"
-    "\n"
+    PROBLEMS_PARTICLES_CENTRED
+PROBLEMS_PARTICLES_LATTICE
     "material:\n"
     "  temperature: 100         # initial gas temperature [K]\n"
     "  x_HII_initial: 1.2e-3    # initial ionized hydrogen fraction\n"
     "  isothermal: false        # photo-heating and cooling\n"
     "\n"
-    "sources:\n"
-    "  - position: [6.6 kpc, 6.6 kpc, 6.6 kpc]  # from the box corner: the centre\n"
-    "    Ndot: 5.0e48           # ionizing photon rate [s^-1]\n"
-    "\n"
+    PROBLEMS_PARTICLES_SOURCE
     "spectrum:\n"
     "  type: blackbody\n"
     "  T_eff: 1.0e5\n"
@@ -596,17 +586,10 @@ static const char problems_iliev2_particles[] =
     "  t_end: 500 Myr\n"
     "  outputs: [10 Myr, 30 Myr, 100 Myr, 200 Myr, 500 Myr]\n"
     "\n"
-    "raytracing:\n"
-    "  R_max: 0                 # a length like '3 kpc', or 0: rays cross the whole set\n"
-    "  convergence_fraction: 1.0e-4\n"
-    "  max_iterations: 100\n"
-    "  backend: auto            # cpu | cuda | auto\n"
-    "\n"
+    PROBLEMS_PARTICLES_RAYTRACING
     "output:\n"
     "  directory: out/iliev2_particles\n"
-    "  progress: true\n"
-    "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n"
-    "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n";
+    PROBLEMS_PARTICLES_OUTPUT_TAIL;
 
 struct problems_entry {
   const char *name;

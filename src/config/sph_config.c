@@ -253,11 +253,55 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
   return IONF_OK;
 }
 
+/* particles.trace: the GPU tracer's tuning (sph_trace.h), only when given (absent: not in
+   the effective config, every knob at its measured default). */
+static ionf_err read_trace(const struct sph_ctx *c, const struct param_node *u,
+                           struct param_node *eff, struct sph_config *cfg) {
+  static const char *const keys[] = {"schedule", "window_hits", "min_blocks", "window_aim",
+                                     "hit_capacity"};
+  IONF_CHECK(u->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
+             "%s: particles.trace: expected a mapping {schedule: warp|thread, window_hits: K, "
+             "min_blocks: B, window_aim: A, hit_capacity: H}, got %s",
+             c->name, kind_text(u));
+  IONF_CALL(check_keys(c, u, "particles.trace", keys, SPH_N(keys)));
+  struct sph_trace_tuning *t = &cfg->trace;
+  const struct param_node *n;
+  char def[32];
+  int64_t v;
+  IONF_CALL(take(u, "schedule", "warp", eff, &n));
+  IONF_CHECK(n->kind == PARAM_SCALAR &&
+                 (!strcmp(n->scalar, "warp") || !strcmp(n->scalar, "thread")),
+             IONF_ERR_CONFIG, "%s: particles.trace.schedule = %s: must be warp or thread", c->name,
+             n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
+  t->schedule = !strcmp(n->scalar, "thread") ? SPH_TRACE_SCHEDULE_THREAD : SPH_TRACE_SCHEDULE_WARP;
+  snprintf(def, sizeof def, "%d", SPH_TRACE_WINDOW_HITS_DEFAULT);
+  IONF_CALL(take(u, "window_hits", def, eff, &n));
+  IONF_CALL(read_int(c, "particles.trace.window_hits", n, 2, SPH_TRACE_WINDOW_HITS_MAX, &v));
+  t->window_hits = (int)v;
+  snprintf(def, sizeof def, "%d", SPH_TRACE_MIN_BLOCKS_DEFAULT);
+  IONF_CALL(take(u, "min_blocks", def, eff, &n));
+  IONF_CALL(read_int(c, "particles.trace.min_blocks", n, 1, 8, &v));
+  IONF_CHECK(v == 1 || v == 6 || v == 8, IONF_ERR_CONFIG,
+             "%s: particles.trace.min_blocks = %s: must be 1, 6 or 8 (the kernel variants)",
+             c->name, n->scalar);
+  t->min_blocks = (int)v;
+  snprintf(def, sizeof def, "%g", SPH_TRACE_WINDOW_AIM_DEFAULT);
+  IONF_CALL(take(u, "window_aim", def, eff, &n));
+  IONF_CALL(read_number(c, "particles.trace.window_aim", n, &t->window_aim));
+  IONF_CHECK(t->window_aim >= 0.1 && t->window_aim <= 2.0, IONF_ERR_CONFIG,
+             "%s: particles.trace.window_aim = %s is out of range (must be in [0.1, 2])", c->name,
+             n->scalar);
+  IONF_CALL(take(u, "hit_capacity", "0", eff, &n));
+  IONF_CALL(
+      read_int(c, "particles.trace.hit_capacity", n, 0, (int64_t)1 << 40, &t->hit_capacity));
+  return IONF_OK;
+}
+
 static ionf_err read_particles(const struct sph_ctx *c, const struct param_node *u,
                                struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"file",       "generate",        "unit_length",
                                      "unit_mass",  "hydrogen_mass_fraction",
-                                     "rays_per_source", "output_grid", "wrap_rays"};
+                                     "rays_per_source", "output_grid", "wrap_rays", "trace"};
   IONF_CHECK(u && u->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
              "%s: particles: expected a mapping {file: PATH} or {generate: {...}}, got %s",
              c->name, kind_text(u));
@@ -318,6 +362,13 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
   IONF_CALL(read_int(c, "particles.output_grid", n, 0, 1024, &cfg->output_grid));
   IONF_CALL(take(u, "wrap_rays", "true", eff, &n));
   IONF_CALL(read_bool(c, "particles.wrap_rays", n, &cfg->wrap_rays));
+  const struct param_node *trace = params_get(u, "trace");
+  if (trace && trace->kind != PARAM_NULL) {
+    struct param_node *teff = params_new(PARAM_MAPPING, NULL);
+    IONF_CHECK(teff, IONF_ERR_MEM, "out of memory");
+    IONF_CALL(params_map_set(eff, "trace", teff));
+    IONF_CALL(read_trace(c, trace, teff, cfg));
+  }
   return IONF_OK;
 }
 

@@ -24,7 +24,16 @@
  *               wrap_rays [bool, true: rays of a periodic set wrap across the box, every
  *                 image within raytracing.R_max, which must then be a length of at most
  *                 8 box sides; false: h and densities stay periodic, but the run treats
- *                 the box as open (rays end at its faces; R_max may be 0)]
+ *                 the box as open (rays end at its faces; R_max may be 0)],
+ *               trace [optional: the GPU tracer's tuning, for tests and measurements (the
+ *                 defaults are the measured best, benchmarks/RESULTS.md; the CPU tracer
+ *                 ignores it; particles/sph_trace.h): schedule warp|thread [warp: one warp
+ *                 per ray, one thread per ray where the warp's cannot; thread: always one
+ *                 thread per ray], window_hits [warp: hits a window's buffer holds,
+ *                 2..1024, 512], min_blocks [warp: the kernel's launch bound in blocks per
+ *                 SM, 1, 6 or 8; 8], window_aim [warp: the hits a window aims at, as a
+ *                 fraction of its buffer, 0.1..2, 0.85], hit_capacity [thread: hits its
+ *                 buffers hold; 0 = sized from free GPU memory]]
  *   sources:    a list of {position: [x, y, z] (lengths from the box corner; a bare
  *               number is in Mpc, like every length), Ndot [s^-1 > 0]}, inside the box;
  *               or, with generate.kind density_file, {file: PATH, format [auto|text|hdf5]}:
@@ -35,8 +44,8 @@
  *   chemistry, spectrum, time: as for grids; output: as for grids (checkpoint_every:
  *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary (xdmf is ignored); raytracing: as for grids, R_max
  *   a length ('3 kpc') or 0 (source_batch_size is ignored); mpi.reduction must be auto
- *   or allreduce (every rank holds every particle).  grid:, cosmology:, sequence:,
- *   synthetic: do not apply.
+ *   or allreduce (every rank holds every particle); debug: as for grids (test hooks;
+ *   fail_load_rank does not apply).  grid:, cosmology:, sequence:, synthetic: do not apply.
  *
  * `ionfront run` takes this path when the config has a particles: section.
  */
@@ -47,6 +56,7 @@
 
 #include "config/config.h"
 #include "core/error.h"
+#include "particles/sph_trace.h" /* struct sph_trace_tuning */
 
 enum sph_generate_kind {
   SPH_GENERATE_NONE,
@@ -76,6 +86,7 @@ struct sph_config {
   int64_t output_grid;          /*!< 0: none */
   int wrap_rays;                /*!< a periodic set's rays wrap (1), or the box counts as open */
   double r_max_cm;              /*!< rays stop here; 0: unlimited */
+  struct sph_trace_tuning trace; /*!< particles.trace: the GPU tracer's knobs (0: defaults) */
   /* sources */
   int64_t n_sources;
   double *source_pos_cm;        /*!< 3 x n_sources (malloc'd) */

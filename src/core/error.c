@@ -1,6 +1,6 @@
 /**
  * @file error.c
- * @brief The per-process error record and the message functions.
+ * @brief The per-process error record, and messages handed to the log handler.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "core/error.h"
@@ -14,8 +14,9 @@ static char error_message[2048];
 static char error_trace[4096];
 static int error_is_set = 0;
 static int log_rank = 0;
-static int log_size = 1;
 static int log_verbosity = 1;
+static void (*log_handler)(int level, const char *text, void *user) = NULL;
+static void *log_user = NULL;
 
 ionf_err ionf_error_set(ionf_err code, const char *fmt, ...) {
   if (!error_is_set) {
@@ -78,10 +79,12 @@ void *ionf_calloc(size_t count, size_t size, const char *what) {
   return p;
 }
 
-void ionf_log_set_rank(int rank, int size) {
-  log_rank = rank;
-  log_size = size;
+void ionf_log_set_handler(void (*fn)(int level, const char *text, void *user), void *user) {
+  log_handler = fn;
+  log_user = user;
 }
+
+void ionf_log_set_rank(int rank) { log_rank = rank; }
 void ionf_log_set_verbosity(int level) { log_verbosity = level; }
 int ionf_log_verbosity(void) { return log_verbosity; }
 
@@ -97,23 +100,34 @@ double ionf_wtime(void) {
   return (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec);
 }
 
-static void vmessage(FILE *out, const char *tag, const char *fmt, va_list ap) {
-  if (log_size > 1)
-    fprintf(out, "[%04d] %s", log_rank, tag);
-  else
-    fputs(tag, out);
-  vfprintf(out, fmt, ap);
-  fputc('\n', out);
-  fflush(out);
+/* Format and deliver one message; long texts get a heap buffer (never truncated). */
+static void log_deliver(int level, const char *fmt, va_list ap) {
+  void (*fn)(int, const char *, void *) = log_handler;
+  if (!fn) return;
+  char small[1024];
+  va_list again;
+  va_copy(again, ap);
+  int len = vsnprintf(small, sizeof small, fmt, ap);
+  if (len >= 0 && (size_t)len < sizeof small) {
+    fn(level, small, log_user);
+  } else if (len >= 0) {
+    char *big = malloc((size_t)len + 1);
+    if (big) {
+      vsnprintf(big, (size_t)len + 1, fmt, again);
+      fn(level, big, log_user);
+      free(big);
+    } else {
+      fn(level, small, log_user); /* truncated rather than lost */
+    }
+  }
+  va_end(again);
 }
 
 void ionf_message0(const char *fmt, ...) {
   if (log_rank != 0 || log_verbosity < 1) return;
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(stdout, fmt, ap);
-  fputc('\n', stdout);
-  fflush(stdout);
+  log_deliver(IONF_LOG_LEVEL_INFO, fmt, ap);
   va_end(ap);
 }
 
@@ -121,13 +135,13 @@ void ionf_message(const char *fmt, ...) {
   if (log_verbosity < 1) return;
   va_list ap;
   va_start(ap, fmt);
-  vmessage(stdout, "", fmt, ap);
+  log_deliver(IONF_LOG_LEVEL_RANK_INFO, fmt, ap);
   va_end(ap);
 }
 
 void ionf_warning(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vmessage(stderr, "WARNING: ", fmt, ap);
+  log_deliver(IONF_LOG_LEVEL_WARNING, fmt, ap);
   va_end(ap);
 }

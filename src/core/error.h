@@ -1,6 +1,6 @@
 /**
  * @file error.h
- * @brief Error codes, propagation macros and rank-prefixed messages.
+ * @brief Error codes, propagation macros, and messages delivered to a log handler.
  *
  * Every function that can fail returns an ionf_err.  The first failure sets a
  * message (naming file, key, value or rank as appropriate) with IONF_CHECK or
@@ -73,17 +73,31 @@ const char *ionf_error_name(ionf_err code);
 void *ionf_malloc(size_t bytes, const char *what);
 void *ionf_calloc(size_t count, size_t size, const char *what);
 
-/* ---- messages -------------------------------------------------------- */
-/** Set the rank shown in message prefixes (after MPI_Init). */
-void ionf_log_set_rank(int rank, int size);
-/** Verbosity: 0 quiet (errors only), 1 normal, 2 verbose. */
+/* ---- messages --------------------------------------------------------
+ * The code never prints: ionf_message0, ionf_message and ionf_warning format their
+ * text and hand it to the log handler (one line, no newline, no rank prefix).  With
+ * no handler set (the default) messages are dropped.  The command line installs one
+ * that prints them (src/cli/cli_log.c); a library caller may install its own
+ * (ionf_set_log_handler, include/ionfront.h).
+ */
+/** What a message is: the handler's `level` (the values of ionfront.h's IONF_LOG_*). */
+enum ionf_log_level {
+  IONF_LOG_LEVEL_INFO = 20,      /*!< about the whole run, delivered on rank 0 only */
+  IONF_LOG_LEVEL_RANK_INFO = 21, /*!< about this rank, delivered on the rank it concerns */
+  IONF_LOG_LEVEL_WARNING = 30    /*!< a warning, on the rank that met it */
+};
+/** Deliver messages to fn(level, text, user) from now on; fn NULL: drop them. */
+void ionf_log_set_handler(void (*fn)(int level, const char *text, void *user), void *user);
+/** Set this process's rank (messages for the whole run come from rank 0 only). */
+void ionf_log_set_rank(int rank);
+/** Verbosity: 0 quiet (warnings only), 1 normal, 2 verbose. */
 void ionf_log_set_verbosity(int level);
 int ionf_log_verbosity(void);
-/** Message from rank 0 only, to stdout. */
+/** Message about the run, from rank 0 only (IONF_LOG_LEVEL_INFO; not when quiet). */
 void ionf_message0(const char *fmt, ...) IONF_PRINTF(1, 2);
-/** Message from any rank, to stdout, prefixed with [rank]. */
+/** Message about this rank (IONF_LOG_LEVEL_RANK_INFO; not when quiet). */
 void ionf_message(const char *fmt, ...) IONF_PRINTF(1, 2);
-/** Warning to stderr, prefixed with [rank] WARNING. */
+/** Warning (IONF_LOG_LEVEL_WARNING), from any rank. */
 void ionf_warning(const char *fmt, ...) IONF_PRINTF(1, 2);
 /** Seconds since the process started (monotonic wall clock). */
 double ionf_wtime(void);

@@ -15,12 +15,9 @@ struct units_def {
   double factor; /* cm or s per unit */
 };
 
-#define UNITS_AU_CM 1.495978707e13                 /* IAU 2012 astronomical unit */
-#define UNITS_LY_CM (IONF_YR_S * IONF_C_CGS)       /* Julian light year */
-
 static const struct units_def units_length[] = {
-    {"cm", 1.0},           {"m", 1.0e2},          {"km", 1.0e5},
-    {"au", UNITS_AU_CM},   {"AU", UNITS_AU_CM},   {"ly", UNITS_LY_CM},
+    {"cm", 1.0},           {"m", IONF_M_CM},      {"km", IONF_KM_CM},
+    {"au", IONF_AU_CM},    {"AU", IONF_AU_CM},    {"ly", IONF_LY_CM},
     {"pc", IONF_PC_CM},    {"kpc", IONF_KPC_CM},  {"Mpc", IONF_MPC_CM},
     {"Gpc", 1.0e3 * IONF_MPC_CM},
 };

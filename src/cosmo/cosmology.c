@@ -10,10 +10,8 @@
 
 #include "core/constants.h"
 
-/* Constants used only here (CGS).  IONF_MPC_CM and IONF_PI come from constants.h. */
-#define COSMOLOGY_G_CGS 6.67430e-8    /* Newton's constant [cm^3 g^-1 s^-2] (CODATA 2018) */
-#define COSMOLOGY_KM_CM 1.0e5         /* kilometre [cm] */
-#define COSMOLOGY_H100_KM_S_MPC 100.0 /* H0 = 100 h km/s/Mpc */
+/* The unit of H0 that h counts: H0 = 100 h km/s/Mpc (a definition, not a measurement). */
+#define COSMOLOGY_H100_KM_S_MPC 100.0
 
 struct cosmology cosmology_flat(double h, double omega_m, double omega_b, double t_cmb0_k) {
   struct cosmology c;
@@ -46,7 +44,7 @@ ionf_err cosmology_validate(const struct cosmology *c, const char *origin) {
 
 /* H0 [1/s]. */
 static double cosmology_h0_per_s(const struct cosmology *c) {
-  return c->h * COSMOLOGY_H100_KM_S_MPC * COSMOLOGY_KM_CM / IONF_MPC_CM;
+  return c->h * COSMOLOGY_H100_KM_S_MPC * IONF_KM_CM / IONF_MPC_CM;
 }
 
 double cosmology_hubble_per_s(const struct cosmology *c, double z) {
@@ -84,14 +82,14 @@ double cosmology_redshift_at_age(const struct cosmology *c, double t_s) {
 
 double cosmology_critical_density0_g_cm3(const struct cosmology *c) {
   double h0 = cosmology_h0_per_s(c);
-  return 3.0 * h0 * h0 / (8.0 * IONF_PI * COSMOLOGY_G_CGS);
+  return 3.0 * h0 * h0 / (8.0 * IONF_PI * IONF_G_CM3_PER_G_S2);
 }
 
 double cosmology_mean_hydrogen_cm3(const struct cosmology *c, double z, double x_h) {
   if (!(z > -1.0)) return NAN;
   double rho_crit0 = cosmology_critical_density0_g_cm3(c); /* [g cm^-3] */
   double zp1 = 1.0 + z;
-  return x_h * c->omega_b * rho_crit0 * zp1 * zp1 * zp1 / COSMOLOGY_PROTON_MASS_G;
+  return x_h * c->omega_b * rho_crit0 * zp1 * zp1 * zp1 / IONF_PROTON_MASS_G;
 }
 
 double cosmology_t_cmb_k(const struct cosmology *c, double z) {
@@ -113,9 +111,11 @@ double cosmology_sg87_front_comoving_cm(double ndot_per_s, double n_h_initial_cm
   double x = lambda * (t_initial_s / t_s);         /* λ t_i / t */
   /* e^{x} E_2(λ) = e^{x - λ} [e^{λ} E_2(λ)],  x - λ = -λ (t - t_i)/t  (≤ 0: no overflow) */
   gsl_sf_result e2x, e2l;
-  if (gsl_sf_expint_E2_scaled_e(x, &e2x) != GSL_SUCCESS ||
-      gsl_sf_expint_E2_scaled_e(lambda, &e2l) != GSL_SUCCESS)
-    return NAN;
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off(); /* failures: NaN, no abort */
+  int bad = gsl_sf_expint_E2_scaled_e(x, &e2x) != GSL_SUCCESS ||
+            gsl_sf_expint_E2_scaled_e(lambda, &e2l) != GSL_SUCCESS;
+  gsl_set_error_handler(old_handler);
+  if (bad) return NAN;
   double y = lambda * ((t_s / t_initial_s) * e2x.val -
                        exp(-lambda * (t_s - t_initial_s) / t_s) * e2l.val);
   if (y < 0.0) y = 0.0; /* rounding just after switch-on */

@@ -25,9 +25,6 @@
 #define COSMOLOGY_TEXT_(x) #x
 #define COSMOLOGY_TEXT(x) COSMOLOGY_TEXT_(x)
 
-/** Proton mass [g] (CODATA 2018); shared with the halo reader (pyC²Ray Eq. 20). */
-#define COSMOLOGY_PROTON_MASS_G 1.67262192369e-24
-
 struct cosmology {
   double h;            /*!< H0 / (100 km/s/Mpc) */
   double omega_m;      /*!< matter density parameter today */

@@ -1,31 +1,32 @@
 /**
  * @file backend.h
- * @brief The compute backend boundary: ray tracing and chemistry behind an
- *        ops table, one implementation per device kind (PETSc-style).
+ * @brief Where a run's working fields live: on the host, or in one GPU's memory
+ *        for the whole ray-tracing <-> chemistry iteration (PETSc-style ops table).
  *
- * A backend holds the working copies of the fields: the CPU backend works on
- * the engine's host arrays directly; the CUDA backend keeps them in GPU memory
- * for the whole ray-tracing <-> chemistry iteration and copies to or from the
- * host only when asked (outputs, the MPI sum of Gamma).  Calls are coarse (one
- * per pass), so a table of function pointers costs nothing and lets CPU and
- * CUDA be chosen at run time.
+ * The engine keeps the host fields (fields/fields.h); a backend holds the working
+ * copies the tracers (rt/tracer.h) and the chemistry (chem/chem.h) compute on, and
+ * moves fields between the two only when asked (outputs, the MPI sum of the rates).
+ * The CPU backend's working copies are the host arrays themselves; the CUDA backend
+ * (gpu/engine/backend_cuda.cu) allocates them on its device, with the rate tables,
+ * one stream for every kernel of the run, and the NCCL sum of the rates when it loads.
+ * Calls are coarse (one per pass), so a table of function pointers costs nothing
+ * and lets CPU and CUDA be chosen at run time.
  */
 #ifndef IONF_BACKEND_H
 #define IONF_BACKEND_H
 
-#include "rt/asora/asora.h"
-#include "chem/chem.h"
-#include "config/config.h"
+#include <stdint.h>
+
+#include "config/config.h" /* enum backend_kind */
 #include "core/error.h"
-#include "grid/grid.h"
-#include "rt/mc/mc.h"
+#include "fields/fields.h"
+#include "rt/photo_k.h"
 #include "rt/photo_tables.h"
-#include "rt/planar/planar_k.h"
 
 /**
  * Fields moved by upload / download (bit mask).  X, X_AV, X_END, GAMMA and HEAT
- * are per species ([species][n^3], grid.h): a range [first, first + count) of
- * cells moves for every species.
+ * are per species (fields/fields.h): a range [first, first + count) of cells moves
+ * for every species.
  */
 enum backend_field {
   FIELD_N_H = 1,
@@ -40,96 +41,79 @@ enum backend_field {
   FIELD_ALL = 511
 };
 
-/** Whether a field bit holds one n^3 block per species. */
+/** Whether a field bit holds one block per species. */
 static inline int backend_field_per_species(unsigned bit) {
   return (bit & (FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_GAMMA | FIELD_HEAT)) != 0;
 }
 
+/** The array of field `bit` in a set of fields (NULL for a thermal field of an isothermal run). */
+double *backend_field_array(const struct fields *f, unsigned bit);
+
+/**
+ * The copies that start a step (at_end 0: x_av := x, x_end := x, and T_av := T, T_end := T
+ * when the temperature evolves) or end it (at_end 1: x := x_end, T := T_end) in a set of
+ * fields: n pairs dst[i] := src[i] of count[i] doubles (n returned, at most 4).
+ */
+int backend_step_copies(const struct fields *f, int at_end, double **dst, const double **src,
+                        int64_t *count);
+
 /** What a backend works on; the pointed-to data must outlive the backend. */
 struct backend_setup {
-  struct grid grid;
-  struct grid_fields *host;          /*!< the engine's host fields */
-  const struct source_list *sources; /*!< all sources */
-  int64_t first_source, source_count;/*!< this rank's share */
-  const struct photo_tables *tables;
-  struct chem_params chem;
-  double r_max_cells;                /*!< photon radius [cells]; <= 0: whole box */
-  int64_t source_batch_size;         /*!< GPU sources in flight; 0 = automatic */
-  const struct planar_source *planes;/*!< plane-parallel sources this rank traces */
-  int n_planes;                      /*!< (0 on every rank but one: they are summed once) */
-  int want_device_sum;               /*!< set up gamma_allreduce if possible (collective) */
-  struct mc_state *mc;               /*!< raytracing.method montecarlo: packets instead of
-                                          ASORA (the engine's; its gamma_sq receives the
-                                          tallies on download of FIELD_GAMMA); NULL: ASORA */
+  struct fields *host;               /*!< the engine's host fields */
+  const struct photo_tables *tables; /*!< the rate tables (the CUDA backend copies them) */
+  int want_device_sum;               /*!< set up sum_rates if possible (collective) */
 };
 
-/** What changes from step to step in an expanding universe. */
-struct backend_step_params {
-  double cell_cm;               /*!< proper cell size [cm] */
-  double density_factor;        /*!< multiply n_H by this (dilution; 1 = unchanged) */
-  struct chem_params chem;      /*!< rate parameters (T_CMB, H(z) for the thermal terms) */
-};
+struct backend;
 
-struct rt_backend;
-
-struct rt_backend_ops {
-  /** Apply a step's geometry, dilution and chemistry parameters (cosmological runs). */
-  ionf_err (*set_step)(struct rt_backend *be, const struct backend_step_params *p);
-  /** Take the problem: allocate working fields, copy sources and tables. */
-  ionf_err (*setup)(struct rt_backend *be, const struct backend_setup *s);
-  /**
-   * Replace the sources (a new halo catalogue of a production run): all sources
-   * `sources` (must outlive the backend or the next call), this rank's share
-   * [first, first + count), possibly empty.  Fields and tables stay.
-   */
-  ionf_err (*set_sources)(struct rt_backend *be, const struct source_list *sources,
-                          int64_t first_source, int64_t source_count);
+struct backend_ops {
+  /** Take the fields and tables: allocate the working copies (not filled: upload). */
+  ionf_err (*setup)(struct backend *be, const struct backend_setup *s);
   /** Host -> working copies of the fields in `mask`, cells [first, first + count). */
-  ionf_err (*upload)(struct rt_backend *be, unsigned mask, int64_t first, int64_t count);
+  ionf_err (*upload)(struct backend *be, unsigned mask, int64_t first, int64_t count);
   /** Working copies -> host fields in `mask`, cells [first, first + count). */
-  ionf_err (*download)(struct rt_backend *be, unsigned mask, int64_t first, int64_t count);
-  /** Start a step: x_av := x, x_end := x. */
-  ionf_err (*step_begin)(struct rt_backend *be);
-  /** Gamma := the rates of this rank's point and plane sources at the current x_av. */
-  ionf_err (*trace)(struct rt_backend *be, struct trace_stats *stats);
+  ionf_err (*download)(struct backend *be, unsigned mask, int64_t first, int64_t count);
+  /** Start a step: x_av := x, x_end := x (and T_av, T_end := T). */
+  ionf_err (*step_begin)(struct backend *be);
+  /** End a step: x := x_end (and T := T_end). */
+  ionf_err (*step_end)(struct backend *be);
+  /** Multiply the working n_H by `factor` (dilution of an expanding box). */
+  ionf_err (*scale_density)(struct backend *be, double factor);
   /**
-   * Sum Gamma over the MPI ranks where it lives (NCCL in GPU memory); NULL
-   * when the backend cannot (then the engine stages through the host).
+   * Sum the rates over the MPI ranks where they live (NCCL in GPU memory); NULL when
+   * the backend cannot (the engine then stages through the host).
    */
-  ionf_err (*gamma_allreduce)(struct rt_backend *be);
-  /** One chemistry pass over cells [first, first + count) with the current Gamma. */
-  ionf_err (*chemistry)(struct rt_backend *be, double dt_s, int64_t first, int64_t count,
-                        struct chem_pass_result *result);
-  /** End a step: x := x_end. */
-  ionf_err (*step_end)(struct rt_backend *be);
-  /** x_HII[i][j][k] for i = 0..n-1 (a line through the grid), into out. */
-  ionf_err (*read_x_line)(struct rt_backend *be, int64_t j, int64_t k, double *out);
+  ionf_err (*sum_rates)(struct backend *be);
+  /** out[m] = working field `bit`'s value at cell first + m * stride, m < count (a line). */
+  ionf_err (*read_strided)(struct backend *be, unsigned bit, int64_t first, int64_t stride,
+                           int64_t count, double *out);
   /** Release everything the backend holds. */
-  void (*destroy)(struct rt_backend *be);
+  void (*destroy)(struct backend *be);
 };
 
-struct rt_backend {
+struct backend {
   const char *type_name;          /*!< "cpu" or "cuda" */
-  struct rt_backend_ops ops;
+  struct backend_ops ops;
   void *impl;                     /*!< implementation-private state */
+  struct fields work;             /*!< the working copies (after setup), in the backend's memory */
+  struct photo_table_view tables; /*!< the rate tables, in the backend's memory */
+  void *stream;                   /*!< CUDA: the cudaStream_t of every kernel of the run */
+  int device;                     /*!< CUDA device; -1 on the CPU */
   char description[480];          /*!< for the start-up log (device name, threads) */
-  long long inflight_sources;     /*!< sources traced at once (GPU batch; CPU threads) */
-  double column_bytes_per_source; /*!< column-buffer bytes of one in-flight source */
 };
 
 /**
- * Create the backend the config asks for.  AUTO picks CUDA when this build
- * has it and a GPU is present, else CPU (and says why in the description).
- * Asking for CUDA without a GPU (or in a CPU-only build) is
+ * Create the backend asked for.  AUTO picks CUDA when this build has it and a GPU is
+ * present, else CPU (and says why in the description).  CUDA takes GPU (local_rank
+ * mod the device count).  Asking for CUDA without a GPU (or in a CPU-only build) is
  * IONF_ERR_UNSUPPORTED with a message saying which.
  */
-IONF_NODISCARD ionf_err rt_backend_create(enum backend_kind kind, struct rt_backend **out);
-void rt_backend_destroy(struct rt_backend *be);
+IONF_NODISCARD ionf_err backend_create(enum backend_kind kind, int local_rank,
+                                       struct backend **out);
+void backend_destroy(struct backend *be);
 
 /** Implementations. */
-IONF_NODISCARD ionf_err rt_backend_create_cpu(struct rt_backend **out);
-IONF_NODISCARD ionf_err rt_backend_create_cuda(struct rt_backend **out);
-/** Number of usable CUDA devices (0 in a CPU-only build or without a GPU). */
-int rt_backend_cuda_device_count(void);
+IONF_NODISCARD ionf_err backend_create_cpu(struct backend **out);
+IONF_NODISCARD ionf_err backend_create_cuda(int local_rank, struct backend **out);
 
 #endif

@@ -16,10 +16,6 @@
 #include "io/io_density.h"
 #include "io/io_halos.h"
 
-void sequence_file_name(const char *pattern, double z, char *buf, size_t size) {
-  io_halos_series_name(buf, size, pattern, z); /* "" unless one number conversion */
-}
-
 int sequence_interval_at(const struct sequence_config *seq, double t_s, double t_tiny) {
   int i = 0;
   while (i + 2 < seq->n_redshifts && seq->times_s[i + 1] <= t_s + t_tiny) ++i;
@@ -63,13 +59,13 @@ static ionf_err check_one(const struct engine *e, int i) {
   char path[IONF_PATH_MAX + 64];
   double z = seq->redshifts[i];
   if (seq->density_pattern[0]) {
-    sequence_file_name(seq->density_pattern, z, path, sizeof path);
+    config_sequence_file_name(seq->density_pattern, z, path, sizeof path);
     IONF_CALL(with_context(io_density_check(path, seq->density_dataset, e->grid.n),
                            "sequence.density", z));
   }
   if (seq->halo_pattern[0]) {
     struct source_list halos;
-    sequence_file_name(seq->halo_pattern, z, path, sizeof path);
+    config_sequence_file_name(seq->halo_pattern, z, path, sizeof path);
     IONF_CALL(read_halos(e, path, z, &halos));
     sources_free(&halos);
   }
@@ -116,22 +112,22 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   const struct sequence_config *seq = &e->cfg->sequence;
   double z = seq->redshifts[i];
   char density_file[IONF_PATH_MAX + 64] = "", halo_file[IONF_PATH_MAX + 64] = "";
-  int64_t cells = grid_cells(e->grid.n);
-  struct source_list halos = {0, NULL, NULL};
+  int64_t cells = e->fields.cells;
+  struct source_list halos = {0};
   ionf_err rc = IONF_OK;
   /* every rank reads (as at start-up); n_H is replaced only if all succeed */
   if (seq->density_pattern[0]) {
-    sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
+    config_sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
     if (with_density)
       rc = with_context(io_density_read(density_file, seq->density_dataset, e->grid.n,
                                         e->fields.n_h_cm3),
                         "sequence.density", z);
   }
   if (rc == IONF_OK && seq->halo_pattern[0]) {
-    sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
+    config_sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
     rc = read_halos(e, halo_file, z, &halos);
   }
-  if (rc == IONF_OK && i > 0 && engine_fault_inject("load") == comm_rank())
+  if (rc == IONF_OK && i > 0 && e->cfg->debug.fail_load_rank == comm_rank()) /* debug: test hook */
     rc = ionf_error_set(IONF_ERR_IO, "rank %d: reading the inputs of z = %g failed (injected fault)",
                         comm_rank(), z);
   ionf_err shared;
@@ -143,7 +139,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
     return comm_size() > 1 && comm_rank() != 0 ? IONF_ERR_PEER : shared;
   }
 
-  struct rt_backend *be = e->backend;
+  struct backend *be = e->backend;
   if (seq->density_pattern[0] && with_density) { /* the dilution goes on from z_i */
     double sum = 0.0;
     for (int64_t c = 0; c < cells; ++c) sum += e->fields.n_h_cm3[c];
@@ -155,8 +151,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   if (seq->halo_pattern[0]) {
     sources_free(&e->sources);
     e->sources = halos;
-    IONF_CALL(engine_share_sources(e));
-    IONF_CALL(be->ops.set_sources(be, &e->sources, e->first_source, e->source_count));
+    IONF_CALL(engine_share_sources(e)); /* and to the tracers */
   }
   e->seq_interval = i;
   snprintf(e->seq_density_file, sizeof e->seq_density_file, "%s", density_file);

@@ -25,12 +25,6 @@
 
 struct engine;
 
-/**
- * The file of redshift z for `pattern` (printf-style, exactly one number
- * conversion such as %.3f): "" when the pattern is not of that form.
- */
-void sequence_file_name(const char *pattern, double z, char *buf, size_t size);
-
 /** The interval a step starting at run time t_s lies in (0 .. n_redshifts - 2);
     within t_tiny of a boundary counts as the boundary. */
 int sequence_interval_at(const struct sequence_config *seq, double t_s, double t_tiny);

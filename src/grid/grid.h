@@ -1,8 +1,15 @@
 /**
  * @file grid.h
- * @brief The uniform Cartesian grid and the cell fields the engine evolves.
+ * @brief The uniform Cartesian grid and the local box of it that a rank holds.
  *
- * Layout: C order, cell (i, j, k) at index (i*N + j)*N + k, i the x index.
+ * Global layout: C order, cell (i, j, k) of the N^3 grid at (i*N + j)*N + k, i the x
+ * index.  A rank holds a box of the grid, [lo, lo + extent) per axis in global cell
+ * coordinates, halo included (across a periodic face lo may be negative or lo +
+ * extent beyond N: the halo's cells are images); its fields (fields/fields.h) are
+ * that box in C order, so every loop over a rank's cells runs over grid_box_cells
+ * and every kernel finds a cell with grid_box_index.  Today's runs hold the whole
+ * grid on every rank (grid_box_whole: lo 0, extent N, no halo); a domain
+ * decomposition gives each rank its slab plus a halo and adds the exchange.
  * All index arithmetic is int64_t (2048^3 is 2^33 cells).
  */
 #ifndef IONF_GRID_H
@@ -12,48 +19,55 @@
 
 #include "core/error.h"
 #include "core/ionf_hd.h"
-#include "chem/species_k.h"
 
-struct grid {
-  int64_t n;          /*!< cells per side */
-  double cell_cm;     /*!< cell side [cm] */
-  int periodic;       /*!< periodic boundaries */
+/** The part of the grid a rank holds, in global cell coordinates (halo included). */
+struct grid_box {
+  int64_t lo[3];      /*!< first cell per axis */
+  int64_t extent[3];  /*!< cells per axis */
+  int64_t halo;       /*!< cells of halo on each side of the owned part (0: none) */
 };
 
+struct grid {
+  int64_t n;          /*!< cells per side of the whole grid */
+  double cell_cm;     /*!< cell side [cm] (proper: in an expanding box, this step's) */
+  int periodic;       /*!< periodic boundaries */
+  struct grid_box box;/*!< the cells this rank holds */
+};
+
+/** Index of cell (i, j, k) in the whole N^3 grid (files, sources, global cell keys). */
 IONF_HD IONF_INLINE int64_t grid_index(int64_t n, int64_t i, int64_t j, int64_t k) {
   return (i * n + j) * n + k;
 }
 
-/**
- * The fields of one grid.  Every array holds n^3 doubles, the per-species ones
- * [species] (species_k.h) n^3 doubles each, species-major: species s at
- * s * n^3 (grid_species), so one pointer, one allocation, one copy or MPI sum
- * carries every species, and with one species the layout is that of a scalar
- * field.  The ion fractions x_ion are x_HII (then x_HeII, x_HeIII).
- */
-struct grid_fields {
-  double *n_h_cm3;        /*!< hydrogen number density [cm^-3] */
-  double *x_ion;          /*!< [species] ion fractions at the start of the step */
-  double *x_ion_av;       /*!< [species] time-averaged ion fractions over the step (iterate) */
-  double *x_ion_end;      /*!< [species] ion fractions at the end of the step (iterate) */
-  double *temperature_k;  /*!< temperature at the start of the step [K] */
-  double *gamma_per_s;    /*!< [species] photoionization rates [1/s] */
-  /* only when the temperature evolves (NULL otherwise): */
-  double *temperature_av_k;   /*!< time-averaged temperature over the step (iterate) [K] */
-  double *temperature_end_k;  /*!< temperature at the end of the step (iterate) [K] */
-  double *heating_erg_per_s;  /*!< [species] photo-heating rate per absorber atom [erg/s] */
-  /* only for cosmological runs with output.dTb (NULL otherwise), filled at outputs: */
-  double *dtb_mk;             /*!< 21-cm differential brightness temperature [mK] */
-};
-
-/** Allocate the fields of an n^3 grid (zeroed), the thermal ones when `thermal`. */
-IONF_NODISCARD ionf_err grid_fields_alloc(int64_t n, int thermal, struct grid_fields *f);
-void grid_fields_free(struct grid_fields *f);
-/** Number of cells, n^3. */
+/** Number of cells of the whole grid, n^3. */
 IONF_HD IONF_INLINE int64_t grid_cells(int64_t n) { return n * n * n; }
-/** Species s's n^3 values in a per-species field of an n^3 grid. */
-IONF_HD IONF_INLINE double *grid_species(double *field, int64_t n, int s) {
-  return field + (int64_t)s * grid_cells(n);
+
+/** The box of the whole grid (a rank that holds every cell). */
+IONF_HD IONF_INLINE struct grid_box grid_box_whole(int64_t n) {
+  struct grid_box b;
+  for (int a = 0; a < 3; ++a) {
+    b.lo[a] = 0;
+    b.extent[a] = n;
+  }
+  b.halo = 0;
+  return b;
+}
+
+/** Cells of a box: the length of each field's block on this rank. */
+IONF_HD IONF_INLINE int64_t grid_box_cells(const struct grid_box *b) {
+  return b->extent[0] * b->extent[1] * b->extent[2];
+}
+
+/** Index in the box's fields of the cell at global coordinates (i, j, k), which it holds. */
+IONF_HD IONF_INLINE int64_t grid_box_index(const struct grid_box *b, int64_t i, int64_t j,
+                                           int64_t k) {
+  return ((i - b->lo[0]) * b->extent[1] + (j - b->lo[1])) * b->extent[2] + (k - b->lo[2]);
+}
+
+/** Whether the box holds the whole grid (every rank's view today). */
+IONF_HD IONF_INLINE int grid_box_is_whole(const struct grid_box *b, int64_t n) {
+  return b->lo[0] == 0 && b->lo[1] == 0 && b->lo[2] == 0 && b->extent[0] == n &&
+         b->extent[1] == n && b->extent[2] == n;
 }
 
 #endif /* IONF_GRID_H */

@@ -28,10 +28,29 @@ ionf_err sources_alloc(int64_t n, struct source_list *s) {
   return IONF_OK;
 }
 
+ionf_err sources_from_positions(int64_t n, const double *pos_cm, const double *ndot_per_s,
+                                struct source_list *s) {
+  memset(s, 0, sizeof *s);
+  size_t count = (size_t)(n > 0 ? n : 1);
+  s->pos_cm = ionf_malloc(3 * sizeof(double) * count, "source positions");
+  s->ndot_per_s = ionf_malloc(sizeof(double) * count, "source photon rates");
+  if (!s->pos_cm || !s->ndot_per_s) {
+    sources_free(s);
+    return IONF_ERR_MEM;
+  }
+  if (n > 0) {
+    memcpy(s->pos_cm, pos_cm, 3 * sizeof(double) * (size_t)n);
+    memcpy(s->ndot_per_s, ndot_per_s, sizeof(double) * (size_t)n);
+  }
+  s->n = n;
+  return IONF_OK;
+}
+
 void sources_free(struct source_list *s) {
   if (!s) return;
   free(s->ijk);
   free(s->ndot_per_s);
+  free(s->pos_cm);
   memset(s, 0, sizeof *s);
 }
 

@@ -1,6 +1,7 @@
 /**
  * @file sources.h
- * @brief Point sources of ionizing photons on the grid.
+ * @brief Point sources of ionizing photons: on a grid by cell, among particles by
+ *        position.
  */
 #ifndef IONF_SOURCES_H
 #define IONF_SOURCES_H
@@ -11,12 +12,17 @@
 
 struct source_list {
   int64_t n;               /*!< number of sources */
-  int32_t *ijk;            /*!< 3n 0-based cell indices (i, j, k) */
+  int32_t *ijk;            /*!< 3n 0-based cell indices (i, j, k) (grid runs) */
   double *ndot_per_s;      /*!< n ionizing photon rates [1/s] */
+  double *pos_cm;          /*!< 3n positions [cm] in the particles' frame (particle runs;
+                                NULL on grids) */
 };
 
-/** Allocate room for n sources (uninitialised). */
+/** Allocate room for n sources on a grid (ijk and Ndot, uninitialised). */
 IONF_NODISCARD ionf_err sources_alloc(int64_t n, struct source_list *s);
+/** A list of n sources placed by position: copies of pos_cm (3n) and ndot_per_s (n). */
+IONF_NODISCARD ionf_err sources_from_positions(int64_t n, const double *pos_cm,
+                                               const double *ndot_per_s, struct source_list *s);
 void sources_free(struct source_list *s);
 
 /**

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/particles/bvh_build.h"
 #include "core/ionf_config.h"
 
 _Static_assert(sizeof(struct bvh_node) == 64, "a node is four 16-byte loads");
@@ -85,13 +84,10 @@ static void climb_particles(const double *delta, int64_t n, int max_leaf,
       int32_t other = atomic_exchange_explicit(
           &ends[p], (int32_t)bvh_handoff(i, j, as_right), memory_order_acq_rel);
       if (other < 0) break; /* first to arrive: the sibling carries on */
-      int64_t a, b, left_start, right_start;
-      bvh_merged_range(i, j, as_right, other, &a, &b);
-      bvh_leaf_children(a, p, b, max_leaf, &left_start, &right_start);
+      int64_t left_start, right_start;
+      bvh_climb_particles_merge(p, as_right, other, max_leaf, &i, &j, &left_start, &right_start);
       if (left_start >= 0) starts[left_start] = 1;
       if (right_start >= 0) starts[right_start] = 1;
-      i = a;
-      j = b;
     }
   }
 }
@@ -285,25 +281,11 @@ static ionf_err check_leaf_spheres(const struct bvh *t, int32_t leaf, const stru
   return IONF_OK;
 }
 
-ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
-  IONF_CHECK(t && pos && h, IONF_ERR_INTERNAL, "bvh_check: NULL argument");
-  const int64_t n = t->n_particles, n_leaves = t->n_leaves, n_nodes = t->n_nodes;
-  if (n < 1 || n_leaves < 1 || n_leaves > n || n_nodes != n_leaves - 1)
-    return check_fail("%lld particles, %lld leaves, inconsistent counts", n, n_leaves);
-  if (!t->nodes || !t->leaves || !t->order || !t->keys)
-    return check_fail("missing arrays (%lld particles, %lld leaves)", n, n_leaves);
-
+/* order is a permutation; keys sorted, match the positions, ties in input order
+   (seen: n bytes of zeros). */
+static ionf_err check_order(const struct bvh *t, const double *pos, unsigned char *seen) {
+  const int64_t n = t->n_particles;
   ionf_err rc = IONF_OK;
-  unsigned char *seen = calloc((size_t)n, 1);
-  int32_t *node_refs = calloc((size_t)(n_nodes > 0 ? n_nodes : 1), sizeof *node_refs);
-  int32_t *leaf_refs = calloc((size_t)n_leaves, sizeof *leaf_refs);
-  int32_t *stack = malloc((size_t)(n_nodes + n_leaves + 1) * sizeof *stack);
-  if (!seen || !node_refs || !leaf_refs || !stack) {
-    rc = ionf_error_set(IONF_ERR_MEM, "bvh_check: no memory for %lld particles", (long long)n);
-    goto done;
-  }
-
-  /* order is a permutation; keys sorted, match the positions, ties in input order */
   double lo[3], scale[3];
   for (int a = 0; a < 3; ++a) {
     lo[a] = t->scene.lo[a];
@@ -321,9 +303,13 @@ ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
                        (t->keys[s] == t->keys[s - 1] && i < t->order[s - 1])))
       rc = check_fail("slots %lld and %lld are out of (key, index) order", s - 1, s);
   }
-  if (rc != IONF_OK) goto done;
+  return rc;
+}
 
-  /* leaves partition the sorted slots into runs of 1..max_leaf */
+/* leaves partition the sorted slots into runs of 1..max_leaf */
+static ionf_err check_leaves(const struct bvh *t) {
+  const int64_t n = t->n_particles, n_leaves = t->n_leaves;
+  ionf_err rc = IONF_OK;
   int64_t next = 0;
   for (int64_t w = 0; w < n_leaves && rc == IONF_OK; ++w) {
     const struct bvh_leaf *l = &t->leaves[w];
@@ -336,9 +322,14 @@ ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
   }
   if (rc == IONF_OK && next != n)
     rc = check_fail("the leaves hold %lld particles of %lld", next, n);
-  if (rc != IONF_OK) goto done;
+  return rc;
+}
 
-  /* one parent each; parent fields; children in range; inner nodes hold > max_leaf */
+/* one parent each; parent fields; children in range; inner nodes hold > max_leaf
+   (node_refs, leaf_refs: zeros in, the parents counted out) */
+static ionf_err check_nodes(const struct bvh *t, int32_t *node_refs, int32_t *leaf_refs) {
+  const int64_t n_leaves = t->n_leaves, n_nodes = t->n_nodes;
+  ionf_err rc = IONF_OK;
   for (int64_t p = 0; p < n_nodes && rc == IONF_OK; ++p) {
     const struct bvh_node *nd = &t->nodes[p];
     int64_t below = 0;
@@ -370,7 +361,14 @@ ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
       rc = check_fail("inner node %lld holds %lld particles, no more than max_leaf", p,
                       nd->count);
   }
-  if (rc != IONF_OK) goto done;
+  return rc;
+}
+
+/* the root, and every node and leaf but the root with exactly one parent */
+static ionf_err check_root(const struct bvh *t, const int32_t *node_refs,
+                           const int32_t *leaf_refs) {
+  const int64_t n_leaves = t->n_leaves, n_nodes = t->n_nodes;
+  ionf_err rc = IONF_OK;
   if (n_nodes == 0) {
     if (t->root != bvh_leaf_ref(0) || t->height != 0)
       rc = check_fail("one leaf, but the root is %lld and the height %lld", t->root, t->height);
@@ -384,13 +382,16 @@ ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
       rc = check_fail("node %lld has %lld parents", p, node_refs[p]);
   for (int64_t w = 0; w < n_leaves && rc == IONF_OK && n_nodes > 0; ++w)
     if (leaf_refs[w] != 1) rc = check_fail("leaf %lld has %lld parents", w, leaf_refs[w]);
-  if (rc != IONF_OK) goto done;
+  return rc;
+}
 
-  /* reachable from the root; boxes nest */
-  if (n_nodes == 0) {
-    rc = check_leaf_spheres(t, 0, &t->root_box, pos, h);
-    goto done;
-  }
+/* reachable from the root; boxes nest; every sphere in its leaf's box; the height
+   (stack: n_nodes + n_leaves + 1 entries) */
+static ionf_err check_reachable(const struct bvh *t, const double *pos, const double *h,
+                                int32_t *stack) {
+  const int64_t n_leaves = t->n_leaves, n_nodes = t->n_nodes;
+  ionf_err rc = IONF_OK;
+  if (n_nodes == 0) return check_leaf_spheres(t, 0, &t->root_box, pos, h);
   {
     struct bvh_box u;
     child_union(t, t->root, &u);
@@ -398,7 +399,6 @@ ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
       rc = check_fail("root box does not contain the root's children (root %lld)", t->root, 0);
   }
   int64_t top = 0, nodes_seen = 0, leaves_seen = 0;
-  memset(seen, 0, (size_t)n);
   stack[top++] = t->root;
   while (top > 0 && rc == IONF_OK) {
     int32_t p = stack[--top];
@@ -428,8 +428,29 @@ ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
                     leaves_seen);
   if (rc == IONF_OK && bvh_depth(t) != t->height)
     rc = check_fail("height %lld recorded, the deepest leaf is at %lld", t->height, bvh_depth(t));
+  return rc;
+}
 
-done:
+ionf_err bvh_check(const struct bvh *t, const double *pos, const double *h) {
+  IONF_CHECK(t && pos && h, IONF_ERR_INTERNAL, "bvh_check: NULL argument");
+  const int64_t n = t->n_particles, n_leaves = t->n_leaves, n_nodes = t->n_nodes;
+  if (n < 1 || n_leaves < 1 || n_leaves > n || n_nodes != n_leaves - 1)
+    return check_fail("%lld particles, %lld leaves, inconsistent counts", n, n_leaves);
+  if (!t->nodes || !t->leaves || !t->order || !t->keys)
+    return check_fail("missing arrays (%lld particles, %lld leaves)", n, n_leaves);
+
+  ionf_err rc = IONF_OK;
+  unsigned char *seen = calloc((size_t)n, 1);
+  int32_t *node_refs = calloc((size_t)(n_nodes > 0 ? n_nodes : 1), sizeof *node_refs);
+  int32_t *leaf_refs = calloc((size_t)n_leaves, sizeof *leaf_refs);
+  int32_t *stack = malloc((size_t)(n_nodes + n_leaves + 1) * sizeof *stack);
+  if (!seen || !node_refs || !leaf_refs || !stack)
+    rc = ionf_error_set(IONF_ERR_MEM, "bvh_check: no memory for %lld particles", (long long)n);
+  if (rc == IONF_OK) rc = check_order(t, pos, seen);
+  if (rc == IONF_OK) rc = check_leaves(t);
+  if (rc == IONF_OK) rc = check_nodes(t, node_refs, leaf_refs);
+  if (rc == IONF_OK) rc = check_root(t, node_refs, leaf_refs);
+  if (rc == IONF_OK) rc = check_reachable(t, pos, h, stack);
   free(seen);
   free(node_refs);
   free(leaf_refs);
@@ -520,8 +541,6 @@ int bvh_depth(const struct bvh *t) {
 /* ---- builds without CUDA ----------------------------------------------------------------- */
 
 #if !IONF_HAVE_CUDA
-int bvh_cuda_device_count(void) { return 0; }
-
 ionf_err bvh_build_cuda(const double *pos, const double *h, int64_t n,
                         const struct bvh_scene *scene, int max_leaf, struct bvh *out) {
   (void)pos, (void)h, (void)n, (void)scene, (void)max_leaf, (void)out;

@@ -74,6 +74,15 @@ void bvh_scene_of_points(const double *pos, int64_t n, struct bvh_scene *scene);
 IONF_NODISCARD ionf_err bvh_build_cpu(const double *pos, const double *h, int64_t n,
                                       const struct bvh_scene *scene, int max_leaf,
                                       struct bvh *out, struct bvh_build_times *times);
+/**
+ * The same tree built on the GPU (gpu/particles/bvh_build.cu; CUDA builds, else
+ * IONF_ERR_UNSUPPORTED): copies pos (n x 3) and h to the device, builds, copies the
+ * tree back into `out` (free with bvh_free).  scene NULL: the centres' bounding box,
+ * computed on the host as bvh_build_cpu does.
+ */
+IONF_NODISCARD ionf_err bvh_build_cuda(const double *pos, const double *h, int64_t n,
+                                       const struct bvh_scene *scene, int max_leaf,
+                                       struct bvh *out);
 
 void bvh_free(struct bvh *t);
 

@@ -208,6 +208,23 @@ IONF_HD IONF_INLINE void bvh_leaf_children(int64_t a, int64_t p, int64_t b, int 
   if (b - p <= max_leaf) *right_start = p + 1;
 }
 
+/**
+ * The particle-level climb after the hand-off at node p came back with the sibling's
+ * `other` (the second to arrive carries on): [*i, *j] moves up to the parent's range,
+ * and *left_start / *right_start are the first particles of its children that are
+ * leaves (-1: not a leaf; bvh_leaf_children).  CPU and GPU climbs alike (their
+ * hand-offs differ: C11 atomics, atomicExch).
+ */
+IONF_HD IONF_INLINE void bvh_climb_particles_merge(int64_t p, int as_right, int64_t other,
+                                                   int max_leaf, int64_t *i, int64_t *j,
+                                                   int64_t *left_start, int64_t *right_start) {
+  int64_t a, b;
+  bvh_merged_range(*i, *j, as_right, other, &a, &b);
+  bvh_leaf_children(a, p, b, max_leaf, left_start, right_start);
+  *i = a;
+  *j = b;
+}
+
 /* ---- boxes -------------------------------------------------------------------------- */
 
 /** The largest float below x (strictly: absorbs the double rounding of x too). */

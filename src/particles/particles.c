@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cosmo/cosmology.h" /* COSMOLOGY_PROTON_MASS_G */
+#include "core/constants.h"
 
 ionf_err particles_alloc(int64_t count, int with_density, struct particle_set *p) {
   IONF_CHECK(p, IONF_ERR_INTERNAL, "particles_alloc: NULL argument");
@@ -46,7 +46,7 @@ void particles_free(struct particle_set *p) {
 
 void particles_set_hydrogen(struct particle_set *p, double x_h) {
   p->hydrogen_mass_fraction = x_h;
-  const double per_g = x_h / COSMOLOGY_PROTON_MASS_G;
+  const double per_g = x_h / IONF_PROTON_MASS_G;
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < p->count; ++i) p->n_h_atoms[i] = per_g * p->mass_g[i];
 }

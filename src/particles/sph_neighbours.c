@@ -237,6 +237,24 @@ ionf_err sph_neighbours_smoothing_lengths(struct particle_set *p, int n_ngb) {
   return IONF_OK;
 }
 
+/* A thread's scratch for queries: the hit list and the traversal stack (NULL when out of
+   memory: the caller says so). */
+struct scratch {
+  struct hits hits;
+  int32_t *stack;
+};
+
+static void scratch_init(struct scratch *q, const struct search *s) {
+  memset(&q->hits, 0, sizeof q->hits);
+  q->stack = malloc(((size_t)s->tree.height + 2) * sizeof *q->stack);
+}
+
+static void scratch_free(struct scratch *q) {
+  free(q->stack);
+  free(q->hits.d2);
+  free(q->hits.slot);
+}
+
 /* ---- densities and counts ------------------------------------------------------------- */
 
 /* For each particle: the hits within its own h; per-particle result by `what`. */
@@ -249,37 +267,35 @@ static ionf_err gather(const struct particle_set *p, double *density, int32_t *c
   int64_t too_big = -1;
 #pragma omp parallel if (n >= SEARCH_PARALLEL_MIN)
   {
-    struct hits hits;
-    memset(&hits, 0, sizeof hits);
-    int32_t *stack = malloc(((size_t)s.tree.height + 2) * sizeof *stack);
+    struct scratch q;
+    scratch_init(&q, &s);
+    struct hits *hits = &q.hits;
 #pragma omp for schedule(static)
     for (int64_t k = 0; k < n; ++k) {
       int64_t i = s.tree.order[k];
       double h = p->h_cm[i];
-      if (!stack || !(h < r_limit)) {
+      if (!q.stack || !(h < r_limit)) {
 #pragma omp critical(sph_neighbours_gather)
         {
-          if (!stack) no_memory = 1;
+          if (!q.stack) no_memory = 1;
           else if (too_big < 0 || i < too_big) too_big = i;
         }
         continue;
       }
-      if (!query(&s, s.xyz + 3 * k, h, stack, &hits)) {
+      if (!query(&s, s.xyz + 3 * k, h, q.stack, hits)) {
 #pragma omp critical(sph_neighbours_gather)
         no_memory = 1;
         continue;
       }
-      if (counts) counts[i] = (int32_t)hits.count;
+      if (counts) counts[i] = (int32_t)hits->count;
       if (density) {
         double rho = 0.0;
-        for (int64_t m = 0; m < hits.count; ++m)
-          rho += p->mass_g[s.tree.order[hits.slot[m]]] * sph_kernel_w_r2(hits.d2[m], h);
+        for (int64_t m = 0; m < hits->count; ++m)
+          rho += p->mass_g[s.tree.order[hits->slot[m]]] * sph_kernel_w_r2(hits->d2[m], h);
         density[i] = rho;
       }
     }
-    free(stack);
-    free(hits.d2);
-    free(hits.slot);
+    scratch_free(&q);
   }
   search_free(&s);
   IONF_CHECK(!no_memory, IONF_ERR_MEM, "neighbour search: out of memory");
@@ -316,23 +332,23 @@ static ionf_err repel_once(struct particle_set *p, double r_cut, double step, do
   int no_memory = 0;
 #pragma omp parallel if (n >= SEARCH_PARALLEL_MIN)
   {
-    struct hits hits;
-    memset(&hits, 0, sizeof hits);
-    int32_t *stack = malloc(((size_t)s.tree.height + 2) * sizeof *stack);
+    struct scratch q;
+    scratch_init(&q, &s);
+    const struct hits *hits = &q.hits;
 #pragma omp for schedule(static)
     for (int64_t k = 0; k < n; ++k) {
       int64_t i = s.tree.order[k];
       const double *c = s.xyz + 3 * k;
       double push[3] = {0.0, 0.0, 0.0};
-      if (!stack || !query(&s, c, r_cut, stack, &hits)) {
+      if (!q.stack || !query(&s, c, r_cut, q.stack, &q.hits)) {
 #pragma omp critical(sph_neighbours_repel)
         no_memory = 1;
         continue;
       }
-      for (int64_t m = 0; m < hits.count; ++m) {
-        double d = sqrt(hits.d2[m]);
+      for (int64_t m = 0; m < hits->count; ++m) {
+        double d = sqrt(hits->d2[m]);
         if (!(d > 0.0)) continue; /* itself (or a twin: no direction to push) */
-        const double *o = s.xyz + 3 * (int64_t)hits.slot[m];
+        const double *o = s.xyz + 3 * (int64_t)hits->slot[m];
         double w = (1.0 - d / r_cut) * (1.0 - d / r_cut) / d;
         for (int a = 0; a < 3; ++a) {
           double dx = c[a] - o[a];
@@ -344,9 +360,7 @@ static ionf_err repel_once(struct particle_set *p, double r_cut, double step, do
       double scale = len > 1.0 ? step / len : step; /* at most one step */
       for (int a = 0; a < 3; ++a) moved[3 * i + a] = scale * push[a];
     }
-    free(stack);
-    free(hits.d2);
-    free(hits.slot);
+    scratch_free(&q);
   }
   search_free(&s);
   IONF_CHECK(!no_memory, IONF_ERR_MEM, "repulsion: out of memory");

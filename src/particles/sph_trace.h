@@ -27,6 +27,7 @@
 #include "core/error.h"
 #include "particles/particles.h"
 #include "rt/photo_k.h"
+#include "rt/tracer.h"
 
 /**
  * Periodic sets (particles->periodic, box particles->box_size_cm): rays wrap,
@@ -43,6 +44,40 @@ struct sph_sources {
   const double *ndot_per_s;   /*!< count ionizing photon rates [1/s] */
 };
 
+/** The CUDA pass's ray schedule (gpu/particles/sph_trace_gpu.h). */
+enum sph_trace_schedule {
+  SPH_TRACE_SCHEDULE_WARP = 0, /*!< one warp per ray (the default); one thread per ray for
+                                    trees deeper than the warp's stack, and for a pass with a
+                                    ray too dense for its windows */
+  SPH_TRACE_SCHEDULE_THREAD    /*!< one thread per ray, always */
+};
+
+/* The measured defaults of the tuning (benchmarks/RESULTS.md, H100): 512 hits with 8
+   blocks per SM beat 256 and 1024 hits and 1 or 6 blocks; an aim of 0.85 beats 0.5, 0.7. */
+#define SPH_TRACE_WINDOW_HITS_DEFAULT 512
+#define SPH_TRACE_WINDOW_HITS_MAX 1024 /*!< the largest window buffer (8 KiB of keys per warp) */
+#define SPH_TRACE_MIN_BLOCKS_DEFAULT 8
+#define SPH_TRACE_WINDOW_AIM_DEFAULT 0.85
+
+/**
+ * Knobs of the CUDA pass, for tests and measurements; zero everywhere: the measured
+ * defaults.  The CPU pass ignores them.  A value out of range fails the pass
+ * (IONF_ERR_CONFIG); config key particles.trace (config/sph_config.h).
+ */
+struct sph_trace_tuning {
+  enum sph_trace_schedule schedule;
+  int window_hits;      /*!< warp: the hits a window's buffer holds, 2 ..
+                             SPH_TRACE_WINDOW_HITS_MAX (small values force many windows);
+                             0: SPH_TRACE_WINDOW_HITS_DEFAULT */
+  int min_blocks;       /*!< warp: blocks per SM the kernel is compiled to fit (its launch
+                             bound: fewer registers, some spilled), 1, 6 or 8; 0: 8 */
+  double window_aim;    /*!< warp: the hits a window aims at, as a fraction of its buffer,
+                             0.1 .. 2 (above 1 windows are meant to overflow and be cut);
+                             0: SPH_TRACE_WINDOW_AIM_DEFAULT */
+  int64_t hit_capacity; /*!< thread: the hits its buffers hold (small values split each batch
+                             into many pieces); 0: sized from free GPU memory */
+};
+
 /** What a pass reads. */
 struct sph_trace_input {
   const struct particle_set *particles; /*!< pos, h, n_h_atoms */
@@ -53,6 +88,7 @@ struct sph_trace_input {
   struct sph_sources sources;           /*!< this rank's sources */
   int64_t n_rays;                       /*!< rays per source: 12 * nside^2 (HEALPix) */
   double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets only) */
+  struct sph_trace_tuning tuning;       /*!< the CUDA pass's knobs (zero: the defaults) */
 };
 
 /** What a pass writes (per particle, overwritten, not accumulated). */
@@ -61,11 +97,21 @@ struct sph_trace_output {
   double *heating_erg_per_s; /*!< photo-heating per HI atom [erg/s] (when heating) */
 };
 
-/** Counts of one pass, for benchmarks and logs. */
+/** Counts and times of one pass, for benchmarks and logs. */
 struct sph_trace_stats {
   int64_t rays;
   int64_t hits;              /*!< ray-particle intersections */
-  double seconds;
+  double seconds;            /*!< the whole call */
+  /* the CUDA pass only (zero on the CPU): */
+  enum sph_trace_schedule schedule; /*!< the schedule that traced (a fallback shows here) */
+  int64_t windows;           /*!< warp: windows walked */
+  int64_t window_cuts;       /*!< warp: windows cut short when they overflowed */
+  int64_t window_retraversals; /*!< warp: windows shortened and traversed again */
+  double prepare_s;          /*!< host preparation (directions, the column table) */
+  double resident_s;         /*!< particles and tree to the device (0 when already there) */
+  double upload_s;           /*!< the pass's uploads (x_HII, sources, tables) and x_HII check */
+  double trace_s;            /*!< the rays */
+  double rates_out_s;        /*!< the rates back to particle order and to the host */
 };
 
 /** CPU pass (OpenMP). */
@@ -93,5 +139,31 @@ void sph_trace_cuda_release(void);
  * in a CPU-only build.
  */
 void sph_trace_cuda_pin_host(void *p, size_t bytes);
+
+/* ---- the particle tracer behind the tracer interface (rt/tracer.h) ------------------ */
+
+/** A pass function: sph_trace_cpu, sph_trace_cuda, or a test's stand-in. */
+typedef ionf_err (*sph_trace_fn)(const struct sph_trace_input *in, struct sph_trace_output *out,
+                                 struct sph_trace_stats *stats);
+
+/** What a particle tracer is made with. */
+struct sph_tracer_setup {
+  const struct particle_set *particles; /*!< borrowed: must outlive the tracer */
+  const struct bvh *tree;               /*!< built over particles */
+  struct photo_table_view tables;       /*!< host tables (the CUDA pass copies them) */
+  int64_t n_rays;                       /*!< rays per source */
+  double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets) */
+  struct sph_trace_tuning tuning;       /*!< the CUDA pass's knobs (zero: the defaults) */
+};
+
+/**
+ * The particle tracer as a tracer: each pass traces this rank's sources (placed by
+ * position: the source list's pos_cm) with `fn` over host arrays, x_HII from the
+ * fields' averages, and sets every particle's rate (a rank without sources sets
+ * zeros).  It must be the first tracer of a pass (it sets; it cannot add).  `name`
+ * describes the pass function ("cpu", "cuda", "injected").
+ */
+IONF_NODISCARD ionf_err sph_tracer_create(const struct sph_tracer_setup *s, sph_trace_fn fn,
+                                          const char *name, struct tracer **out);
 
 #endif /* IONF_SPH_TRACE_H */

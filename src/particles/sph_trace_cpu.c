@@ -244,6 +244,7 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
   free(heat);
   sph_trace_prep_free(&prep);
   if (stats) {
+    memset(stats, 0, sizeof *stats);
     stats->rays = total_rays;
     stats->hits = total_hits;
     stats->seconds = omp_get_wtime() - t0;

@@ -69,8 +69,6 @@ IONF_NODISCARD ionf_err render_volume_cuda(const struct render_volume *vol, cons
 IONF_NODISCARD ionf_err render_sample_cuda(const struct render_volume *vol, const float *points,
                                            int64_t count, float *out);
 
-/** Usable CUDA devices (0 in a CPU-only build). */
-int render_cuda_device_count(void);
 
 /* ---- particles onto a grid ------------------------------------------------------------ */
 

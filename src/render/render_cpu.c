@@ -85,8 +85,6 @@ ionf_err render_volume_cpu(const struct render_volume *vol, const float *tf,
 }
 
 #if !IONF_HAVE_CUDA
-int render_cuda_device_count(void) { return 0; }
-
 ionf_err render_volume_cuda(const struct render_volume *vol, const float *tf,
                             const struct render_camera *cam, float *rgba) {
   (void)vol, (void)tf, (void)cam, (void)rgba;

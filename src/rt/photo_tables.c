@@ -51,8 +51,9 @@ static ionf_err integrate(gsl_integration_workspace *ws, struct bb_params *p, do
 }
 
 /* Species s's tables (allocated; the black-body ones by quadrature against `norm`). */
-static ionf_err build_species(const struct ionf_config *cfg, const struct species_data *sd,
-                              gsl_integration_workspace *ws, double norm, struct photo_tables *t,
+static ionf_err build_species(const struct photo_spectrum *spectrum,
+                              const struct species_data *sd, gsl_integration_workspace *ws,
+                              double norm, struct photo_tables *t,
                               struct photo_species_tables *sp) {
   size_t n = (size_t)t->num_tau + 1;
   sp->sigma0_cm2 = sd->sigma0_cm2;
@@ -71,7 +72,7 @@ static ionf_err build_species(const struct ionf_config *cfg, const struct specie
     }
     return IONF_OK;
   }
-  struct bb_params p = {IONF_K_B_EV * cfg->t_eff_k, 0.0, sd->sigma_power_law_index,
+  struct bb_params p = {IONF_K_B_EV_PER_K * spectrum->t_eff_k, 0.0, sd->sigma_power_law_index,
                         sd->threshold_ev / IONF_E_HI_EV, 0, 0};
   const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV;
@@ -101,36 +102,41 @@ static ionf_err build_species(const struct ionf_config *cfg, const struct specie
   return rc;
 }
 
-ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *t) {
+ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
+                            const struct species_data species[IONF_N_SPECIES], int thermal,
+                            struct photo_tables *t) {
   memset(t, 0, sizeof *t);
-  t->num_tau = cfg->num_tau;
-  t->min_log_tau = cfg->min_log_tau;
-  t->dlog_tau = (cfg->max_log_tau - cfg->min_log_tau) / (double)cfg->num_tau;
-  t->grey = cfg->spectrum == SPECTRUM_GREY;
+  t->num_tau = spectrum->num_tau;
+  t->min_log_tau = spectrum->min_log_tau;
+  t->dlog_tau = (spectrum->max_log_tau - spectrum->min_log_tau) / (double)spectrum->num_tau;
+  t->grey = spectrum->type == SPECTRUM_GREY;
   /* heating tables when the temperature evolves; a grey (threshold) spectrum heats nothing */
-  t->heating = !cfg->isothermal && !t->grey;
-  struct species_data species[IONF_N_SPECIES];
-  species_table(cfg, species);
+  t->heating = thermal && !t->grey;
 
   gsl_integration_workspace *ws = NULL;
   double norm = 0.0;
   ionf_err rc = IONF_OK;
+  /* GSL failures come back as codes; the caller's GSL handler is put back below */
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
   if (!t->grey) {
-    gsl_set_error_handler_off();
     ws = gsl_integration_workspace_alloc(2000);
-    if (!ws) return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
+    if (!ws) {
+      gsl_set_error_handler(old_handler);
+      return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
+    }
     /* one source photon per second above the HI threshold */
-    struct bb_params p = {IONF_K_B_EV * cfg->t_eff_k, 0.0,
+    struct bb_params p = {IONF_K_B_EV_PER_K * spectrum->t_eff_k, 0.0,
                           species[SPECIES_HI].sigma_power_law_index, 1.0, 0, 0};
     rc = integrate(ws, &p, 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV, &norm);
     if (rc == IONF_OK && !(norm > 0.0))
       rc = ionf_error_set(IONF_ERR_CONFIG,
                           "spectrum.T_eff = %g K emits no ionizing photons above 13.6 eV",
-                          cfg->t_eff_k);
+                          spectrum->t_eff_k);
   }
   for (int s = 0; s < IONF_N_SPECIES && rc == IONF_OK; ++s)
-    rc = build_species(cfg, &species[s], ws, norm, t, &t->sp[s]);
+    rc = build_species(spectrum, &species[s], ws, norm, t, &t->sp[s]);
   if (ws) gsl_integration_workspace_free(ws);
+  gsl_set_error_handler(old_handler);
   if (rc != IONF_OK) photo_tables_free(t);
   return rc;
 }

@@ -5,10 +5,20 @@
 #ifndef IONF_PHOTO_TABLES_H
 #define IONF_PHOTO_TABLES_H
 
-#include "config/config.h"
 #include "core/error.h"
 #include "rt/photo_k.h"
 #include "chem/species.h"
+
+/** The sources' spectrum (spectrum.type). */
+enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
+
+/** The spectrum the tables are built for and their sampling in optical depth. */
+struct photo_spectrum {
+  enum spectrum_type type;
+  double t_eff_k;                  /*!< black-body temperature [K] (blackbody only) */
+  int num_tau;                     /*!< table intervals: num_tau + 1 points */
+  double min_log_tau, max_log_tau; /*!< log10 of the optical depths the tables span */
+};
 
 /** One species' tables (host). */
 struct photo_species_tables {
@@ -28,13 +38,17 @@ struct photo_tables {
 };
 
 /**
- * Build the tables of every species for cfg's spectrum, one after the other
- * from the species table.  Black body: photon spectrum ~ nu^2 / (exp(h nu / k T) - 1)
- * from the species' threshold (13.598 eV for HI) to 10 x 54.416 eV, normalised
- * to one photon per second; sigma(nu) = sigma0 (nu/nu0)^-index; integrals by
- * GSL adaptive quadrature (QAG, relative tolerance 1e-10).
+ * Build the tables of every species of `species` (species_table) for `spectrum`,
+ * one after the other; with heating tables when `thermal` (the temperature
+ * evolves) and the spectrum is not grey.  Black body: photon spectrum
+ * ~ nu^2 / (exp(h nu / k T) - 1) from the species' threshold (13.598 eV for HI)
+ * to 10 x 54.416 eV, normalised to one photon per second; sigma(nu) =
+ * sigma0 (nu/nu0)^-index; integrals by GSL adaptive quadrature (QAG, relative
+ * tolerance 1e-10).
  */
-IONF_NODISCARD ionf_err photo_tables_build(const struct ionf_config *cfg, struct photo_tables *t);
+IONF_NODISCARD ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
+                                           const struct species_data species[IONF_N_SPECIES],
+                                           int thermal, struct photo_tables *t);
 void photo_tables_free(struct photo_tables *t);
 /** View for photo_rates (host pointers). */
 struct photo_table_view photo_tables_view(const struct photo_tables *t);

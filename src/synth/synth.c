@@ -32,7 +32,7 @@ static ionf_err synth_check_grid(int64_t n, double box_cmpc, const char *what) {
 static ionf_err eor_check(const struct synth_eor_request *req) {
   static const char what[] = "EoR sequence";
   IONF_CHECK(req, IONF_ERR_INTERNAL, "synth_write_eor_sequence: NULL request");
-  IONF_CALL(synth_check_grid(req->n, req->box_cmpc, what));
+  IONF_CALL(synth_check_grid(req->field.n, req->field.box_cmpc, what));
   IONF_CHECK(req->n_redshifts >= 1 && req->redshifts, IONF_ERR_CONFIG,
              "%s: no redshifts given", what);
   for (int r = 0; r < req->n_redshifts; ++r) {
@@ -86,12 +86,12 @@ ionf_err synth_write_eor_sequence(const struct synth_eor_request *req) {
 }
 
 void synth_eor_signature(const struct synth_eor_request *req, double z, char *out, size_t cap) {
-  const struct cosmology *c = &req->cosmo;
+  const struct cosmology *c = &req->field.cosmo;
   snprintf(out, cap,
            "eor N=%lld box_cmpc=%.9g seed=%llu sigma_8=%.9g n_s=%.9g h=%.9g Omega_m=%.9g "
            "Omega_b=%.9g T_cmb=%.9g M_min_msun=%.9g M_source_msun=%.9g z=%.9g",
-           (long long)req->n, req->box_cmpc, (unsigned long long)req->seed, req->sigma_8,
-           req->n_s, c->h, c->omega_m, c->omega_b, c->t_cmb0_k, req->min_halo_mass_msun,
+           (long long)req->field.n, req->field.box_cmpc, (unsigned long long)req->field.seed, req->field.sigma_8,
+           req->field.n_s, c->h, c->omega_m, c->omega_b, c->t_cmb0_k, req->min_halo_mass_msun,
            req->min_source_mass_msun, z);
 }
 
@@ -99,8 +99,8 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
                                         struct synth_eor_step *steps) {
   IONF_CALL(eor_check(req));
   struct synth_spectrum spec;
-  IONF_CALL(synth_spectrum_init(&spec, &req->cosmo, req->sigma_8, req->n_s));
-  const int64_t n = req->n;
+  IONF_CALL(synth_spectrum_init(&spec, &req->field.cosmo, req->field.sigma_8, req->field.n_s));
+  const int64_t n = req->field.n;
   const size_t cells = (size_t)n * (size_t)n * (size_t)n;
   double *delta = malloc(cells * sizeof *delta);
   double *field = malloc(cells * sizeof *field);
@@ -110,8 +110,8 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
     return ionf_error_set(IONF_ERR_MEM, "EoR sequence: cannot allocate two %lld^3 grids",
                           (long long)n);
   }
-  ionf_err rc = synth_density_linear(n, req->box_cmpc, &spec, req->seed, delta);
-  const struct cosmology *c = &req->cosmo;
+  ionf_err rc = synth_density_linear(n, req->field.box_cmpc, &spec, req->field.seed, delta);
+  const struct cosmology *c = &req->field.cosmo;
   for (int r = 0; rc == IONF_OK && r < req->n_redshifts; ++r) {
     double z = req->redshifts[r], growth = synth_growth_factor(c, z);
     char sig[768], desc[512], dpath[IONF_PATH_MAX], hpath[IONF_PATH_MAX];
@@ -124,9 +124,9 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
     struct synth_halo_list halos = {0};
     struct synth_eps_stats eps;
     if (rc == IONF_OK) {
-      struct synth_eps_request er = {n,     req->box_cmpc,           delta,
+      struct synth_eps_request er = {n,     req->field.box_cmpc,           delta,
                                      field, growth,                  req->min_halo_mass_msun,
-                                     req->min_source_mass_msun, req->seed};
+                                     req->min_source_mass_msun, req->field.seed};
       rc = synth_halos_eps(&er, &spec, &halos, &eps);
     }
     if (rc == IONF_OK) {
@@ -136,7 +136,7 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
                "z = %g",
                req->min_halo_mass_msun, req->min_source_mass_msun, z);
       rc = synth_files_write_halos(hpath, halos.n, halos.position_cmpc, halos.mass_msun, z,
-                                   req->box_cmpc, sig, desc);
+                                   req->field.box_cmpc, sig, desc);
     }
     double halo_mass = 0.0;
     for (int64_t h = 0; h < halos.n; ++h) halo_mass += halos.mass_msun[h];
@@ -147,8 +147,8 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
       snprintf(desc, sizeof desc,
                "ionfront synthetic density: log-normal Gaussian random field (Eisenstein & Hu "
                "no-wiggle LCDM spectrum, sigma_8 = %g, n_s = %g) grown to z = %g; proper n_H",
-               req->sigma_8, req->n_s, z);
-      rc = synth_files_write_density(dpath, "n_H", n, field, z, req->box_cmpc, sig, desc);
+               req->field.sigma_8, req->field.n_s, z);
+      rc = synth_files_write_density(dpath, "n_H", n, field, z, req->field.box_cmpc, sig, desc);
     }
     if (rc == IONF_OK && steps) {
       struct synth_eor_step *st = &steps[r];
@@ -174,13 +174,13 @@ ionf_err synth_write_eor_sequence_steps(const struct synth_eor_request *req,
 
 void synth_iliev4_signatures(const struct synth_iliev4_request *req, char *density_sig,
                              char *sources_sig, size_t cap) {
-  const struct cosmology *c = &req->cosmo;
+  const struct cosmology *c = &req->field.cosmo;
   char field[512];
   snprintf(field, sizeof field,
            "iliev4 N=%lld box_cmpc=%.9g z=%.9g seed=%llu sigma_8=%.9g n_s=%.9g h=%.9g "
            "Omega_m=%.9g Omega_b=%.9g T_cmb=%.9g",
-           (long long)req->n, req->box_cmpc, req->redshift, (unsigned long long)req->seed,
-           req->sigma_8, req->n_s, c->h, c->omega_m, c->omega_b, c->t_cmb0_k);
+           (long long)req->field.n, req->field.box_cmpc, req->redshift, (unsigned long long)req->field.seed,
+           req->field.sigma_8, req->field.n_s, c->h, c->omega_m, c->omega_b, c->t_cmb0_k);
   if (density_sig) snprintf(density_sig, cap, "%s", field);
   if (sources_sig)
     snprintf(sources_sig, cap, "%s peaks=%d min_separation=%d f_gamma=%.9g t_source_Myr=%.9g",
@@ -192,7 +192,7 @@ ionf_err synth_write_iliev4(const struct synth_iliev4_request *req,
                             struct synth_iliev4_result *result) {
   static const char what[] = "iliev4 stand-in";
   IONF_CHECK(req, IONF_ERR_INTERNAL, "synth_write_iliev4: NULL request");
-  IONF_CALL(synth_check_grid(req->n, req->box_cmpc, what));
+  IONF_CALL(synth_check_grid(req->field.n, req->field.box_cmpc, what));
   IONF_CHECK(isfinite(req->redshift) && req->redshift >= 0.0 && req->redshift < 1000.0,
              IONF_ERR_CONFIG, "%s: redshift %g is out of range [0, 1000)", what, req->redshift);
   IONF_CHECK(req->n_sources >= 1 && req->n_sources <= 1000000, IONF_ERR_CONFIG,
@@ -201,19 +201,19 @@ ionf_err synth_write_iliev4(const struct synth_iliev4_request *req,
              "%s: f_gamma = %g must be > 0", what, req->f_gamma);
   IONF_CHECK(isfinite(req->t_source_s) && req->t_source_s > 0.0, IONF_ERR_CONFIG,
              "%s: the source lifetime %g s must be > 0", what, req->t_source_s);
-  IONF_CHECK(req->cosmo.omega_b > 0.0, IONF_ERR_CONFIG,
+  IONF_CHECK(req->field.cosmo.omega_b > 0.0, IONF_ERR_CONFIG,
              "%s: Omega_b = %g: sources emit f_gamma photons per baryon, so Omega_b must be > 0",
-             what, req->cosmo.omega_b);
+             what, req->field.cosmo.omega_b);
   struct synth_spectrum spec;
-  IONF_CALL(synth_spectrum_init(&spec, &req->cosmo, req->sigma_8, req->n_s));
+  IONF_CALL(synth_spectrum_init(&spec, &req->field.cosmo, req->field.sigma_8, req->field.n_s));
 
-  const int64_t n = req->n;
+  const int64_t n = req->field.n;
   const size_t cells = (size_t)n * (size_t)n * (size_t)n;
   double *field = malloc(cells * sizeof *field);
   IONF_CHECK(field, IONF_ERR_MEM, "%s: cannot allocate a %lld^3 grid", what, (long long)n);
-  ionf_err rc = synth_density_linear(n, req->box_cmpc, &spec, req->seed, field);
+  ionf_err rc = synth_density_linear(n, req->field.box_cmpc, &spec, req->field.seed, field);
   struct synth_lognormal_stats ln = {0};
-  double growth = synth_growth_factor(&req->cosmo, req->redshift);
+  double growth = synth_growth_factor(&req->field.cosmo, req->redshift);
   if (rc == IONF_OK) rc = synth_density_lognormal(n, field, growth, field, &ln);
 
   struct synth_peaks peaks = {0};
@@ -222,7 +222,7 @@ ionf_err synth_write_iliev4(const struct synth_iliev4_request *req,
   synth_iliev4_signatures(req, dsig, ssig, sizeof dsig);
   if (rc == IONF_OK)
     rc = synth_halos_peaks(n, field, req->n_sources, req->min_separation_cells,
-                           synth_halos_cell_mass_msun(&spec, req->box_cmpc, n), &peaks);
+                           synth_halos_cell_mass_msun(&spec, req->field.box_cmpc, n), &peaks);
   if (rc == IONF_OK && peaks.n < req->n_sources)
     rc = ionf_error_set(IONF_ERR_CONFIG,
                         "%s: the %lld^3 field has only %d density peaks %d cells apart; %d "
@@ -239,14 +239,14 @@ ionf_err synth_write_iliev4(const struct synth_iliev4_request *req,
     res.ndot_min = INFINITY;
     for (int s = 0; s < peaks.n; ++s) {
       ndot[s] = io_halos_ndot_per_s(peaks.mass_msun[s], req->f_gamma, req->t_source_s,
-                                    &req->cosmo);
+                                    &req->field.cosmo);
       res.ndot_total += ndot[s];
       if (ndot[s] < res.ndot_min) res.ndot_min = ndot[s];
       if (ndot[s] > res.ndot_max) res.ndot_max = ndot[s];
     }
     res.sigma_lin = ln.sigma_lin;
     res.max_over_mean = ln.max_over_mean;
-    res.mean_n_h_cm3 = cosmology_mean_hydrogen_cm3(&req->cosmo, req->redshift, SYNTH_DENSITY_X_H);
+    res.mean_n_h_cm3 = cosmology_mean_hydrogen_cm3(&req->field.cosmo, req->redshift, SYNTH_DENSITY_X_H);
   }
   if (rc == IONF_OK && req->sources_path) {
     char desc[512];
@@ -265,11 +265,11 @@ ionf_err synth_write_iliev4(const struct synth_iliev4_request *req,
              "Stand-in for the Iliev et al. (2006) Test 4 density (not the paper's field): "
              "log-normal Gaussian random field, Eisenstein & Hu no-wiggle LCDM spectrum, "
              "sigma_8 = %g, n_s = %g, grown to z = %g; proper n_H",
-             req->sigma_8, req->n_s, req->redshift);
-    synth_density_hydrogen(n, field, &req->cosmo, req->redshift, field);
+             req->field.sigma_8, req->field.n_s, req->redshift);
+    synth_density_hydrogen(n, field, &req->field.cosmo, req->redshift, field);
     rc = synth_files_write_density(req->density_path,
                                    req->density_dataset ? req->density_dataset : "n_H", n, field,
-                                   req->redshift, req->box_cmpc, dsig, desc);
+                                   req->redshift, req->field.box_cmpc, dsig, desc);
   }
   if (rc == IONF_OK && result) *result = res;
   free(ndot);

@@ -22,8 +22,19 @@
 
 /* ---- the EoR sequence ------------------------------------------------------------ */
 
+/** The Gaussian random field both products grow from: n^3 cells of a comoving box,
+    the Eisenstein & Hu no-wiggle spectrum of `cosmo` normalised to sigma_8 with slope n_s,
+    the seed of its phases. */
+struct synth_field {
+  int64_t n;                    /*!< cells per side */
+  double box_cmpc;              /*!< comoving side [Mpc] */
+  struct cosmology cosmo;
+  double sigma_8, n_s;
+  uint64_t seed;
+};
+
 struct synth_eor_request {
-  int64_t n; double box_cmpc; struct cosmology cosmo; double sigma_8, n_s; uint64_t seed;
+  struct synth_field field;
   int n_redshifts; const double *redshifts;   /* descending, e.g. 20 ... 7 */
   double min_halo_mass_msun;    /* EPS collapse mass (e.g. 1e8) */
   double min_source_mass_msun;  /* cells with less collapsed mass get no halo */
@@ -62,12 +73,8 @@ IONF_NODISCARD ionf_err synth_write_eor_sequence_steps(const struct synth_eor_re
 /* ---- Iliev et al. (2006) Test 4 stand-in ----------------------------------------------- */
 
 struct synth_iliev4_request {
-  int64_t n;                    /*!< cells per side */
-  double box_cmpc;              /*!< comoving side [Mpc] (the paper: 0.5/h) */
+  struct synth_field field;     /*!< the paper: a box of 0.5/h comoving Mpc */
   double redshift;              /*!< of the density (the paper: 9) */
-  struct cosmology cosmo;
-  double sigma_8, n_s;
-  uint64_t seed;
   int n_sources;                /*!< the densest peaks (16) */
   int min_separation_cells;     /*!< between peaks (4) */
   double f_gamma;               /*!< photons per baryon (250) */

@@ -26,12 +26,25 @@ int synth_density_fft_threaded(void) {
 #endif
 }
 
-/* FFTW's planner is not thread-safe: callers plan from one thread (ionfront does). */
-static void density_fft_threads(void) {
+/* FFTW's planner is not thread-safe: callers plan from one thread (ionfront does).  The
+   planner's thread count is process-wide state: it is set for our plan and put back
+   (returns the caller's count, -1 when FFTW's threads are not there). */
+static int density_fft_threads(void) {
 #ifdef IONF_HAVE_FFTW_OMP
   static int initialised = 0;
   if (!initialised) initialised = fftw_init_threads() ? 1 : -1;
-  if (initialised > 0) fftw_plan_with_nthreads(omp_get_max_threads());
+  if (initialised > 0) {
+    int before = fftw_planner_nthreads();
+    fftw_plan_with_nthreads(omp_get_max_threads());
+    return before;
+  }
+#endif
+  return -1;
+}
+
+static void density_fft_threads_restore(int before) {
+#ifdef IONF_HAVE_FFTW_OMP
+  if (before > 0) fftw_plan_with_nthreads(before);
 #endif
 }
 
@@ -102,8 +115,9 @@ ionf_err synth_density_linear(int64_t n, double box_cmpc, const struct synth_spe
   if (n % 2 == 0) density_hermitian_plane(c, n, nh, n / 2);
   c[0][0] = c[0][1] = 0.0; /* the mean */
 
-  density_fft_threads();
+  int planner_threads = density_fft_threads();
   fftw_plan plan = fftw_plan_dft_c2r_3d((int)n, (int)n, (int)n, c, delta, FFTW_ESTIMATE);
+  density_fft_threads_restore(planner_threads);
   if (!plan) {
     fftw_free(c);
     return ionf_error_set(IONF_ERR_INTERNAL, "FFTW could not plan a %lld^3 c2r transform",

@@ -151,11 +151,14 @@ static void plane_rng_seed(gsl_rng *r, uint64_t seed, int64_t i) {
   gsl_rng_set(r, (unsigned long)(uint32_t)(base + 0x9E3779B9u * (uint32_t)(i + 1)));
 }
 
-ionf_err synth_halos_eps(const struct synth_eps_request *req, const struct synth_spectrum *s,
-                         struct synth_halo_list *out, struct synth_eps_stats *stats) {
-  IONF_CHECK(req && s && out && req->delta_lin_z0 && req->rho_over_mean, IONF_ERR_INTERNAL,
-             "synth_halos_eps: NULL argument");
-  memset(out, 0, sizeof *out);
+/* The mass scales of a request: a cell's mass, sigma at the minimum halo mass and at a
+   cell's mass (the request's grid, growth factor and masses checked first). */
+struct eps_scales {
+  double m_cell, sigma_min, sigma_cell, s2min, s2cell;
+};
+
+static ionf_err eps_scales_of(const struct synth_eps_request *req, const struct synth_spectrum *s,
+                              struct eps_scales *sc) {
   const int64_t n = req->n;
   IONF_CHECK(n >= 1 && isfinite(req->box_cmpc) && req->box_cmpc > 0.0, IONF_ERR_CONFIG,
              "EPS haloes: grid %lld cells of a %g comoving Mpc box", (long long)n, req->box_cmpc);
@@ -175,17 +178,23 @@ ionf_err synth_halos_eps(const struct synth_eps_request *req, const struct synth
   double sigma_min = 0.0, sigma_cell = 0.0;
   IONF_CALL(synth_spectrum_sigma_mass(s, req->min_halo_mass_msun, &sigma_min));
   IONF_CALL(synth_spectrum_sigma_mass(s, m_cell, &sigma_cell));
-  const double s2min = sigma_min * sigma_min, s2cell = sigma_cell * sigma_cell;
+  sc->m_cell = m_cell;
+  sc->sigma_min = sigma_min;
+  sc->sigma_cell = sigma_cell;
+  sc->s2min = sigma_min * sigma_min;
+  sc->s2cell = sigma_cell * sigma_cell;
+  return IONF_OK;
+}
 
-  /* Pass 1, per plane (fixed order of sums): f_coll sums and the haloes to come. */
+/* Pass 1, per plane (fixed order of sums): f_coll sums and the haloes to come;
+   first[i] := the haloes of the planes before i (n + 1 entries, zeros in). */
+static ionf_err eps_count(const struct synth_eps_request *req, const struct eps_scales *sc,
+                          int64_t *first, struct synth_eps_stats *stats) {
+  const int64_t n = req->n;
+  const double m_cell = sc->m_cell, s2min = sc->s2min, s2cell = sc->s2cell;
   const size_t plane = (size_t)n * (size_t)n;
   double *part = calloc(4 * (size_t)n, sizeof *part);
-  int64_t *first = calloc((size_t)n + 1, sizeof *first);
-  if (!part || !first) {
-    free(part);
-    free(first);
-    return ionf_error_set(IONF_ERR_MEM, "out of memory for the EPS sums");
-  }
+  if (!part) return ionf_error_set(IONF_ERR_MEM, "out of memory for the EPS sums");
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) {
     double f_sum = 0.0, m_sum = 0.0, rho_sum = 0.0, halo_sum = 0.0;
@@ -216,28 +225,27 @@ ionf_err synth_halos_eps(const struct synth_eps_request *req, const struct synth
     first[i + 1] += first[i];
   }
   free(part);
-  const int64_t n_halo = first[n];
   if (stats) {
     stats->fcoll_volume = f_all / ((double)plane * (double)n);
     stats->fcoll_mass = m_all / (m_cell * rho_all);
-    stats->fcoll_ps = synth_halos_fcoll_unconditional(sigma_min, req->growth);
+    stats->fcoll_ps = synth_halos_fcoll_unconditional(sc->sigma_min, req->growth);
     stats->collapsed_msun = m_all;
     stats->in_halos_msun = halo_all;
-    stats->sigma_min = sigma_min;
-    stats->sigma_cell = sigma_cell;
+    stats->sigma_min = sc->sigma_min;
+    stats->sigma_cell = sc->sigma_cell;
     stats->cell_mass_msun = m_cell;
   }
-  out->position_cmpc = malloc((n_halo ? (size_t)n_halo : 1) * 3 * sizeof *out->position_cmpc);
-  out->mass_msun = malloc((n_halo ? (size_t)n_halo : 1) * sizeof *out->mass_msun);
-  if (!out->position_cmpc || !out->mass_msun) {
-    free(first);
-    synth_halos_list_free(out);
-    return ionf_error_set(IONF_ERR_MEM, "out of memory for %lld haloes", (long long)n_halo);
-  }
+  return IONF_OK;
+}
 
-  /* Pass 2: each plane draws 3 uniforms for every cell from its own stream, so a
-   * cell's point does not depend on threads or redshift; haloes keep the
-   * middle 90% of the cell, where floor(x / cell) recovers the cell exactly. */
+/* Pass 2: each plane draws 3 uniforms for every cell from its own stream, so a
+ * cell's point does not depend on threads or redshift; haloes keep the
+ * middle 90% of the cell, where floor(x / cell) recovers the cell exactly.
+ * Plane i's haloes go from first[i] on in out's arrays. */
+static ionf_err eps_place(const struct synth_eps_request *req, const struct eps_scales *sc,
+                          const int64_t *first, struct synth_halo_list *out) {
+  const int64_t n = req->n;
+  const double m_cell = sc->m_cell, s2min = sc->s2min, s2cell = sc->s2cell;
   const double cell = req->box_cmpc / (double)n;
   int failed = 0;
 #pragma omp parallel reduction(|| : failed)
@@ -266,10 +274,33 @@ ionf_err synth_halos_eps(const struct synth_eps_request *req, const struct synth
     }
     if (r) gsl_rng_free(r);
   }
+  if (failed) return ionf_error_set(IONF_ERR_MEM, "out of memory for the halo position generators");
+  return IONF_OK;
+}
+
+ionf_err synth_halos_eps(const struct synth_eps_request *req, const struct synth_spectrum *s,
+                         struct synth_halo_list *out, struct synth_eps_stats *stats) {
+  IONF_CHECK(req && s && out && req->delta_lin_z0 && req->rho_over_mean, IONF_ERR_INTERNAL,
+             "synth_halos_eps: NULL argument");
+  memset(out, 0, sizeof *out);
+  struct eps_scales sc = {0.0, 0.0, 0.0, 0.0, 0.0};
+  IONF_CALL(eps_scales_of(req, s, &sc));
+  const int64_t n = req->n;
+  int64_t *first = calloc((size_t)n + 1, sizeof *first);
+  if (!first) return ionf_error_set(IONF_ERR_MEM, "out of memory for the EPS sums");
+  ionf_err rc = eps_count(req, &sc, first, stats);
+  const int64_t n_halo = rc == IONF_OK ? first[n] : 0;
+  if (rc == IONF_OK) {
+    out->position_cmpc = malloc((n_halo ? (size_t)n_halo : 1) * 3 * sizeof *out->position_cmpc);
+    out->mass_msun = malloc((n_halo ? (size_t)n_halo : 1) * sizeof *out->mass_msun);
+    if (!out->position_cmpc || !out->mass_msun)
+      rc = ionf_error_set(IONF_ERR_MEM, "out of memory for %lld haloes", (long long)n_halo);
+  }
+  if (rc == IONF_OK) rc = eps_place(req, &sc, first, out);
   free(first);
-  if (failed) {
+  if (rc != IONF_OK) {
     synth_halos_list_free(out);
-    return ionf_error_set(IONF_ERR_MEM, "out of memory for the halo position generators");
+    return rc;
   }
   out->n = n_halo;
   return IONF_OK;

@@ -37,6 +37,15 @@ static ionf_err inputs_check_existing(const char *path, const char *key, const c
   return IONF_OK;
 }
 
+/* The random field of the config's synthetic: section, in a comoving box of box_cmpc. */
+static struct synth_field inputs_field(const struct ionf_config *cfg, double box_cmpc) {
+  const struct synthetic_config *syn = &cfg->synthetic;
+  struct synth_field f = {cfg->n_cells_1d, box_cmpc,
+                          cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k),
+                          syn->sigma_8, syn->n_s, syn->seed};
+  return f;
+}
+
 /* kind eor: every density grid and halo catalogue sequence: names (all redshifts, the
    last one too, so the folder is a complete sequence). */
 static ionf_err make_eor(const struct ionf_config *cfg) {
@@ -44,12 +53,7 @@ static ionf_err make_eor(const struct ionf_config *cfg) {
   const struct sequence_config *seq = &cfg->sequence;
   struct synth_eor_request req;
   memset(&req, 0, sizeof req);
-  req.n = cfg->n_cells_1d;
-  req.box_cmpc = cfg->box_size_cm / IONF_MPC_CM; /* sequence: runs are cosmological */
-  req.cosmo = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
-  req.sigma_8 = syn->sigma_8;
-  req.n_s = syn->n_s;
-  req.seed = syn->seed;
+  req.field = inputs_field(cfg, cfg->box_size_cm / IONF_MPC_CM); /* sequences are cosmological */
   req.n_redshifts = seq->n_redshifts;
   req.redshifts = seq->redshifts;
   req.min_halo_mass_msun = syn->min_halo_mass_msun;
@@ -90,9 +94,9 @@ static ionf_err make_eor(const struct ionf_config *cfg) {
   IONF_CALL(synth_write_eor_sequence(&req));
   ionf_message0("synthetic eor: made %d density grids (%s) and halo catalogues (%s), %lld^3, "
                 "z = %g..%g, seed %llu, in %.1f s",
-                seq->n_redshifts, seq->density_pattern, seq->halo_pattern, (long long)req.n,
+                seq->n_redshifts, seq->density_pattern, seq->halo_pattern, (long long)req.field.n,
                 seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1],
-                (unsigned long long)req.seed, ionf_wtime() - t0);
+                (unsigned long long)req.field.seed, ionf_wtime() - t0);
   return IONF_OK;
 }
 
@@ -103,14 +107,10 @@ ionf_err synth_inputs_make(const struct ionf_config *cfg) {
 
   struct synth_iliev4_request req;
   memset(&req, 0, sizeof req);
-  req.n = cfg->n_cells_1d;
-  req.redshift = syn->redshift;
   /* grid.box_size is proper at the density's redshift unless the run is cosmological */
-  req.box_cmpc = cfg->box_size_cm / IONF_MPC_CM * (cfg->cosmological ? 1.0 : 1.0 + syn->redshift);
-  req.cosmo = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
-  req.sigma_8 = syn->sigma_8;
-  req.n_s = syn->n_s;
-  req.seed = syn->seed;
+  req.field = inputs_field(cfg, cfg->box_size_cm / IONF_MPC_CM *
+                                    (cfg->cosmological ? 1.0 : 1.0 + syn->redshift));
+  req.redshift = syn->redshift;
   req.n_sources = syn->peaks;
   req.min_separation_cells = syn->min_separation_cells;
   req.f_gamma = syn->f_gamma;
@@ -145,7 +145,7 @@ ionf_err synth_inputs_make(const struct ionf_config *cfg) {
   ionf_message0("synthetic iliev4: made %s%s%s (%lld^3 log-normal field at z = %g, seed %llu; %d "
                 "sources, Ndot %.3g..%.3g 1/s) in %.1f s",
                 d_there ? "" : dpath, !d_there && !s_there ? " and " : "", s_there ? "" : spath,
-                (long long)req.n, req.redshift, (unsigned long long)req.seed, res.n_sources,
+                (long long)req.field.n, req.redshift, (unsigned long long)req.field.seed, res.n_sources,
                 res.ndot_min, res.ndot_max, ionf_wtime() - t0);
   return IONF_OK;
 }

@@ -9,7 +9,6 @@
 #include <math.h>
 
 #include "core/constants.h"
-#include "io/io_halos.h" /* IO_HALOS_M_SUN_G */
 
 #define SPECTRUM_LIMIT 10000
 #define SPECTRUM_EPSREL 1e-8
@@ -114,7 +113,7 @@ ionf_err synth_spectrum_init(struct synth_spectrum *s, const struct cosmology *c
   IONF_CALL(sigma2_unnormalised(c, n_s, SPECTRUM_R8_H_MPC, &s8));
   s->amplitude = sigma_8 * sigma_8 / s8;
   s->rho_m_msun_mpc3 = c->omega_m * cosmology_critical_density0_g_cm3(c) * IONF_MPC_CM *
-                       IONF_MPC_CM * IONF_MPC_CM / IO_HALOS_M_SUN_G;
+                       IONF_MPC_CM * IONF_MPC_CM / IONF_M_SUN_G;
   return IONF_OK;
 }
 

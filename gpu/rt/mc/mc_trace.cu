@@ -10,9 +10,10 @@
 #include <cub/block/block_reduce.cuh>
 
 extern "C" {
-#include "mpi/comm.h"
 #include "core/constants.h"
+#include "gpu/core/cuda_util.h"
 #include "gpu/rt/mc/mc_cuda.h"
+#include "gpu/rt/tracer_cuda.h"
 #include "rt/mc/mc_k.h"
 }
 
@@ -27,22 +28,6 @@ struct mc_cuda {
   unsigned long long *d_crossed;
   double *d_total;        /* the diffuse field's photons per second, all cells */
 };
-
-static ionf_err mc_cuda_fail(cudaError_t err, const char *what) {
-  cudaGetLastError();
-  ionf_err code = err == cudaErrorMemoryAllocation ? IONF_ERR_GPU_MEM : IONF_ERR_GPU;
-  return ionf_error_set(code, "rank %d: CUDA %s failed (Monte Carlo): %s (%s)", comm_rank(), what,
-                        cudaGetErrorName(err), cudaGetErrorString(err));
-}
-
-#define MC_CUDA_CALL(expr, what)                      \
-  do {                                                \
-    cudaError_t mc_err_ = (expr);                     \
-    if (mc_err_ != cudaSuccess) {                     \
-      ionf_error_trace(__func__, __FILE__, __LINE__); \
-      return mc_cuda_fail(mc_err_, (what));           \
-    }                                                 \
-  } while (0)
 
 struct mc_kernel_args {
   struct mc_medium m;
@@ -133,15 +118,14 @@ extern "C" ionf_err mc_cuda_create(const struct mc_state *st, int64_t n, struct 
   if (!m) return ionf_error_set(IONF_ERR_MEM, "out of memory (Monte Carlo GPU state)");
   *out = m;
   m->cells = grid_cells(n);
-  MC_CUDA_CALL(cudaMalloc((void **)&m->d_gamma_sq, sizeof(double) * (size_t)m->cells),
-               "allocation of the Monte Carlo tallies");
-  MC_CUDA_CALL(cudaMalloc((void **)&m->d_crossed, sizeof(unsigned long long)),
-               "allocation of a counter");
-  MC_CUDA_CALL(cudaMalloc((void **)&m->d_total, sizeof(double)), "allocation of a sum");
+  IONF_CALL(cuda_util_alloc((void **)&m->d_gamma_sq, sizeof(double) * (size_t)m->cells,
+                            "the Monte Carlo tallies"));
+  IONF_CALL(cuda_util_alloc((void **)&m->d_crossed, sizeof(unsigned long long), "a counter"));
+  IONF_CALL(cuda_util_alloc((void **)&m->d_total, sizeof(double), "a sum"));
   if (st->spectrum) {
     size_t bytes = sizeof(double) * (size_t)st->spectrum_points;
-    MC_CUDA_CALL(cudaMalloc((void **)&m->d_spectrum, bytes), "allocation of the packet spectrum");
-    MC_CUDA_CALL(cudaMemcpy(m->d_spectrum, st->spectrum, bytes, cudaMemcpyHostToDevice),
+    IONF_CALL(cuda_util_alloc((void **)&m->d_spectrum, bytes, "the packet spectrum"));
+    CUDA_CHECK(cudaMemcpy(m->d_spectrum, st->spectrum, bytes, cudaMemcpyHostToDevice),
                  "copy of the packet spectrum");
   }
   return IONF_OK;
@@ -159,22 +143,13 @@ extern "C" void mc_cuda_destroy(struct mc_cuda *m) {
 extern "C" ionf_err mc_cuda_trace(struct mc_cuda *m, const struct mc_state *st,
                                   const struct mc_cuda_pass *p, int64_t *cells_crossed) {
   cudaStream_t stream = (cudaStream_t)p->stream;
-  MC_CUDA_CALL(cudaMemsetAsync(m->d_gamma_sq, 0, sizeof(double) * (size_t)m->cells, stream),
+  CUDA_CHECK(cudaMemsetAsync(m->d_gamma_sq, 0, sizeof(double) * (size_t)m->cells, stream),
                "clearing the Monte Carlo tallies");
-  MC_CUDA_CALL(cudaMemsetAsync(m->d_crossed, 0, sizeof(unsigned long long), stream),
+  CUDA_CHECK(cudaMemsetAsync(m->d_crossed, 0, sizeof(unsigned long long), stream),
                "clearing a counter");
   struct mc_kernel_args a;
-  a.m.n = p->n;
-  a.m.periodic = p->periodic;
-  a.m.cell_cm = p->cell_cm;
-  a.m.r_max_cells = mc_walk_limit_cells(p->r_max_cells, p->n, p->periodic);
-  a.m.n_h_cm3 = p->n_h_cm3;
-  a.m.x_hii_av = p->x_hii_av;
-  a.m.sigma0_cm2 = st->sigma0_cm2;
-  a.m.sigma_index = st->sigma_index;
-  a.m.gamma = p->gamma;
-  a.m.gamma_sq = m->d_gamma_sq;
-  a.m.heat = st->heating ? p->heat : NULL;
+  a.m = mc_medium_make(st, p->n, p->periodic, p->cell_cm, p->r_max_cells, p->n_h_cm3,
+                       p->x_hii_av, p->gamma, m->d_gamma_sq, p->heat);
   a.src_ijk = p->src_ijk;
   a.src_ndot = p->src_ndot;
   a.packets = (unsigned)st->packets_per_source;
@@ -192,7 +167,7 @@ extern "C" ionf_err mc_cuda_trace(struct mc_cuda *m, const struct mc_state *st,
     long long cap = 32LL * (p->sm_count > 0 ? p->sm_count : 1); /* grid-stride beyond */
     unsigned blocks = (unsigned)(want < cap ? want : cap);
     mc_packet_kernel<<<blocks, MC_THREADS, 0, stream>>>(a);
-    MC_CUDA_CALL(cudaGetLastError(), "launch of the Monte Carlo kernel");
+    CUDA_CHECK(cudaGetLastError(), "launch of the Monte Carlo kernel");
   }
   if (st->recombination_emission && st->recombination_packets > 0 && p->temperature_k) {
     struct mc_recomb_args r;
@@ -211,25 +186,99 @@ extern "C" ionf_err mc_cuda_trace(struct mc_cuda *m, const struct mc_state *st,
     r.e0_erg = a.e0_erg;
     r.crossed = m->d_crossed;
     unsigned blocks = (unsigned)(8 * (p->sm_count > 0 ? p->sm_count : 1));
-    MC_CUDA_CALL(cudaMemsetAsync(m->d_total, 0, sizeof(double), stream), "clearing a sum");
+    CUDA_CHECK(cudaMemsetAsync(m->d_total, 0, sizeof(double), stream), "clearing a sum");
     mc_recomb_total_kernel<<<blocks, MC_THREADS, 0, stream>>>(r, m->d_total);
-    MC_CUDA_CALL(cudaGetLastError(), "launch of the recombination-sum kernel");
+    CUDA_CHECK(cudaGetLastError(), "launch of the recombination-sum kernel");
     mc_recomb_kernel<<<4 * blocks, MC_THREADS, 0, stream>>>(r);
-    MC_CUDA_CALL(cudaGetLastError(), "launch of the recombination-packet kernel");
+    CUDA_CHECK(cudaGetLastError(), "launch of the recombination-packet kernel");
   }
-  MC_CUDA_CALL(cudaMemcpyAsync(&crossed, m->d_crossed, sizeof crossed, cudaMemcpyDeviceToHost,
+  CUDA_CHECK(cudaMemcpyAsync(&crossed, m->d_crossed, sizeof crossed, cudaMemcpyDeviceToHost,
                                stream),
                "copy of a counter");
-  MC_CUDA_CALL(cudaStreamSynchronize(stream), "the Monte Carlo kernel");
+  CUDA_CHECK(cudaStreamSynchronize(stream), "the Monte Carlo kernel");
   if (cells_crossed) *cells_crossed = (int64_t)crossed;
   return IONF_OK;
 }
 
 extern "C" ionf_err mc_cuda_download_sq(struct mc_cuda *m, double *host, int64_t first,
                                         int64_t count, void *stream) {
-  MC_CUDA_CALL(cudaMemcpyAsync(host + first, m->d_gamma_sq + first, sizeof(double) * (size_t)count,
+  CUDA_CHECK(cudaMemcpyAsync(host + first, m->d_gamma_sq + first, sizeof(double) * (size_t)count,
                                cudaMemcpyDeviceToHost, (cudaStream_t)stream),
                "copy of the Monte Carlo tallies");
-  MC_CUDA_CALL(cudaStreamSynchronize((cudaStream_t)stream), "copy of the Monte Carlo tallies");
+  CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)stream), "copy of the Monte Carlo tallies");
   return IONF_OK;
+}
+
+/* ---- the tracer (src/rt/mc/mc.h): the kernels above on the backend's fields ------ */
+
+struct mc_tracer_cuda {
+  struct mc_tracer_setup s;
+  cudaStream_t stream;
+  int sm_count;
+  struct mc_cuda *m;
+  struct tracer_cuda_sources src; /* this rank's sources on the device */
+};
+
+static struct mc_tracer_cuda *tracer_of(struct tracer *t) { return (struct mc_tracer_cuda *)t->impl; }
+
+static ionf_err mc_set_sources(struct tracer *t, const struct tracer_sources *src) {
+  struct mc_tracer_cuda *mt = tracer_of(t);
+  CUDA_CHECK(cudaStreamSynchronize(mt->stream), "waiting for the GPU before new sources");
+  return tracer_cuda_sources_take(&mt->src, src);
+}
+
+static ionf_err tracer_trace(struct tracer *t, const struct tracer_fields *f,
+                             struct tracer_rates *r, struct trace_stats *stats) {
+  struct mc_tracer_cuda *mt = tracer_of(t);
+  size_t species_bytes = sizeof(double) * (size_t)f->cells * IONF_N_SPECIES;
+  if (!r->accumulate) {
+    CUDA_CHECK(cudaMemsetAsync(r->gamma_per_s, 0, species_bytes, mt->stream), "clearing Gamma");
+    if (r->heating_erg_per_s)
+      CUDA_CHECK(cudaMemsetAsync(r->heating_erg_per_s, 0, species_bytes, mt->stream),
+                 "clearing the heating rates");
+  }
+  const long long hi = (long long)SPECIES_HI * f->cells; /* packets are absorbed by HI */
+  struct mc_cuda_pass p = {mt->s.grid.n,      mt->s.grid.periodic, f->cell_cm,
+                           mt->s.r_max_cells, f->n_h_cm3,          f->x_ion_av + hi,
+                           f->temperature_k,  mt->src.ijk,         mt->src.ndot_per_s,
+                           mt->src.count,     r->gamma_per_s + hi, r->heating_erg_per_s,
+                           mt->sm_count,      mt->stream};
+  int64_t crossed = 0;
+  IONF_CALL(mc_cuda_trace(mt->m, mt->s.state, &p, &crossed));
+  if (stats) stats->cells_traced += crossed;
+  return IONF_OK;
+}
+
+static ionf_err tracer_sync_host(struct tracer *t) {
+  struct mc_tracer_cuda *mt = tracer_of(t);
+  return mc_cuda_download_sq(mt->m, mt->s.state->gamma_sq, 0, grid_cells(mt->s.grid.n),
+                             mt->stream);
+}
+
+static void tracer_destroy_cuda(struct tracer *t) {
+  struct mc_tracer_cuda *mt = tracer_of(t);
+  mc_cuda_destroy(mt->m);
+  tracer_cuda_sources_free(&mt->src);
+}
+
+extern "C" ionf_err mc_tracer_create_cuda(const struct mc_tracer_setup *s, struct tracer **out) {
+  static const struct tracer_ops ops = {mc_set_sources, tracer_trace, tracer_sync_host,
+                                        tracer_destroy_cuda};
+  *out = NULL;
+  IONF_CALL(mc_tracer_check(s));
+  IONF_CALL(tracer_alloc("montecarlo", TRACER_DEVICE, &ops, sizeof(struct mc_tracer_cuda), out));
+  struct mc_tracer_cuda *mt = tracer_of(*out);
+  mt->s = *s;
+  mt->stream = (cudaStream_t)s->stream;
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&mt->sm_count, cudaDevAttrMultiProcessorCount, device);
+  ionf_err rc = err == cudaSuccess ? IONF_OK : cuda_util_fail((int)err, "Monte Carlo set-up");
+  if (rc == IONF_OK) rc = mc_cuda_create(s->state, s->grid.n, &mt->m);
+  if (rc != IONF_OK) {
+    tracer_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
 }

@@ -1,7 +1,8 @@
 /**
  * @file asora.h
- * @brief Inputs of one ray-tracing pass (all sources of a rank onto Gamma),
- *        and the CPU implementation.  The CUDA one is gpu/asora_cuda.h.
+ * @brief ASORA short characteristics as a tracer (rt/tracer.h): the CPU pass over
+ *        a rank's sources (asora_cpu.c, OpenMP), its tracer (asora_tracer.c) and
+ *        the CUDA tracer (gpu/rt/asora/asora_cuda.cu); the per-cell maths is asora_k.h.
  */
 #ifndef IONF_ASORA_H
 #define IONF_ASORA_H
@@ -10,8 +11,9 @@
 
 #include "core/error.h"
 #include "grid/grid.h"
-#include "rt/photo_k.h"
 #include "grid/sources.h"
+#include "rt/photo_k.h"
+#include "rt/tracer.h"
 
 /** Order in which the CPU visits a source's cells (same results either way). */
 enum asora_cpu_order {
@@ -21,25 +23,20 @@ enum asora_cpu_order {
 };
 
 struct trace_input {
-  struct grid grid;                 /*!< geometry */
-  const double *n_h_cm3;            /*!< n^3 hydrogen densities */
-  const double *x_ion_av;           /*!< [species][n^3] time-averaged ion fractions (species_k.h) */
+  struct grid grid;                 /*!< geometry and the box the fields hold */
+  const double *n_h_cm3;            /*!< the box's hydrogen densities */
+  const double *x_ion_av;           /*!< [species][box cells] time-averaged ion fractions */
   const struct source_list *sources;/*!< all sources */
   int64_t first_source;             /*!< this pass traces sources first..first+count-1 */
   int64_t source_count;
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables */
   enum asora_cpu_order order;       /*!< CPU visiting order (0 = lines) */
-  double *heating_out;              /*!< optional (NULL): [species][n^3] photo-heating per
-                                         absorber atom is added here */
-  double *column_out;               /*!< optional (NULL): [species][n^3] outgoing column
+  double *heating_out;              /*!< optional (NULL): [species][box cells] photo-heating
+                                         per absorber atom is added here */
+  double *column_out;               /*!< optional (NULL): [species][box cells] outgoing column
                                          [cm^-2] per grid cell of the traced sources (last
                                          writer wins; meant for one source, in tests) */
-};
-
-/** Statistics of a pass, for benchmarks and logs. */
-struct trace_stats {
-  int64_t cells_traced;             /*!< (source, cell) pairs visited */
 };
 
 /** Column-density buffers kept between passes (no allocation per pass). */
@@ -50,7 +47,7 @@ struct asora_cpu_workspace {
 
 /**
  * Add every listed source's photoionization rate of every species to gamma_out
- * ([species][n^3], not zeroed here).  OpenMP: within wavefronts for few sources, over sources
+ * ([species][box cells], not zeroed here); stats->cells_traced := the cells visited.  OpenMP: within wavefronts for few sources, over sources
  * (with atomic adds) for many.  `ws` may be NULL (buffers allocated for this
  * call only) or a zero-initialised workspace reused across calls.
  */
@@ -59,5 +56,26 @@ IONF_NODISCARD ionf_err asora_cpu_trace(const struct trace_input *in, double *ga
                                         struct asora_cpu_workspace *ws);
 /** Free a workspace's buffers. */
 void asora_cpu_workspace_free(struct asora_cpu_workspace *ws);
+
+/** What an ASORA tracer is made with (CPU or CUDA). */
+struct asora_tracer_setup {
+  struct grid grid;                 /*!< geometry and the box the fields hold (cell_cm: the
+                                         start; each pass brings its own) */
+  double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
+  struct photo_table_view tables;   /*!< rate tables, in the tracer's memory */
+  enum asora_cpu_order order;       /*!< CPU: visiting order (results identical) */
+  int64_t source_batch_size;        /*!< CUDA: sources in flight; 0 = from the SMs and memory */
+  void *stream;                     /*!< CUDA: the backend's cudaStream_t */
+};
+
+/** The CPU tracer: asora_cpu_trace over this rank's sources, a workspace kept. */
+IONF_NODISCARD ionf_err asora_tracer_create_cpu(const struct asora_tracer_setup *s,
+                                                struct tracer **out);
+/**
+ * The CUDA tracer (CUDA builds): fields and rates in GPU memory, one block per
+ * source for many sources, spread over the GPU shell by shell for few.
+ */
+IONF_NODISCARD ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,
+                                                 struct tracer **out);
 
 #endif

@@ -19,10 +19,10 @@
 struct sweep {
   struct asora_source_view view;
   double *column;   /* outgoing column density [cm^-2] per species and domain cell */
-  double *gamma;      /* [species][n^3] */
-  double *column_out; /* optional per-grid-cell copy (tests), [species][n^3] */
-  double *heating;    /* optional photo-heating accumulator, [species][n^3] */
-  int64_t cells;      /* n^3: the species stride of the grid arrays */
+  double *gamma;      /* [species][box cells] */
+  double *column_out; /* optional per-grid-cell copy (tests), [species][box cells] */
+  double *heating;    /* optional photo-heating accumulator, [species][box cells] */
+  int64_t cells;      /* the box's cells: the species stride of the arrays */
   int atomic_add;   /* several sources update gamma concurrently */
   enum asora_cpu_order order;
 };
@@ -99,13 +99,15 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   v->x_ion_av = in->x_ion_av;
   v->n = in->grid.n;
   v->periodic = in->grid.periodic;
+  v->box = in->grid.box;
   v->cell_cm = in->grid.cell_cm;
   for (int a = 0; a < 3; ++a) v->src[a] = in->sources->ijk[3 * s + a];
   v->ndot_per_s = in->sources->ndot_per_s[s];
-  asora_domain_make(v->src, in->grid.n, in->grid.periodic, in->r_max_cells, &v->dom);
+  asora_domain_make(v->src, in->grid.n, in->grid.periodic, &in->grid.box, in->r_max_cells,
+                    &v->dom);
   v->tables = in->tables;
   sw->gamma = gamma;
-  sw->cells = grid_cells(in->grid.n);
+  sw->cells = grid_box_cells(&in->grid.box);
   sw->column_out = in->column_out;
   sw->heating = in->tables.heating ? in->heating_out : NULL;
   sw->order = in->order;

@@ -16,9 +16,10 @@
 
 #include <math.h>
 
-#include "core/ionf_hd.h"
-#include "rt/photo_k.h"
 #include "chem/species_k.h"
+#include "core/ionf_hd.h"
+#include "grid/grid.h"
+#include "rt/photo_k.h"
 
 /** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
 #ifndef ASORA_TAU_WEIGHT_FLOOR /* overridable only for experiments on the weighting */
@@ -186,21 +187,26 @@ struct asora_domain {
 };
 
 /**
- * Periodic: offsets in [-n/2, n/2 - 1 + n%2] (C2-Ray), so no two offsets map to
- * the same cell.  Non-periodic: the box.  r_max_cells <= 0 means no radius.
+ * The offsets a source at global cell src may reach in the cells `box` holds of an
+ * n^3 grid.  A periodic axis the box spans whole: [-n/2, n/2 - 1 + n%2] (C2-Ray), so
+ * no two offsets map to the same cell.  Otherwise the box's cells (a non-periodic
+ * axis also stops at the grid's faces).  r_max_cells <= 0 means no radius.
  */
 IONF_HD IONF_INLINE void asora_domain_make(const int *src, long long n, int periodic,
-                                           double r_max_cells, struct asora_domain *dom) {
+                                           const struct grid_box *box, double r_max_cells,
+                                           struct asora_domain *dom) {
   int r_int = r_max_cells > 0.0 ? (int)ceil(r_max_cells) : 0;
   int l1 = 0;
   for (int a = 0; a < 3; ++a) {
     int lo, hi;
-    if (periodic) {
+    if (periodic && box->extent[a] >= n) {
       lo = -(int)(n / 2);
       hi = (int)(n / 2) - 1 + (int)(n % 2);
     } else {
-      lo = -src[a];
-      hi = (int)n - 1 - src[a];
+      lo = (int)(box->lo[a] - src[a]);
+      hi = (int)(box->lo[a] + box->extent[a] - 1 - src[a]);
+      if (!periodic && lo < -src[a]) lo = -src[a];
+      if (!periodic && hi > (int)n - 1 - src[a]) hi = (int)n - 1 - src[a];
     }
     if (r_int > 0) {
       if (lo < -r_int) lo = -r_int;
@@ -234,7 +240,7 @@ IONF_HD IONF_INLINE long long asora_domain_box_index(const struct asora_domain *
          (dk - dom->lo[2]);
 }
 
-/** Grid coordinate of source coordinate + offset (periodic wrap when asked). */
+/** Coordinate c (relative to the box's first cell) moved into [0, n) on a periodic grid. */
 IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic) {
   if (!periodic) return c;
   long long m = c % n;
@@ -321,10 +327,11 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 
 /** What tracing one source needs (read-only; host or device pointers). */
 struct asora_source_view {
-  const double *n_h_cm3;          /*!< n^3 hydrogen densities */
-  const double *x_ion_av;         /*!< [species][n^3] time-averaged ion fractions (species_k.h) */
-  long long n;                    /*!< cells per side */
+  const double *n_h_cm3;          /*!< the box's hydrogen densities */
+  const double *x_ion_av;         /*!< [species][box cells] time-averaged ion fractions */
+  long long n;                    /*!< cells per side of the whole grid */
   int periodic;
+  struct grid_box box;            /*!< the cells the fields hold (grid/grid.h) */
   double cell_cm;
   int src[3];                     /*!< source cell */
   double ndot_per_s;              /*!< source photon rate */
@@ -333,12 +340,12 @@ struct asora_source_view {
 };
 
 /**
- * Trace one cell at offset (di, dj, dk), for every species: interpolate the
+ * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for every species: interpolate the
  * incoming column from the upstream cells' outgoing columns in `column`
  * ([species][the domain's bounding box]), store this cell's outgoing column
  * there, and compute its photoionization rate.  Returns 0 for a cell beyond
  * the photon radius (nothing done: no cell inside the radius needs it);
- * otherwise 1, with the grid index in *idx and per species s: the rate in
+ * otherwise 1, with the box index in *idx and per species s: the rate in
  * gamma[s] (0 behind an opaque column), the photo-heating per absorber in
  * heat[s] (when heat is not NULL and the tables heat) and the outgoing column
  * in col_out[s].
@@ -348,11 +355,12 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
                                         double *gamma, double *heat, double *col_out) {
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
   if (r2 > v->dom.r2_max_cells) return 0;
-  long long gi = asora_wrap(v->src[0] + di, v->n, v->periodic);
-  long long gj = asora_wrap(v->src[1] + dj, v->n, v->periodic);
-  long long gk = asora_wrap(v->src[2] + dk, v->n, v->periodic);
-  long long c = (gi * v->n + gj) * v->n + gk;
-  long long cells = v->n * v->n * v->n;
+  /* the cell's coordinates in the box, wrapped on a periodic grid */
+  long long li = asora_wrap(v->src[0] + di - v->box.lo[0], v->n, v->periodic);
+  long long lj = asora_wrap(v->src[1] + dj - v->box.lo[1], v->n, v->periodic);
+  long long lk = asora_wrap(v->src[2] + dk - v->box.lo[2], v->n, v->periodic);
+  long long c = (li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
+  long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   long long box = asora_domain_box_cells(&v->dom); /* one species' column buffer */
   double x_ion[IONF_N_SPECIES], n_abs[IONF_N_SPECIES], col_in[IONF_N_SPECIES];
   for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];

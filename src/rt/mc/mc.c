@@ -23,14 +23,16 @@ static double bb_photons(double e, void *kt_over_e0) {
 
 ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
   enum { FINE = 8192 }; /* CDF nodes, log-spaced in e */
-  double kt_over_e0 = IONF_K_B_EV * t_eff_k / IONF_E_HI_EV;
+  double kt_over_e0 = IONF_K_B_EV_PER_K * t_eff_k / IONF_E_HI_EV;
   double e_max = 10.0 * IONF_E_HEII_EV / IONF_E_HI_EV; /* as photo_tables.c */
   double *e = ionf_malloc(2 * (FINE + 1) * sizeof(double), "the black-body CDF");
   if (!e) return IONF_ERR_MEM;
   double *cdf = e + FINE + 1;
-  gsl_set_error_handler_off();
+  /* GSL failures come back as codes; the caller's GSL handler is put back after */
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
   gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
   if (!ws) {
+    gsl_set_error_handler(old_handler);
     free(e);
     return ionf_error_set(IONF_ERR_MEM, "could not allocate the quadrature workspace");
   }
@@ -48,6 +50,7 @@ ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
                           gsl_strerror(q));
     cdf[i] = cdf[i - 1] + part;
   }
+  gsl_set_error_handler(old_handler);
   gsl_integration_workspace_free(ws);
   if (rc == IONF_OK && !(cdf[FINE] > 0.0))
     rc = ionf_error_set(IONF_ERR_CONFIG,
@@ -70,30 +73,42 @@ ionf_err mc_spectrum_build(double t_eff_k, int points, double *table) {
   return rc;
 }
 
-ionf_err mc_state_init(const struct ionf_config *cfg, int64_t n, struct mc_state *st) {
+struct mc_medium mc_medium_make(const struct mc_state *st, int64_t n, int periodic,
+                                double cell_cm, double r_max_cells, const double *n_h_cm3,
+                                const double *x_hii_av, double *gamma, double *gamma_sq,
+                                double *heat) {
+  struct mc_medium m = {n, periodic, cell_cm, mc_walk_limit_cells(r_max_cells, n, periodic),
+                        n_h_cm3, x_hii_av, st->sigma0_cm2, st->sigma_index, gamma, gamma_sq,
+                        st->heating ? heat : NULL};
+  return m;
+}
+
+ionf_err mc_state_init(const struct mc_config *mc, const struct photo_spectrum *spectrum,
+                       const struct species_data species[IONF_N_SPECIES],
+                       const struct chem_params *chem, int64_t n, struct mc_state *st) {
   memset(st, 0, sizeof *st);
-  st->seed = cfg->montecarlo.seed;
-  st->packets_per_source = cfg->montecarlo.packets_per_source;
-  st->sigma0_cm2 = cfg->sigma0_cm2;
-  st->sigma_index = cfg->sigma_power_law_index;
-  st->heating = !cfg->isothermal && cfg->spectrum != SPECTRUM_GREY;
-  st->recombination_emission = cfg->montecarlo.recombination_emission;
-  st->recombination_packets = cfg->montecarlo.recombination_packets;
-  st->alpha_a_1e4_cm3_s = cfg->montecarlo.alpha_a_1e4_cm3_s;
-  st->alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s;
-  st->alpha_power = cfg->alpha_b_power;
-  st->abu_c = cfg->abu_c;
+  st->seed = mc->seed;
+  st->packets_per_source = mc->packets_per_source;
+  st->sigma0_cm2 = species[SPECIES_HI].sigma0_cm2;
+  st->sigma_index = species[SPECIES_HI].sigma_power_law_index;
+  st->heating = chem->thermal && spectrum->type != SPECTRUM_GREY;
+  st->recombination_emission = mc->recombination_emission;
+  st->recombination_packets = mc->recombination_packets;
+  st->alpha_a_1e4_cm3_s = mc->alpha_a_1e4_cm3_s;
+  st->alpha_b_1e4_cm3_s = chem->alpha_b_1e4_cm3_s;
+  st->alpha_power = chem->alpha_b_power;
+  st->abu_c = chem->abu_c;
   st->ranks = 1;
   st->gamma_sq = ionf_calloc((size_t)grid_cells(n), sizeof(double), "the Monte Carlo tallies");
   if (!st->gamma_sq) return IONF_ERR_MEM;
-  if (cfg->spectrum == SPECTRUM_GREY) return IONF_OK;
+  if (spectrum->type == SPECTRUM_GREY) return IONF_OK;
   st->spectrum_points = MC_SPECTRUM_POINTS;
   st->spectrum = ionf_malloc(MC_SPECTRUM_POINTS * sizeof(double), "the packet spectrum");
   if (!st->spectrum) {
     mc_state_free(st);
     return IONF_ERR_MEM;
   }
-  ionf_err rc = mc_spectrum_build(cfg->t_eff_k, MC_SPECTRUM_POINTS, st->spectrum);
+  ionf_err rc = mc_spectrum_build(spectrum->t_eff_k, MC_SPECTRUM_POINTS, st->spectrum);
   if (rc != IONF_OK) mc_state_free(st);
   return rc;
 }

@@ -37,13 +37,28 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
+#include "chem/chem_k.h"
+#include "chem/species.h"
 #include "core/error.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
+#include "rt/mc/mc_k.h"
+#include "rt/photo_tables.h"
+#include "rt/tracer.h"
 
 /** Points of the inverse-CDF table of black-body photon energies. */
 #define MC_SPECTRUM_POINTS 2049
+
+/** Monte Carlo photon packets (the config's montecarlo: section). */
+struct mc_config {
+  int64_t packets_per_source;     /*!< packets per source per pass (the start, when adaptive) */
+  uint32_t seed;                  /*!< Philox key; with it a run is the same on any ranks */
+  double target_relative_error;   /*!< > 0: adapt packets to this front error (above) */
+  int64_t max_packets_per_source; /*!< cap of the adaptation */
+  int recombination_emission;     /*!< 1: case A with re-emitted ground-state photons */
+  int64_t recombination_packets;  /*!< diffuse packets per pass; 0: packets_per_source x sources */
+  double alpha_a_1e4_cm3_s;       /*!< case-A recombination at 1e4 K (T power: chemistry's) */
+};
 
 /** What the tracers need beyond the grid and sources; owned by the engine. */
 struct mc_state {
@@ -63,8 +78,16 @@ struct mc_state {
   int rank, ranks;             /*!< cells c with c % ranks == rank emit on this rank */
 };
 
-/** Set up from the config: seed, packets, the spectrum table, the gamma_sq array. */
-IONF_NODISCARD ionf_err mc_state_init(const struct ionf_config *cfg, int64_t n,
+/**
+ * Set up for an n^3 grid: seed and packets from `mc`, the cross-section from
+ * hydrogen's entry of `species`, alpha_B, its T power, the electron floor and
+ * whether heat is tallied (thermal, not grey) from `chem`, the energy table from
+ * `spectrum` (none when grey), the gamma_sq array.
+ */
+IONF_NODISCARD ionf_err mc_state_init(const struct mc_config *mc,
+                                      const struct photo_spectrum *spectrum,
+                                      const struct species_data species[IONF_N_SPECIES],
+                                      const struct chem_params *chem, int64_t n,
                                       struct mc_state *st);
 void mc_state_free(struct mc_state *st);
 
@@ -78,6 +101,14 @@ IONF_NODISCARD ionf_err mc_spectrum_build(double t_eff_k, int points, double *ta
 /** The photon radius of a walk [cells]: R_max, or the whole box. */
 double mc_walk_limit_cells(double r_max_cells, int64_t n, int periodic);
 
+/** The medium the packets walk (mc_k.h), the same for the CPU and the CUDA pass: the
+    grid's geometry, the walk limit of R_max, HI's cross-section from `st`, the fields
+    and tallies given (host or device arrays); heat only when `st` heats. */
+struct mc_medium mc_medium_make(const struct mc_state *st, int64_t n, int periodic,
+                                double cell_cm, double r_max_cells, const double *n_h_cm3,
+                                const double *x_hii_av, double *gamma, double *gamma_sq,
+                                double *heat);
+
 /** One pass's inputs (host arrays). */
 struct mc_pass {
   struct grid grid;
@@ -89,6 +120,26 @@ struct mc_pass {
   const struct mc_state *st;
   double *gamma, *gamma_sq, *heat; /*!< tallies, added to (heat may be NULL) */
 };
+
+/** What a Monte Carlo tracer is made with (CPU or CUDA). */
+struct mc_tracer_setup {
+  struct grid grid;            /*!< geometry: the whole grid held (packets cross it) */
+  double r_max_cells;          /*!< photon radius [cells]; <= 0: whole box */
+  struct mc_state *state;      /*!< the run's packet state (borrowed; step and packets per
+                                    source change between passes; gamma_sq gets the tallies) */
+  void *stream;                /*!< CUDA: the backend's cudaStream_t */
+};
+
+/**
+ * Monte Carlo packets as a tracer (rt/tracer.h): each pass clears the state's sum of
+ * w^2 and traces every packet of this rank's sources (mc_cpu_trace, or the CUDA
+ * kernels of gpu/rt/mc/mc_trace.cu); sync_host brings the CUDA tracer's sum of w^2 to
+ * state->gamma_sq.  The walk crosses the grid, so the box must hold it whole.
+ */
+IONF_NODISCARD ionf_err mc_tracer_create_cpu(const struct mc_tracer_setup *s, struct tracer **out);
+IONF_NODISCARD ionf_err mc_tracer_create_cuda(const struct mc_tracer_setup *s, struct tracer **out);
+/** The check both constructors make: the whole grid held. */
+IONF_NODISCARD ionf_err mc_tracer_check(const struct mc_tracer_setup *s);
 
 /** Trace this rank's packets on the CPU (OpenMP over packets); cells crossed out. */
 IONF_NODISCARD ionf_err mc_cpu_trace(const struct mc_pass *p, int64_t *cells_crossed);

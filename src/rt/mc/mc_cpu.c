@@ -11,18 +11,9 @@
 
 ionf_err mc_cpu_trace(const struct mc_pass *p, int64_t *cells_crossed) {
   const struct mc_state *st = p->st;
-  struct mc_medium m;
-  m.n = p->grid.n;
-  m.periodic = p->grid.periodic;
-  m.cell_cm = p->grid.cell_cm;
-  m.r_max_cells = mc_walk_limit_cells(p->r_max_cells, p->grid.n, p->grid.periodic);
-  m.n_h_cm3 = p->n_h_cm3;
-  m.x_hii_av = p->x_hii_av;
-  m.sigma0_cm2 = st->sigma0_cm2;
-  m.sigma_index = st->sigma_index;
-  m.gamma = p->gamma;
-  m.gamma_sq = p->gamma_sq;
-  m.heat = st->heating ? p->heat : NULL;
+  struct mc_medium m =
+      mc_medium_make(st, p->grid.n, p->grid.periodic, p->grid.cell_cm, p->r_max_cells,
+                     p->n_h_cm3, p->x_hii_av, p->gamma, p->gamma_sq, p->heat);
   const int64_t packets = st->packets_per_source;
   const int64_t total = p->source_count * packets;
   const double e0_erg = IONF_E_HI_EV * IONF_EV_ERG;

@@ -15,6 +15,7 @@
 #include "grid/grid.h"
 #include "rt/photo_k.h"
 #include "rt/planar/planar_k.h"
+#include "rt/tracer.h"
 
 /** Inputs of one pass over the plane sources. */
 struct planar_input {
@@ -40,5 +41,26 @@ IONF_NODISCARD ionf_err planar_cpu_trace(const struct planar_input *in, double *
 
 /** Photons per second entering the box through all plane sources [1/s]: F * L^2 each. */
 double planar_total_ndot(const struct planar_source *planes, int n_planes, double box_cm);
+
+/** What a plane-source tracer is made with (CPU or CUDA). */
+struct planar_tracer_setup {
+  struct grid grid;                    /*!< geometry: non-periodic, the whole grid held */
+  const struct planar_source *planes;  /*!< the plane sources (must outlive the tracer) */
+  int n_planes;
+  struct photo_table_view tables;      /*!< rate tables, in the tracer's memory */
+  void *stream;                        /*!< CUDA: the backend's cudaStream_t */
+};
+
+/**
+ * The plane sources as a tracer (rt/tracer.h), on the CPU (planar_cpu_trace) or on
+ * CUDA (gpu/rt/planar/planar_cuda.cu, a thread per column).  A column crosses the
+ * whole grid, so the box must hold it whole (IONF_ERR_UNSUPPORTED otherwise).
+ */
+IONF_NODISCARD ionf_err planar_tracer_create_cpu(const struct planar_tracer_setup *s,
+                                                 struct tracer **out);
+IONF_NODISCARD ionf_err planar_tracer_create_cuda(const struct planar_tracer_setup *s,
+                                                  struct tracer **out);
+/** The check both constructors make: a non-periodic grid held whole. */
+IONF_NODISCARD ionf_err planar_tracer_check(const struct planar_tracer_setup *s);
 
 #endif

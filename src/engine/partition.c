@@ -2,7 +2,7 @@
  * @file partition.c
  * @brief Cost-balanced source partitioning.
  */
-#include "grid/partition.h"
+#include "engine/partition.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +13,8 @@
 int64_t partition_source_cost(const int32_t *src, int64_t n, int periodic, double r_max_cells) {
   int s[3] = {src[0], src[1], src[2]};
   struct asora_domain d;
-  asora_domain_make(s, n, periodic, r_max_cells, &d);
+  struct grid_box whole = grid_box_whole(n);
+  asora_domain_make(s, n, periodic, &whole, r_max_cells, &d);
   if (r_max_cells <= 0.0) return asora_domain_box_cells(&d);
   /* lines of constant (di, dj): the dk inside both the sphere and the domain */
   int64_t cells = 0;

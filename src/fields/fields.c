@@ -1,15 +1,15 @@
 /**
- * @file grid.c
- * @brief Allocation of the grid fields.
+ * @file fields.c
+ * @brief Allocation of the fields of a set of cells.
  */
-#include "grid/grid.h"
+#include "fields/fields.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-ionf_err grid_fields_alloc(int64_t n, int thermal, struct grid_fields *f) {
+ionf_err fields_alloc(int64_t cells, int thermal, struct fields *f) {
   memset(f, 0, sizeof *f);
-  size_t cells = (size_t)grid_cells(n);
+  f->cells = cells;
   double **all[] = {&f->n_h_cm3,          &f->x_ion,          &f->x_ion_av,
                     &f->x_ion_end,        &f->temperature_k,  &f->gamma_per_s,
                     &f->temperature_av_k, &f->temperature_end_k, &f->heating_erg_per_s};
@@ -18,18 +18,19 @@ ionf_err grid_fields_alloc(int64_t n, int thermal, struct grid_fields *f) {
                        1, 1, IONF_N_SPECIES};
   size_t count = thermal ? 9 : 6;
   for (size_t a = 0; a < count; ++a) {
-    *all[a] = calloc(cells * per_cell[a], sizeof(double));
+    *all[a] = calloc((size_t)(cells > 0 ? cells : 1) * per_cell[a], sizeof(double));
     if (!*all[a]) {
-      grid_fields_free(f);
+      fields_free(f);
       return ionf_error_set(IONF_ERR_MEM,
-                            "could not allocate the grid fields: %lld^3 cells need %.2f GB",
-                            (long long)n, (double)count * IONF_N_SPECIES * 8.0 * (double)cells / 1e9);
+                            "could not allocate the fields: %lld cells need %.2f GB",
+                            (long long)cells, (double)count * IONF_N_SPECIES * 8.0 * (double)cells / 1e9);
     }
   }
+  f->cells = cells;
   return IONF_OK;
 }
 
-void grid_fields_free(struct grid_fields *f) {
+void fields_free(struct fields *f) {
   free(f->n_h_cm3);
   free(f->x_ion);
   free(f->x_ion_av);

@@ -1,0 +1,312 @@
+/**
+ * @file asora_cuda.cu
+ * @brief ASORA on the GPU, behind the tracer interface (src/rt/asora/asora.h):
+ *        the fields and rates are the CUDA backend's arrays in GPU memory.
+ *
+ * Kernels (the per-cell maths is src/rt/asora/asora_k.h, shared with the CPU):
+ *  - asora_trace_kernel: one block per source of a batch; the source's cells
+ *    in cube shells h = 0, 1, ..., a block barrier between shells (every
+ *    upstream neighbour of shell h is in shell h - 1); Gamma by double-precision
+ *    atomicAdd.  Each block has a column buffer over its source's traced domain
+ *    (box clipped to R_max): memory follows the work.
+ *  - asora_shell_kernel: for few sources, one launch per cube shell with many
+ *    blocks per source, so one source (Test 1) still fills the GPU.
+ */
+#include <cuda_runtime.h>
+
+#include <cub/block/block_reduce.cuh>
+
+extern "C" {
+#include "gpu/core/cuda_util.h"
+#include "gpu/rt/tracer_cuda.h"
+#include "rt/asora/asora.h"
+#include "rt/asora/asora_k.h"
+}
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_THREADS 256
+
+struct trace_kernel_args {
+  const double *n_h_cm3;
+  const double *x_ion_av;       /* [species][box cells] */
+  double *gamma;                /* [species][box cells] */
+  double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
+  double *columns;              /* batch x column_stride (each: [species][domain box]) */
+  long long column_stride;
+  const int *src_ijk;           /* this rank's sources */
+  const double *src_ndot;
+  long long first;              /* first source of the batch (index into src_*) */
+  long long count;              /* sources in the batch */
+  long long n;
+  int periodic;
+  struct grid_box box;
+  double cell_cm;
+  double r_max_cells;
+  struct photo_table_view tables;
+  unsigned long long *cells_visited;
+};
+
+/* What tracing source s needs, from the kernel arguments. */
+__device__ static void source_view(const struct trace_kernel_args *a, long long s,
+                                   struct asora_source_view *v) {
+  v->n_h_cm3 = a->n_h_cm3;
+  v->x_ion_av = a->x_ion_av;
+  v->n = a->n;
+  v->periodic = a->periodic;
+  v->box = a->box;
+  v->cell_cm = a->cell_cm;
+  v->src[0] = a->src_ijk[3 * s];
+  v->src[1] = a->src_ijk[3 * s + 1];
+  v->src[2] = a->src_ijk[3 * s + 2];
+  v->ndot_per_s = a->src_ndot[s];
+  asora_domain_make(v->src, a->n, a->periodic, &a->box, a->r_max_cells, &v->dom);
+  v->tables = a->tables;
+}
+
+/* One traced cell: its rates onto Gamma (and heating) of every species. */
+__device__ static void add_cell(const struct trace_kernel_args *a, const struct asora_source_view *v,
+                                double *column, int di, int dj, int dk, long long cells,
+                                unsigned long long *visited) {
+  long long idx;
+  double g[IONF_N_SPECIES], heat[IONF_N_SPECIES], col_out[IONF_N_SPECIES];
+  if (asora_cell_step(v, column, di, dj, dk, &idx, g, a->heat ? heat : NULL, col_out)) {
+    ++*visited;
+    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+      long long at = s * cells + idx;
+      if (g[s] != 0.0) atomicAdd(&a->gamma[at], g[s]);
+      if (a->heat && heat[s] != 0.0) atomicAdd(&a->heat[at], heat[s]);
+    }
+  }
+}
+
+template <int THREADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    asora_trace_kernel(struct trace_kernel_args a) {
+  if (blockIdx.x >= a.count) return;
+  struct asora_source_view v;
+  source_view(&a, a.first + blockIdx.x, &v);
+  double *column = a.columns + (long long)blockIdx.x * a.column_stride;
+  const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
+  int h_max = asora_domain_h_max(&v.dom);
+  unsigned long long visited = 0;
+  __shared__ struct asora_cube_shell cs; /* one copy per block, not 200 B per thread */
+  for (int h = 0; h <= h_max; ++h) {
+    if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
+    __syncthreads();
+    for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
+      int di, dj, dk;
+      asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
+      add_cell(&a, &v, column, di, dj, dk, cells, &visited);
+    }
+    __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
+  }
+  typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage tmp;
+  unsigned long long total = reduce_t(tmp).Sum(visited);
+  if (threadIdx.x == 0) atomicAdd(a.cells_visited, total);
+}
+
+/*
+ * Few sources (fewer than fill the GPU with one block each): every cell of cube
+ * shell h of every source of the batch in one launch, many blocks per source
+ * (blockIdx.y = source), one launch per shell; the launch boundary orders the
+ * shells.  Same per-cell maths, same results as the block-per-source kernel.
+ */
+__global__ void __launch_bounds__(TRACE_THREADS)
+    asora_shell_kernel(struct trace_kernel_args a, int h) {
+  struct asora_source_view v;
+  source_view(&a, a.first + blockIdx.y, &v);
+  if (h > asora_domain_h_max(&v.dom)) return;
+  __shared__ struct asora_cube_shell cs;
+  if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
+  __syncthreads();
+  double *column = a.columns + (long long)blockIdx.y * a.column_stride;
+  const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
+  unsigned long long visited = 0;
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < cs.start[6];
+       t += (long long)gridDim.x * blockDim.x) {
+    int di, dj, dk;
+    asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
+    add_cell(&a, &v, column, di, dj, dk, cells, &visited);
+  }
+  typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage tmp;
+  unsigned long long total = reduce_t(tmp).Sum(visited);
+  if (threadIdx.x == 0 && total) atomicAdd(a.cells_visited, total);
+}
+
+/* ---- the tracer ---------------------------------------------------------------- */
+
+struct asora_cuda {
+  struct asora_tracer_setup s;
+  cudaStream_t stream;
+  int sm_count;
+  struct tracer_cuda_sources src; /* this rank's sources on the device */
+  double *d_columns;
+  size_t columns_bytes;         /* size of d_columns */
+  long long column_stride;      /* doubles per in-flight source */
+  long long batch;              /* sources in flight */
+  int h_max;                    /* largest cube shell of any source */
+  unsigned long long *d_visited;
+};
+
+static struct asora_cuda *cuda_of(struct tracer *t) { return (struct asora_cuda *)t->impl; }
+
+/* Sources in flight: enough blocks to fill the GPU several times over, as many
+   as half the free memory holds (counting `reusable` bytes of buffers that would
+   be freed), never more than there are sources. */
+static long long choose_batch(const struct asora_cuda *ac, long long bytes_per_source,
+                              size_t reusable) {
+  size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo(&free_b, &total_b);
+  long long by_memory =
+      (long long)(0.5 * ((double)free_b + (double)reusable) / (double)bytes_per_source);
+  long long want = 8LL * ac->sm_count;
+  long long batch = want < by_memory ? want : by_memory;
+  if (batch > ac->src.count) batch = ac->src.count;
+  return batch < 1 ? 1 : batch;
+}
+
+/*
+ * This rank's sources to the GPU, and the per-source column buffers sized for
+ * them (the largest traced domain) with the batch chosen from their count: at
+ * set-up and whenever the sources change.  Buffers grow when needed and are
+ * otherwise reused; the description says what is in flight.
+ */
+static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *src) {
+  struct asora_cuda *ac = cuda_of(t);
+  CUDA_CHECK(cudaStreamSynchronize(ac->stream), "waiting for the GPU before new sources");
+  IONF_CALL(tracer_cuda_sources_take(&ac->src, src));
+  const struct grid *g = &ac->s.grid;
+  /* the column buffer of the largest traced domain sizes every in-flight slot */
+  long long stride = 1;
+  ac->h_max = 0;
+  for (long long i = 0; i < ac->src.count; ++i) {
+    const int32_t *p = src->list->ijk + 3 * (src->first + i);
+    int ijk[3] = {p[0], p[1], p[2]};
+    struct asora_domain dom;
+    asora_domain_make(ijk, g->n, g->periodic, &g->box, ac->s.r_max_cells, &dom);
+    long long c = IONF_N_SPECIES * asora_domain_box_cells(&dom); /* a box per species */
+    if (c > stride) stride = c;
+    int h = asora_domain_h_max(&dom);
+    if (h > ac->h_max) ac->h_max = h;
+  }
+  ac->column_stride = stride;
+  ac->batch = choose_batch(ac, stride * (long long)sizeof(double), ac->columns_bytes);
+  if (ac->s.source_batch_size > 0)
+    ac->batch = ac->s.source_batch_size < ac->src.count ? ac->s.source_batch_size : ac->src.count;
+  if (ac->batch < 1) ac->batch = 1;
+  size_t used = (size_t)ac->batch * (size_t)stride * sizeof(double);
+  if (used > ac->columns_bytes) {
+    cudaFree(ac->d_columns);
+    ac->d_columns = NULL;
+    ac->columns_bytes = 0;
+    IONF_CALL(cuda_util_alloc((void **)&ac->d_columns, used, "the per-source column buffers"));
+    ac->columns_bytes = used;
+  }
+  t->inflight_sources = ac->batch;
+  t->column_bytes_per_source = 8.0 * (double)stride;
+  snprintf(t->description, sizeof t->description,
+           "%lld source(s) in flight, %.2f MB of column buffer each (%.2f GB)", ac->batch,
+           8.0 * (double)stride / 1e6, (double)used / 1e9);
+  return IONF_OK;
+}
+
+/* One batch of sources: a block per source when they fill the GPU, else shell by shell. */
+static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a) {
+  if (a->count >= 2LL * ac->sm_count) {
+    /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
+       7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
+    asora_trace_kernel<TRACE_THREADS, 4><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+    CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
+    return IONF_OK;
+  }
+  /* few sources: spread each shell over the whole GPU */
+  long long blocks_total = 4LL * ac->sm_count;
+  long long per_source = (blocks_total + a->count - 1) / a->count;
+  long long shell_max = 6LL * (2LL * ac->h_max + 1) * (2LL * ac->h_max + 1);
+  long long need = (shell_max + TRACE_THREADS - 1) / TRACE_THREADS;
+  if (per_source > need) per_source = need;
+  if (per_source < 1) per_source = 1;
+  dim3 grid((unsigned)per_source, (unsigned)a->count);
+  for (int h = 0; h <= ac->h_max; ++h) {
+    asora_shell_kernel<<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
+  }
+  return IONF_OK;
+}
+
+static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, struct tracer_rates *r,
+                           struct trace_stats *stats) {
+  struct asora_cuda *ac = cuda_of(t);
+  size_t species_bytes = sizeof(double) * (size_t)f->cells * IONF_N_SPECIES;
+  double *heat = ac->s.tables.heating ? r->heating_erg_per_s : NULL;
+  if (!r->accumulate) {
+    CUDA_CHECK(cudaMemsetAsync(r->gamma_per_s, 0, species_bytes, ac->stream), "clearing Gamma");
+    if (heat)
+      CUDA_CHECK(cudaMemsetAsync(heat, 0, species_bytes, ac->stream), "clearing the heating rates");
+  }
+  CUDA_CHECK(cudaMemsetAsync(ac->d_visited, 0, sizeof(unsigned long long), ac->stream),
+             "clearing a counter");
+  struct trace_kernel_args a;
+  memset(&a, 0, sizeof a);
+  a.n_h_cm3 = f->n_h_cm3;
+  a.x_ion_av = f->x_ion_av;
+  a.gamma = r->gamma_per_s;
+  a.heat = heat;
+  a.columns = ac->d_columns;
+  a.column_stride = ac->column_stride;
+  a.src_ijk = ac->src.ijk;
+  a.src_ndot = ac->src.ndot_per_s;
+  a.n = ac->s.grid.n;
+  a.periodic = ac->s.grid.periodic;
+  a.box = ac->s.grid.box;
+  a.cell_cm = f->cell_cm;
+  a.r_max_cells = ac->s.r_max_cells;
+  a.tables = ac->s.tables;
+  a.cells_visited = ac->d_visited;
+  /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
+  for (long long first = 0; first < ac->src.count; first += ac->batch) {
+    a.first = first;
+    a.count = ac->src.count - first < ac->batch ? ac->src.count - first : ac->batch;
+    IONF_CALL(launch_batch(ac, &a));
+  }
+  unsigned long long visited = 0;
+  CUDA_CHECK(cudaMemcpyAsync(&visited, ac->d_visited, sizeof visited, cudaMemcpyDeviceToHost,
+                             ac->stream),
+             "ray tracing");
+  CUDA_CHECK(cudaStreamSynchronize(ac->stream), "ray tracing");
+  if (stats) stats->cells_traced += (int64_t)visited;
+  return IONF_OK;
+}
+
+static void cuda_destroy(struct tracer *t) {
+  struct asora_cuda *ac = cuda_of(t);
+  tracer_cuda_sources_free(&ac->src);
+  cudaFree(ac->d_columns);
+  cudaFree(ac->d_visited);
+}
+
+extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,
+                                             struct tracer **out) {
+  static const struct tracer_ops ops = {cuda_set_sources, cuda_trace, NULL, cuda_destroy};
+  IONF_CALL(tracer_alloc("asora", TRACER_DEVICE, &ops, sizeof(struct asora_cuda), out));
+  struct asora_cuda *ac = cuda_of(*out);
+  ac->s = *s;
+  ac->stream = (cudaStream_t)s->stream;
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&ac->sm_count, cudaDevAttrMultiProcessorCount, device);
+  ionf_err rc = err == cudaSuccess ? IONF_OK : cuda_util_fail((int)err, "ray-tracing set-up");
+  if (rc == IONF_OK)
+    rc = cuda_util_alloc((void **)&ac->d_visited, sizeof(unsigned long long), "a counter");
+  if (rc != IONF_OK) {
+    tracer_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
+}

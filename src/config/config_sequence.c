@@ -1,0 +1,225 @@
+/**
+ * @file config_sequence.c
+ * @brief sequence: the redshifts of a production run, their times and steps, and the
+ *        file patterns of its density grids and halo catalogues.
+ */
+#include "config/config_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "core/constants.h"
+#include "cosmo/cosmology.h"
+#include "io/io_halos.h"
+
+void config_sequence_file_name(const char *pattern, double z, char *buf, size_t size) {
+  io_halos_series_name(buf, size, pattern, z); /* "" unless one number conversion */
+}
+
+/* A file name pattern of the sequence: one number conversion for the redshift,
+ * resolved relative to the config file; the effective tree gets the resolved one. */
+static ionf_err config_pattern(struct config_section *f, struct param_node *n, char *out,
+                               size_t cap) {
+  struct config_ctx *ctx = f->ctx;
+  char text[IONF_PATH_MAX], probe[IONF_PATH_MAX + 64];
+  IONF_CALL(config_string(ctx, f->path, n, "a file name pattern like \"density_z%.3f.h5\"", text,
+                          sizeof text));
+  config_sequence_file_name(text, 10.0, probe, sizeof probe);
+  IONF_CHECK(probe[0], IONF_ERR_CONFIG,
+             "%s: %s = '%s': the pattern must hold exactly one number conversion for the "
+             "redshift, such as %%.3f (write %%%% for a literal %%)",
+             ctx->name, f->path, text);
+  IONF_CALL(config_resolve(ctx, f->path, text, out, cap));
+  config_sequence_file_name(out, 10.0, probe, sizeof probe);
+  IONF_CHECK(probe[0], IONF_ERR_CONFIG,
+             "%s: %s: the pattern resolved against the config file's directory, '%s', holds "
+             "another '%%'; give an absolute pattern",
+             ctx->name, f->path, out);
+  struct param_node *resolved = params_new(PARAM_SCALAR, out);
+  IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
+  resolved->quoted = 1;
+  IONF_CALL(params_map_set(f->eff, "pattern", resolved));
+  return IONF_OK;
+}
+
+/* sequence.density or sequence.halos: a mapping opened as its own section. */
+static ionf_err config_sequence_part(struct config_section *s, const char *key, const char *name,
+                                     const char *const *keys, size_t n_keys, const char *usage,
+                                     struct config_section *f) {
+  const struct param_node *u = params_get(s->user, key);
+  char t[CONFIG_TEXT_MAX];
+  IONF_CHECK(u->kind == PARAM_MAPPING, IONF_ERR_CONFIG, "%s: %s = %s: expected %s",
+             s->ctx->name, name, config_text(u, t, sizeof t), usage);
+  IONF_CALL(config_open(s->ctx, u, name, keys, n_keys, f));
+  IONF_CALL(params_map_set(s->eff, key, f->eff));
+  return IONF_OK;
+}
+
+/* sequence.redshifts: at least two, strictly descending (*list: the node, for messages). */
+static ionf_err config_sequence_redshifts(struct config_section *s, struct sequence_config *seq,
+                                          struct param_node **list) {
+  struct config_ctx *ctx = s->ctx;
+  struct param_node *n;
+  char t[CONFIG_TEXT_MAX], t2[CONFIG_TEXT_MAX];
+  IONF_CALL(config_take(s, "redshifts", NULL, &n));
+  const char *usage = "a list of at least two redshifts, strictly descending, e.g. [20, 19, 18]";
+  IONF_CALL(config_require(s, n, usage));
+  IONF_CHECK(n->kind == PARAM_SEQUENCE && n->n_items >= 2 && n->n_items <= 1000000,
+             IONF_ERR_CONFIG, "%s: sequence.redshifts = %s: expected %s", ctx->name,
+             config_text(n, t, sizeof t), usage);
+  size_t count = n->n_items;
+  seq->redshifts = ionf_malloc(count * sizeof(double), "the redshifts of the sequence");
+  seq->times_s = ionf_malloc(count * sizeof(double), "the times of the sequence");
+  seq->steps = ionf_malloc((count - 1) * sizeof(int64_t), "the steps of the sequence");
+  IONF_CHECK(seq->redshifts && seq->times_s && seq->steps, IONF_ERR_MEM, "out of memory");
+  for (size_t i = 0; i < count; ++i) {
+    char path[64];
+    snprintf(path, sizeof path, "sequence.redshifts[%zu]", i);
+    double z = 0.0;
+    IONF_CALL(config_number(ctx, path, n->items[i], "a redshift", &z));
+    if (!(z >= 0.0 && z < 1e4))
+      return config_range(ctx, path, n->items[i], "must be a redshift in [0, 1e4)");
+    IONF_CHECK(i == 0 || z < seq->redshifts[i - 1], IONF_ERR_CONFIG,
+               "%s: %s = %s is not below sequence.redshifts[%zu] = %s: the redshifts must be "
+               "strictly descending (the run goes from the first to the last)",
+               ctx->name, path, config_text(n->items[i], t, sizeof t), i - 1,
+               i ? config_text(n->items[i - 1], t2, sizeof t2) : "");
+    seq->redshifts[i] = z;
+  }
+  seq->n_redshifts = (int)count;
+  *list = n;
+  return IONF_OK;
+}
+
+/* The run starts at the first redshift (cosmology.z_initial); the times from there, and
+   equal steps that end on every redshift. */
+static ionf_err config_sequence_steps(struct config_ctx *ctx, const struct param_node *list,
+                                      struct ionf_config *cfg) {
+  struct sequence_config *seq = &cfg->sequence;
+  size_t count = (size_t)seq->n_redshifts;
+  char t[CONFIG_TEXT_MAX];
+  double z0 = seq->redshifts[0];
+  if (ctx->z_initial_given) {
+    IONF_CHECK(fabs(cfg->z_initial - z0) <= 1e-12 * (1.0 + z0), IONF_ERR_CONFIG,
+               "%s: cosmology.z_initial = %.17g differs from the first of sequence.redshifts "
+               "(%s); leave cosmology.z_initial out (it defaults to the first redshift)",
+               ctx->name, cfg->z_initial, config_text(list->items[0], t, sizeof t));
+  } else {
+    struct param_node *first = params_copy(list->items[0]);
+    IONF_CHECK(first, IONF_ERR_MEM, "out of memory");
+    IONF_CALL(params_map_set(ctx->cosmo_eff, "z_initial", first));
+  }
+  cfg->z_initial = z0;
+
+  struct cosmology c = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
+  double age0 = cosmology_age_s(&c, z0);
+  seq->times_s[0] = 0.0;
+  for (size_t i = 1; i < count; ++i) seq->times_s[i] = cosmology_age_s(&c, seq->redshifts[i]) - age0;
+  for (size_t i = 0; i + 1 < count; ++i) {
+    /* an interval of exactly k steps (to rounding) stays at k */
+    double span = (seq->times_s[i + 1] - seq->times_s[i]) / cfg->dt_s;
+    double steps = ceil(span * (1.0 - 1e-12));
+    IONF_CHECK(steps <= 1e9, IONF_ERR_CONFIG,
+               "%s: time.dt is too small for sequence.redshifts: %.3g steps between z = %g and "
+               "z = %g",
+               ctx->name, steps, seq->redshifts[i], seq->redshifts[i + 1]);
+    seq->steps[i] = steps < 1.0 ? 1 : (int64_t)steps;
+  }
+  return IONF_OK;
+}
+
+/* t_end is implied: a given one must agree (units may round it); then the output times. */
+static ionf_err config_sequence_end(struct config_ctx *ctx, const struct param_node *list,
+                                    struct ionf_config *cfg) {
+  struct sequence_config *seq = &cfg->sequence;
+  size_t count = (size_t)seq->n_redshifts;
+  char t[CONFIG_TEXT_MAX], t2[CONFIG_TEXT_MAX];
+  double implied = seq->times_s[count - 1];
+  char implied_text[64], t_end_text[64];
+  snprintf(implied_text, sizeof implied_text, "%.17g Myr", implied / IONF_MYR_S);
+  snprintf(t_end_text, sizeof t_end_text, "%.6f Myr", implied / IONF_MYR_S);
+  if (ctx->t_end_node) {
+    double given = 0.0;
+    IONF_CALL(config_quantity(ctx, "time.t_end", ctx->t_end_node, UNIT_TIME, IONF_MYR_S, 0.0,
+                              &given));
+    IONF_CHECK(fabs(given - implied) <= 1e-6 * implied, IONF_ERR_CONFIG,
+               "%s: time.t_end = %s does not match sequence.redshifts: from z = %s to z = %s is "
+               "%s; leave time.t_end out (it is implied)",
+               ctx->name, config_text(ctx->t_end_node, t, sizeof t),
+               config_text(list->items[0], t2, sizeof t2), list->items[count - 1]->scalar,
+               t_end_text);
+  }
+  cfg->t_end_s = implied;
+  struct param_node *end = params_new(PARAM_SCALAR, implied_text);
+  IONF_CHECK(end, IONF_ERR_MEM, "out of memory");
+  IONF_CALL(params_map_set(ctx->time_eff, "t_end", end));
+  return config_time_outputs(ctx, ctx->outputs_node, t_end_text, seq->times_s + 1, count - 1,
+                             cfg);
+}
+
+/* sequence.density {pattern, dataset}. */
+static ionf_err config_sequence_density(struct config_section *s, struct sequence_config *seq) {
+  static const char *const keys[] = {"pattern", "dataset"};
+  struct config_section f;
+  struct param_node *n;
+  IONF_CALL(config_sequence_part(s, "density", "sequence.density", keys, CONFIG_N(keys),
+                                 "{pattern: \"density_z%.3f.h5\", dataset: NAME}", &f));
+  IONF_CALL(config_take(&f, "pattern", NULL, &n));
+  IONF_CALL(config_require(&f, n, "the HDF5 files, e.g. \"density_z%.3f.h5\" (the redshift "
+                                  "fills in the number)"));
+  IONF_CALL(config_pattern(&f, n, seq->density_pattern, sizeof seq->density_pattern));
+  IONF_CALL(config_take(&f, "dataset", NULL, &n));
+  IONF_CALL(config_require(&f, n, "the dataset of proper n_H in cm^-3 in each file"));
+  IONF_CALL(config_string(s->ctx, f.path, n, "a dataset name", seq->density_dataset,
+                          sizeof seq->density_dataset));
+  return IONF_OK;
+}
+
+/* sequence.halos {pattern, f_gamma, t_source, position_unit}. */
+static ionf_err config_sequence_halos(struct config_section *s, struct ionf_config *cfg) {
+  static const char *const keys[] = {"pattern", "f_gamma", "t_source", "position_unit"};
+  struct config_ctx *ctx = s->ctx;
+  struct sequence_config *seq = &cfg->sequence;
+  struct config_section f;
+  struct param_node *n;
+  IONF_CALL(config_sequence_part(s, "halos", "sequence.halos", keys, CONFIG_N(keys),
+                                 "{pattern: \"halos_z%.3f.h5\", f_gamma: NUMBER, t_source: TIME}",
+                                 &f));
+  IONF_CALL(config_take(&f, "pattern", NULL, &n));
+  IONF_CALL(config_require(&f, n, "the HDF5 halo catalogues, e.g. \"halos_z%.3f.h5\""));
+  IONF_CALL(config_pattern(&f, n, seq->halo_pattern, sizeof seq->halo_pattern));
+  IONF_CALL(config_positive(&f, "f_gamma", NULL,
+                            "ionizing photons per baryon in halos over the source lifetime",
+                            &seq->halo_f_gamma));
+  IONF_CALL(config_take(&f, "t_source", NULL, &n));
+  IONF_CALL(config_require(&f, n, "the source lifetime, e.g. '10 Myr'; a bare number is in Myr"));
+  IONF_CALL(config_quantity(ctx, f.path, n, UNIT_TIME, IONF_MYR_S, 0.0, &seq->halo_t_source_s));
+  if (!(seq->halo_t_source_s > 0)) return config_range(ctx, f.path, n, "must be > 0");
+  double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
+  IONF_CALL(config_take(&f, "position_unit", "1 Mpc", &n));
+  IONF_CALL(config_quantity(ctx, f.path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,
+                            &seq->halo_position_unit_cm));
+  if (!(seq->halo_position_unit_cm > 0))
+    return config_range(ctx, f.path, n, "must be a comoving length > 0");
+  return IONF_OK;
+}
+
+/* sequence: redshifts, their times and steps, the outputs, t_end, the file patterns. */
+ionf_err config_sequence(struct config_ctx *ctx, const struct param_node *root,
+                         struct ionf_config *cfg) {
+  static const char *const keys[] = {"redshifts", "density", "halos"};
+  struct config_section s;
+  struct param_node *list = NULL;
+  if (!ctx->seq_given) return IONF_OK;
+  IONF_CALL(config_open_section(ctx, root, "sequence", keys, CONFIG_N(keys), &s));
+  IONF_CHECK(cfg->cosmological, IONF_ERR_CONFIG,
+             "%s: sequence: needs cosmology.cosmological: true (a run along a list of redshifts "
+             "runs in an expanding universe)",
+             ctx->name);
+  IONF_CALL(config_sequence_redshifts(&s, &cfg->sequence, &list));
+  IONF_CALL(config_sequence_steps(ctx, list, cfg));
+  IONF_CALL(config_sequence_end(ctx, list, cfg));
+  if (ctx->seq_density) IONF_CALL(config_sequence_density(&s, &cfg->sequence));
+  if (ctx->seq_halos) IONF_CALL(config_sequence_halos(&s, cfg));
+  return IONF_OK;
+}

@@ -1,0 +1,32 @@
+/**
+ * @file config_views.c
+ * @brief Config -> the concept modules' parameters (config_views.h).
+ */
+#include "config/config_views.h"
+
+struct species_params config_views_species_params(const struct ionf_config *cfg) {
+  struct species_params p = {.sigma0_cm2 = cfg->sigma0_cm2,
+                             .sigma_power_law_index = cfg->sigma_power_law_index,
+                             .alpha_b_1e4_cm3_s = cfg->alpha_b_1e4_cm3_s,
+                             .alpha_b_power = cfg->alpha_b_power};
+  return p;
+}
+
+void config_views_species(const struct ionf_config *cfg,
+                          struct species_data table[IONF_N_SPECIES]) {
+  struct species_params p = config_views_species_params(cfg);
+  species_table(&p, table);
+}
+
+struct chem_params config_views_chem(const struct ionf_config *cfg) {
+  struct species_data species[IONF_N_SPECIES];
+  config_views_species(cfg, species);
+  return chem_params_make(species, cfg->collisional_ionization, cfg->abu_c, !cfg->isothermal);
+}
+
+struct photo_spectrum config_views_spectrum(const struct ionf_config *cfg) {
+  struct photo_spectrum s = {.type = cfg->spectrum, .t_eff_k = cfg->t_eff_k,
+                            .num_tau = cfg->num_tau, .min_log_tau = cfg->min_log_tau,
+                            .max_log_tau = cfg->max_log_tau};
+  return s;
+}

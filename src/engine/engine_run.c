@@ -1,0 +1,176 @@
+/**
+ * @file engine_run.c
+ * @brief The one run loop: the step-length rule, outputs at their times, log.csv,
+ *        progress lines, checkpoints and stop signals, for every kind of domain.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/constants.h"
+#include "engine/domain.h"
+#include "engine/sequence.h"
+#include "io/output_dir.h"
+#include "io/snapshot.h"
+#include "mpi/comm.h"
+
+double engine_next_step_length(const struct ionf_config *cfg, double t, double t_tiny) {
+  double dt_max = cfg->dt_s;
+  if (cfg->sequence.n_redshifts > 0)
+    dt_max = sequence_step_s(&cfg->sequence, sequence_interval_at(&cfg->sequence, t, t_tiny));
+  double target = cfg->t_end_s;
+  for (int i = 0; i < cfg->n_outputs; ++i)
+    if (cfg->output_times_s[i] > t + t_tiny) {
+      if (cfg->output_times_s[i] < target) target = cfg->output_times_s[i];
+      break;
+    }
+  double dt = dt_max < target - t ? dt_max : target - t;
+  if (target - t - dt < t_tiny) dt = target - t;
+  return dt;
+}
+
+/* ---- stopping on a signal -------------------------------------------------------- */
+
+/* Set by the program's handler; read at the end of each step (async-signal-safe). */
+static volatile sig_atomic_t stop_signal = 0;
+
+void engine_note_stop_signal(int sig) { stop_signal = sig; }
+
+ionf_err engine_stop_requested(const struct engine *e, int *signal_out) {
+  *signal_out = 0;
+  /* debug.signal_after_step (a test hook): a stop from outside, after that step */
+  if (e->step == e->cfg->debug.signal_after_step && comm_rank() == 0) stop_signal = SIGUSR1;
+  /* every rank stops at the same step if any was signalled */
+  return comm_max_int((int)stop_signal, signal_out);
+}
+
+ionf_err engine_stopped_error(int sig, int64_t step, double time_s, const char *checkpoint) {
+  return ionf_error_set(IONF_STOPPED,
+                        "stopped by signal %d after step %lld (t = %.6g Myr); checkpoint "
+                        "written to %s; continue with: ionfront run CONFIG --restart %s",
+                        sig, (long long)step, time_s / IONF_MYR_S, checkpoint, checkpoint);
+}
+
+/* After a step: *checkpoint := 1 when one is due (every checkpoint_every steps, or a
+   stop signal arrived) and the run is not `finished`; *stop := the stop signal when the
+   run must end now (0: go on).  Collective. */
+static ionf_err step_end(const struct engine *e, int finished, int64_t checkpoint_every,
+                         int *checkpoint, int *stop) {
+  int sig = 0;
+  IONF_CALL(engine_stop_requested(e, &sig));
+  int due = checkpoint_every > 0 && e->step % checkpoint_every == 0;
+  *checkpoint = (sig || due) && !finished;
+  *stop = finished ? 0 : sig;
+  return IONF_OK;
+}
+
+/* ---- the loop ---------------------------------------------------------------------- */
+
+static void format_duration(double s, char *buf, size_t size) {
+  if (s < 1.0) snprintf(buf, size, "%.0f ms", 1e3 * s);
+  else if (s < 120.0) snprintf(buf, size, "%.1f s", s);
+  else if (s < 7200.0) snprintf(buf, size, "%.1f min", s / 60.0);
+  else snprintf(buf, size, "%.1f h", s / 3600.0);
+}
+
+/* Where a run stands, for the progress lines. */
+struct run_clock {
+  double wall0_s, t_start_s;
+  int64_t n_steps_total;
+};
+
+static void progress_line(const struct engine *e, const struct run_clock *clk,
+                          const struct engine_step_info *info, double step_wall) {
+  const struct ionf_config *cfg = e->cfg;
+  double elapsed = ionf_wtime() - clk->wall0_s;
+  double eta = elapsed / (e->time_s - clk->t_start_s) * (cfg->t_end_s - e->time_s);
+  char eta_text[32], wall_text[32], z_text[32] = "";
+  format_duration(eta, eta_text, sizeof eta_text);
+  format_duration(step_wall, wall_text, sizeof wall_text);
+  if (cfg->cosmological) snprintf(z_text, sizeof z_text, "  z = %.3f", engine_redshift(e));
+  ionf_message0("step %4lld/%-4lld t = %8.3f Myr%s  iterations %3d  <x_HII> = %.5f (mass %.5f)  "
+                "wall %s  ETA %s",
+                (long long)e->step, (long long)clk->n_steps_total, e->time_s / IONF_MYR_S, z_text,
+                info->iterations, info->x_mean_volume, info->x_mean_mass, wall_text, eta_text);
+}
+
+/* Snapshot NNNN = index now (the domain's writer), counted in the report. */
+static ionf_err write_output(struct engine *e, int index, struct engine_report *report) {
+  double t0 = ionf_wtime();
+  IONF_CALL(e->domain->write_output(e, index, report));
+  report->n_snapshots++;
+  e->timers.io_s += ionf_wtime() - t0;
+  return IONF_OK;
+}
+
+/* One step of the loop and what follows it: the log row, the domain's record, the
+   progress line, an output when due, a checkpoint when due; *stop on a signal. */
+static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
+                         const struct run_clock *clk, int *next_output, int *index,
+                         struct engine_report *report, int *stop) {
+  const struct ionf_config *cfg = e->cfg;
+  const double t_tiny = 1e-9 * cfg->dt_s;
+  while (*next_output < cfg->n_outputs && cfg->output_times_s[*next_output] <= e->time_s + t_tiny)
+    (*next_output)++;
+  double dt = engine_next_step_length(cfg, e->time_s, t_tiny);
+  double s0 = ionf_wtime();
+  struct engine_step_info info;
+  IONF_CALL(engine_step(e, dt, &info));
+  double step_wall = ionf_wtime() - s0;
+  if (comm_rank() == 0 && log->file)
+    IONF_CALL(step_log_row(log, e->step, e->time_s, info.iterations, info.x_mean_volume,
+                           info.x_mean_mass, step_wall, engine_redshift(e), e->sources.n,
+                           e->ndot_total_per_s));
+  if (e->domain->step_record) IONF_CALL(e->domain->step_record(e, record));
+  if (!info.converged)
+    ionf_warning("step %lld: not converged after %d iterations (raytracing.max_iterations)",
+                 (long long)e->step, info.iterations);
+  if (cfg->progress) progress_line(e, clk, &info, step_wall);
+  if (*next_output < cfg->n_outputs && fabs(e->time_s - cfg->output_times_s[*next_output]) <= t_tiny) {
+    IONF_CALL(write_output(e, (*index)++, report));
+    (*next_output)++;
+  }
+  int checkpoint = 0;
+  IONF_CALL(step_end(e, e->time_s >= cfg->t_end_s - t_tiny, cfg->checkpoint_every,
+                     &checkpoint, stop));
+  if (checkpoint) {
+    double t0 = ionf_wtime();
+    IONF_CALL(e->domain->write_checkpoint(e, *index, report->checkpoint, sizeof report->checkpoint));
+    e->timers.io_s += ionf_wtime() - t0;
+  }
+  return IONF_OK;
+}
+
+ionf_err engine_run(struct engine *e, struct engine_report *report) {
+  const struct ionf_config *cfg = e->cfg;
+  memset(report, 0, sizeof *report);
+  struct run_clock clk = {ionf_wtime(), e->time_s, e->step};
+  struct step_log log = {0};
+  IONF_CALL(output_dir_prepare_all(cfg->output_dir));
+  ionf_err rc = comm_rank() == 0 ? step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1)
+                                 : IONF_OK;
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  if (rc != IONF_OK) return rc;
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not open the step log in '%s'",
+             cfg->output_dir);
+  FILE *record = NULL;
+  rc = e->domain->run_begin ? e->domain->run_begin(e, &record) : IONF_OK;
+  int index = e->restarted ? e->next_snapshot_index : 1, next_output = 0, stop = 0;
+  if (rc == IONF_OK && !e->restarted) rc = write_output(e, 0, report);
+  const double t_tiny = 1e-9 * cfg->dt_s;
+  for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++clk.n_steps_total)
+    t += engine_next_step_length(cfg, t, t_tiny);
+  while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
+    rc = run_step(e, &log, record, &clk, &next_output, &index, report, &stop);
+    if (rc == IONF_OK && stop) rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
+  }
+  if (log.file) step_log_close(&log);
+  if (record && fclose(record) != 0 && rc == IONF_OK)
+    rc = ionf_error_set(IONF_ERR_IO, "cannot write a file beside the log in '%s'", cfg->output_dir);
+  report->wall_s = ionf_wtime() - clk.wall0_s;
+  report->steps = e->step;
+  return rc;
+}
