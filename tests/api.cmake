@@ -1,11 +1,13 @@
 # The public C API (include/ionfront.h): programs linked with the shared libionfront
 # that include only the public header.
-foreach(t test_api_iliev1 test_api_misuse)
+foreach(t test_api_iliev1 test_api_misuse test_api_set_field)
   add_executable(${t} api/${t}.c)
   target_link_libraries(${t} PRIVATE ionfront::ionfront m)
   target_compile_options(${t} PRIVATE ${IONF_WARNINGS})
 endforeach()
 add_test(NAME test_api_misuse COMMAND test_api_misuse)
+# a refused ionf_engine_set_field leaves the field as it was (issue 20)
+add_test(NAME test_api_set_field COMMAND test_api_set_field)
 # the library as a guest: no printing, the caller's MPI, GSL and HDF5 error handlers kept,
 # its own duplicate of the caller's communicator (the test calls MPI, GSL, HDF5 itself)
 add_executable(test_api_guest api/test_api_guest.c)
