@@ -26,3 +26,12 @@ void affinity_describe(char *buf, size_t size) {
   hwloc_bitmap_free(set);
   hwloc_topology_destroy(topo);
 }
+
+int affinity_node_pus(void) {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return 0;
+  int pus = 0;
+  if (hwloc_topology_load(topo) == 0) pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+  hwloc_topology_destroy(topo);
+  return pus > 0 ? pus : 0;
+}

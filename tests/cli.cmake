@@ -11,6 +11,12 @@ add_test(NAME cli_bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_bad_input.sh
 add_test(NAME cli_small_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_small_run.sh $<TARGET_FILE:ionfront>
                                     ${CMAKE_CURRENT_SOURCE_DIR}/check_snapshot.py)
 set_tests_properties(cli_bad_input cli_small_run PROPERTIES SKIP_RETURN_CODE 77)
+# the job scripts find the clone's build/ionfront (issue 20)
+add_test(NAME job_scripts COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/job_scripts.sh ${CMAKE_SOURCE_DIR}
+                                  $<TARGET_FILE:ionfront>)
+set_tests_properties(job_scripts PROPERTIES SKIP_RETURN_CODE 77 LABELS mpi)
+# ranks x OpenMP threads beyond the node's cores: a warning (issue 20)
+add_test(NAME cli_cores COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_cores.sh $<TARGET_FILE:ionfront>)
 add_test(NAME cli_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
                                     $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)

@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
+#include "cli/cli_cores.h"
 #include "cli/cli_log.h"
 #include "cli/particles_cli.h"
 #include "config/problems.h"
@@ -228,6 +229,7 @@ static int command_run_particles(const char *config_path, char *const *overrides
   ionf_message0("ionfront %s (git %s): %s (particles)", IONF_VERSION, IONF_GIT_SHA,
                 cfg->base.config_name);
   ionf_message0("%d MPI rank(s)", comm_size());
+  cli_cores_check();
   ionf_message0("%lld particles (%s), tree of %d leaves on every rank; %lld source(s), %lld rays "
                 "each; tracer %s; chemistry %s",
                 (long long)e->particles->set.count, cfg->file[0] ? cfg->file : "generated",
@@ -338,6 +340,7 @@ static void print_run_header(const struct ionf_config *cfg, const struct engine 
     ionf_message0("no config given: running the built-in default problem "
                   "(Iliev et al. 2006 Test 1, reduced size; 'ionfront example iliev1' for the full one)");
   ionf_message0("%d MPI rank(s)", comm_size());
+  cli_cores_check();
   if (restart_path)
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
