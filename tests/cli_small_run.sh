@@ -19,7 +19,7 @@ cat "$work/stdout"
 grep -q "outputs:" "$work/stdout" || fail "no summary of where outputs went"
 grep -q "I-front along x" "$work/stdout" || fail "no I-front comparison"
 for f in snapshot_0000.h5 snapshot_0001.h5 snapshot_0002.h5 log.csv ifront.csv \
-         snapshot_0002.xmf xfrac3D_t100.000Myr.bin IonRates3D_t100.000Myr.bin; do
+         snapshot_0002.vtk.hdf xfrac3D_t100.000Myr.bin IonRates3D_t100.000Myr.bin; do
   [ -s "$work/out/$f" ] || fail "missing $f"
 done
 [ -z "$(ls -A "$work/out" | grep '\.tmp$')" ] || fail "temporary files left"

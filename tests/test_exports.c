@@ -1,7 +1,8 @@
 /**
  * @file test_exports.c
  * @brief Exports for other codes: C2-Ray grid files (round trip, byte layout,
- *        names, errors), the XDMF sidecar, the 21-cm brightness temperature.
+ *        names, errors), the 21-cm brightness temperature (viewer sidecars:
+ *        test_sidecars.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,7 +19,6 @@
 #include "cosmo/tb21.h"
 #include "cosmo/tb21_k.h"
 #include "test_util.h"
-#include "io/xdmf.h"
 
 #define N 5
 #define NCELL (N * N * N)
@@ -245,87 +245,6 @@ static void test_names(void) {
   EXPECT(strcmp(buf, "out/xfr") == 0, "got '%s'", buf);
 }
 
-static void test_xdmf(void) {
-  char h5[128], xmf[128];
-  snprintf(h5, sizeof h5, "%s/snapshot_0003.h5", tmp_dir);
-  snprintf(xmf, sizeof xmf, "%s/snapshot_0003.xmf", tmp_dir);
-  const char *const names[3] = {"x_HII", "Gamma_HI", "n_H"};
-  ionf_error_clear();
-  EXPECT(xdmf_write_sidecar(h5, 64, 6.6, "kpc", 1.5e13, names, 3) == IONF_OK, "xdmf: %s",
-         ionf_error_message());
-  long size = 0;
-  char *text = (char *)slurp(xmf, &size);
-  EXPECT(text != NULL, "no file '%s'", xmf);
-  if (text) {
-    EXPECT(strstr(text, "\"snapshot_0003.h5:/Grid/x_HII\"") == NULL &&
-               strstr(text, ">snapshot_0003.h5:/Grid/x_HII<") != NULL,
-           "x_HII path (basename):\n%s", text);
-    EXPECT(strstr(text, ">snapshot_0003.h5:/Grid/Gamma_HI<") != NULL, "Gamma_HI path");
-    EXPECT(strstr(text, ">snapshot_0003.h5:/Grid/n_H<") != NULL, "n_H path");
-    EXPECT(strstr(text, tmp_dir) == NULL, "the directory should not appear:\n%s", text);
-    EXPECT(strstr(text, "3DCoRectMesh") && strstr(text, "ORIGIN_DXDYDZ"), "mesh types");
-    EXPECT(strstr(text, "Dimensions=\"65 65 65\"") != NULL, "node dimensions n+1");
-    EXPECT(strstr(text, "Dimensions=\"64 64 64\"") != NULL, "cell dimensions n");
-    EXPECT(strstr(text, "Center=\"Cell\"") != NULL, "cell-centred");
-    EXPECT(strstr(text, "Format=\"HDF\"") && strstr(text, "Precision=\"8\""), "HDF float64");
-    EXPECT(strstr(text, "Time Value=\"15000000000000\"") != NULL, "time");
-    EXPECT(strstr(text, "kpc") != NULL, "length unit");
-    /* spacing box / n = 0.103125, printed "%.17g" */
-    char spacing[64];
-    snprintf(spacing, sizeof spacing, "%.17g %.17g %.17g", 6.6 / 64, 6.6 / 64, 6.6 / 64);
-    EXPECT(strstr(text, spacing) != NULL, "spacing '%s'", spacing);
-    EXPECT(fabs(strtod(spacing, NULL) - 0.103125) < 1e-15, "spacing value %s", spacing);
-    int attrs = 0;
-    for (const char *p = text; (p = strstr(p, "<Attribute ")) != NULL; ++p) ++attrs;
-    EXPECT(attrs == 3, "%d attributes", attrs);
-  }
-  free(text);
-  char tmp[160];
-  snprintf(tmp, sizeof tmp, "%s.tmp", xmf);
-  EXPECT(!file_exists(tmp), "temporary file left behind");
-
-  if (access("/usr/bin/python3", X_OK) == 0) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "/usr/bin/python3 -c \"import xml.etree.ElementTree as E; "
-             "r = E.parse('%s').getroot(); "
-             "assert r.tag == 'Xdmf' and len(r.findall('.//Attribute')) == 3\"",
-             xmf);
-    EXPECT(system(cmd) == 0, "python3's xml.etree cannot parse '%s'", xmf);
-  } else {
-    printf("no /usr/bin/python3: XML parse check skipped\n");
-  }
-  unlink(xmf);
-
-  /* a name that needs escaping still gives well-formed XML; a bad name is refused */
-  const char *const odd[1] = {"a&b<c>\"'"};
-  snprintf(h5, sizeof h5, "%s/odd.h5", tmp_dir);
-  snprintf(xmf, sizeof xmf, "%s/odd.xmf", tmp_dir);
-  ionf_error_clear();
-  EXPECT(xdmf_write_sidecar(h5, 4, 1.0, NULL, 0.0, odd, 1) == IONF_OK, "odd name: %s",
-         ionf_error_message());
-  if (access("/usr/bin/python3", X_OK) == 0) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "/usr/bin/python3 -c \"import xml.etree.ElementTree as E; "
-             "r = E.parse('%s').getroot(); "
-             "assert r.find('.//Attribute').get('Name') == 'a&b<c>' + chr(34) + chr(39)\"",
-             xmf);
-    EXPECT(system(cmd) == 0, "escaped name does not parse back in '%s'", xmf);
-  }
-  unlink(xmf);
-  const char *const slash[1] = {"Grid/x"};
-  ionf_error_clear();
-  EXPECT(xdmf_write_sidecar(h5, 4, 1.0, "cm", 0.0, slash, 1) == IONF_ERR_INPUT, "name with '/'");
-  char nodir[128];
-  snprintf(nodir, sizeof nodir, "%s/no_dir/s.h5", tmp_dir);
-  ionf_error_clear();
-  EXPECT(xdmf_write_sidecar(nodir, 4, 1.0, "cm", 0.0, names, 3) == IONF_ERR_IO, "missing dir");
-  EXPECT(strstr(ionf_error_message(), "no_dir/s.xmf") != NULL, "names the path: %s",
-         ionf_error_message());
-  ionf_error_clear();
-}
-
 static void test_tb21(void) {
   const double om = 0.27, ob = 0.043, h = 0.7, z = 9.0;
   /* independent: (1+z)/10 = 1 at z = 9, h^2 = 0.49 */
@@ -393,7 +312,6 @@ int main(void) {
   }
   test_c2ray();
   test_names();
-  test_xdmf();
   test_tb21();
 
   /* clean up */

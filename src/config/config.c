@@ -413,7 +413,8 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->backend = BACKEND_AUTO;
   snprintf(cfg->output_dir, sizeof cfg->output_dir, "%s", CONFIG_DEF_OUTPUT_DIR);
   cfg->checkpoint_every = 0;
-  cfg->write_xdmf = 1;
+  cfg->write_xdmf = 0;
+  cfg->write_vtkhdf = 1;
   cfg->cosmological = 0;
   cfg->hubble_h = COSMOLOGY_DEFAULT_H;
   cfg->omega_m = COSMOLOGY_DEFAULT_OMEGA_M;

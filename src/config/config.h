@@ -223,7 +223,8 @@ struct ionf_config {
   char output_dir[IONF_PATH_MAX];
   int progress;                 /*!< print one line per step */
   int64_t checkpoint_every;     /*!< write DIR/checkpoint.h5 every this many steps (0: off) */
-  int write_xdmf;               /*!< an XDMF sidecar per snapshot (ParaView, VisIt) */
+  int write_xdmf;               /*!< XDMF + transposed copy per snapshot (VisIt, ParaView) */
+  int write_vtkhdf;             /*!< a VTKHDF sidecar (links, no copy) per snapshot (ParaView) */
   int write_c2ray_binary;       /*!< also xfrac3D / IonRates3D / Temper3D files (tools21cm) */
   int write_dtb;                /*!< add /Grid/dTb, the 21-cm brightness temperature (cosmological) */
 

@@ -101,7 +101,7 @@ ionf_err config_run_montecarlo(struct config_ctx *ctx, const struct param_node *
 
 ionf_err config_run_output(struct config_ctx *ctx, const struct param_node *root,
                            struct ionf_config *cfg) {
-  static const char *const keys[] = {"directory", "progress", "checkpoint_every", "xdmf",
+  static const char *const keys[] = {"directory", "progress", "checkpoint_every", "xdmf", "vtkhdf",
                                      "c2ray_binary", "dTb"};
   struct config_section s;
   struct param_node *n;
@@ -115,8 +115,10 @@ ionf_err config_run_output(struct config_ctx *ctx, const struct param_node *root
   IONF_CALL(config_take(&s, "checkpoint_every", CONFIG_DEF_CHECKPOINT_EVERY, &n));
   IONF_CALL(config_int(ctx, s.path, n, 0, 100000000, &every));
   cfg->checkpoint_every = every;
-  IONF_CALL(config_take(&s, "xdmf", "true", &n));
+  IONF_CALL(config_take(&s, "xdmf", "false", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_xdmf));
+  IONF_CALL(config_take(&s, "vtkhdf", "true", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_vtkhdf));
   IONF_CALL(config_take(&s, "c2ray_binary", "false", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_c2ray_binary));
   IONF_CALL(config_take(&s, "dTb", "false", &n));

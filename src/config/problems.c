@@ -99,7 +99,8 @@
   "  progress: true         # print one line per time step\n"                                 \
   "  checkpoint_every: 0    # also write DIR/checkpoint.h5 every this many steps (0: only on\n" \
   "                         # SIGTERM / SIGUSR1); continue with: ionfront run CONFIG --restart FILE\n" \
-  "  xdmf: true             # snapshot_NNNN.xmf beside each snapshot, for ParaView and VisIt\n" \
+  "  vtkhdf: true           # snapshot_NNNN.vtk.hdf: the snapshot in ParaView (links, no copy)\n" \
+  "  xdmf: false            # snapshot_NNNN.xmf (+ _xdmf.h5, a transposed copy) for VisIt, ParaView\n" \
   "  c2ray_binary: false    # also C2-Ray's xfrac3D_*.bin / IonRates3D_*.bin / Temper3D_*.bin\n" \
   "  dTb: false             # also /Grid/dTb, the 21-cm brightness temperature (cosmological runs)\n" \
   "\n"                                                                                         \

@@ -18,14 +18,15 @@
 #include "io/export_c2ray.h"
 #include "io/io_density.h"
 #include "io/snapshot.h"
+#include "io/vtkhdf.h"
 #include "io/xdmf.h"
 #include "mpi/comm.h"
 
-/* Beside a snapshot: its XDMF description and, if asked, C2-Ray's binaries. */
+/* Beside a snapshot: its VTKHDF and XDMF descriptions and, if asked, C2-Ray's binaries. */
 static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
   const struct ionf_config *cfg = e->cfg;
   int64_t cells = e->fields.cells;
-  if (cfg->write_xdmf) {
+  if (cfg->write_xdmf || cfg->write_vtkhdf) {
     /* the snapshot's datasets: x_<ion> and Gamma_<species> of every species, then the rest */
     char names[2 * IONF_N_SPECIES][32];
     const char *datasets[2 * IONF_N_SPECIES + 3];
@@ -38,8 +39,11 @@ static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
     datasets[n_sets++] = "n_H";
     datasets[n_sets++] = "T";
     if (e->fields.dtb_mk) datasets[n_sets++] = "dTb";
-    IONF_CALL(xdmf_write_sidecar(snapshot, e->grid.n, cfg->box_size_cm / IONF_KPC_CM, "kpc",
-                                 e->time_s / IONF_MYR_S, datasets, n_sets));
+    const double box_kpc = cfg->box_size_cm / IONF_KPC_CM, t_myr = e->time_s / IONF_MYR_S;
+    if (cfg->write_vtkhdf)
+      IONF_CALL(vtkhdf_write_sidecar(snapshot, e->grid.n, box_kpc, "kpc", t_myr, datasets, n_sets));
+    if (cfg->write_xdmf)
+      IONF_CALL(xdmf_write_sidecar(snapshot, e->grid.n, box_kpc, "kpc", t_myr, datasets, n_sets));
   }
   if (cfg->write_c2ray_binary) {
     char path[IONF_PATH_MAX + 64];
