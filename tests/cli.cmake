@@ -20,3 +20,7 @@ add_test(NAME cli_rank_failure COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_rank_fail
                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_restart cli_rank_failure PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
                      LABELS mpi TIMEOUT 300)
+# a config from a pipe or a shell's <(...), read once (issue 20)
+add_test(NAME cli_config_pipe COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_config_pipe.sh
+                                      ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_config_pipe PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)

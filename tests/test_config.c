@@ -696,8 +696,8 @@ static void test_errors(void) {
                       "time:\n  dt: 20 Myr\n  t_end: 10 Myr\n",
                       "time.dt = 20 Myr", "t_end", "dt > t_end");
   expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_SOURCES
-                      "time:\n  dt: 1\n  t_end: 10\n  outputs: [5, 11]\n",
-                      "time.outputs[1] = 11", "t_end", "output after t_end");
+                      "time:\n  dt: 1\n  t_end: 10\n  outputs: [5, 0]\n",
+                      "time.outputs[1] = 0", "out of range", "output at 0");
   expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_SOURCES "time:\n  t_end: 10\n",
                       "missing required key 'time.dt'", NULL, "missing dt");
   expect_config_error(MINIMAL "output:\n  progress: maybe\n", "output.progress = maybe",

@@ -15,6 +15,7 @@
 #include "api/api_internal.h"
 #include "mpi/comm.h"
 #include "config/config.h"
+#include "config/config_file.h"
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "engine/engine.h"
@@ -210,13 +211,9 @@ static void print_rank_table(const struct engine *e) {
   free(all);
 }
 
-/* `ionfront run` of a config with a particles: section (src/sph_engine.h). */
-static int command_run_particles(const char *config_path, char *const *overrides,
-                                 int n_overrides, const char *restart_path) {
-  /* through the public API, as grid runs (src/api.c holds the particle engine) */
-  ionf_engine *api = NULL;
-  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
-                                                       n_overrides, IONF_COMM_WORLD, &api);
+/* `ionfront run` of a config with a particles: section (src/sph_engine.h), its engine
+   `api` made (or not: rc) by run_create. */
+static int command_run_particles(ionf_engine *api, ionf_err rc, const char *restart_path) {
   if (rc == IONF_OK && restart_path) rc = (ionf_err)ionf_engine_restart(api, restart_path);
   int code;
   if ((code = finish_phase(rc)) != 0) {
@@ -416,6 +413,20 @@ static int finish_run(ionf_err rc, const struct ionf_config *cfg, const struct e
   return code;
 }
 
+/* The engine of `ionfront run`, through the library's API (include/ionfront.h and
+   api_internal.h): the config read once, by rank 0, its text sent to every rank (a pipe,
+   /dev/stdin or a shell's <(...) can be read only once, and exists on one rank). */
+static ionf_err run_create(const struct run_args *a, ionf_engine **api) {
+  struct config_file f;
+  *api = NULL;
+  ionf_err rc = a->config_path ? config_file_read(a->config_path, &f)
+                               : config_file_builtin(PROBLEMS_DEFAULT, &f);
+  if (rc != IONF_OK) return rc;
+  rc = api_engine_create_from_config(&f, (const char *const *)a->overrides, a->n_overrides, api);
+  config_file_free(&f);
+  return rc;
+}
+
 static int command_run(int argc, char **argv) {
   struct run_args a;
   int code = run_parse(argc, argv, &a);
@@ -423,16 +434,11 @@ static int command_run(int argc, char **argv) {
     run_args_free(&a);
     return code < 0 ? 0 : code;
   }
-  if (sph_config_is_particle_run(a.config_path, PROBLEMS_DEFAULT)) {
-    code = command_run_particles(a.config_path, a.overrides, a.n_overrides, a.restart_path);
-    run_args_free(&a);
-    return code;
-  }
-  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
   ionf_engine *api = NULL;
-  ionf_err rc = (ionf_err)ionf_engine_create_from_file(
-      a.config_path, (const char *const *)a.overrides, a.n_overrides, IONF_COMM_WORLD, &api);
+  ionf_err rc = run_create(&a, &api);
   run_args_free(&a);
+  if (api && api_engine_sph_config(api)) /* a particles: section */
+    return command_run_particles(api, rc, a.restart_path);
   if (rc == IONF_OK && a.restart_path) rc = (ionf_err)ionf_engine_restart(api, a.restart_path);
   if ((code = finish_phase(rc)) != 0) {
     ionf_engine_destroy(api);

@@ -55,6 +55,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "config/config_file.h"
 #include "core/error.h"
 #include "particles/sph_trace.h" /* struct sph_trace_tuning */
 
@@ -109,6 +110,16 @@ IONF_NODISCARD ionf_err sph_config_load(const char *path, const char *builtin_na
 /** Build from a parsed tree; `name` names the config in messages and anchors relative paths. */
 IONF_NODISCARD ionf_err sph_config_from_params(const struct param_node *root, const char *name,
                                                struct sph_config *cfg);
+/** As sph_config_from_params, relative paths taken from folder `dir` ("": the working
+    directory). */
+IONF_NODISCARD ionf_err sph_config_from_params_in(const struct param_node *root,
+                                                  const char *name, const char *dir,
+                                                  struct sph_config *cfg);
+/** A particle run's config from a config's text read once (config_file.h) and the
+    overrides. */
+IONF_NODISCARD ionf_err sph_config_load_file(const struct config_file *f,
+                                             char *const *overrides, int n_overrides,
+                                             struct sph_config *cfg);
 
 void sph_config_free(struct sph_config *cfg);
 
