@@ -1,2 +1,5 @@
 # Config module: units, YAML tree and overrides, built-in problems, validation messages.
 ionf_add_test(NAME test_config SOURCES test_config.c LABELS unit)
+# --set time.t_end shortens any run (later outputs dropped with a note); --set mistakes
+# name the --set (issue 20)
+ionf_add_test(NAME test_config_shorten SOURCES test_config_shorten.c LABELS unit)
