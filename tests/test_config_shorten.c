@@ -130,6 +130,7 @@ static void expect_fail(const char *name, char *set, const char *want1, const ch
 static void test_set_blame(void) {
   expect_fail("iliev1", "time.dt=abc", "--set time.dt=abc: ", "time.dt");
   expect_fail("iliev1", "grid.NN=3", "--set grid.NN=3: unknown key 'grid.NN'", NULL);
+  expect_fail("iliev1", "tmie.dt=3", "--set tmie.dt=3: unknown section 'tmie'", NULL);
   expect_fail("iliev1", "time.outputs=[-5 Myr]", "--set time.outputs=[-5 Myr]: ",
               "out of range");
   expect_fail("iliev1", "time.outputs=0", "--set time.outputs=0: ", "out of range");

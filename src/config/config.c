@@ -88,7 +88,7 @@ static ionf_err config_check_keys(const struct config_ctx *ctx, const struct par
     for (size_t k = 0; k < n_known && !found; ++k) found = strcmp(key, known[k]) == 0;
     if (found) continue;
     const char *guess = config_suggest(key, known, n_known);
-    const char *where = map->items[i]->set_by ? map->items[i]->set_by : ctx->name;
+    const char *where = params_origin(map->items[i]) ? params_origin(map->items[i]) : ctx->name;
     char list[512];
     config_join(known, n_known, list, sizeof list);
     if (!prefix) {
@@ -273,7 +273,7 @@ ionf_err config_resolve(const struct config_ctx *ctx, const char *path, const ch
 /* ---- sections --------------------------------------------------------------- */
 
 void config_blame(struct config_ctx *ctx, const struct param_node *n) {
-  ctx->name = n && n->set_by ? n->set_by : ctx->config_name;
+  ctx->name = params_origin(n) ? params_origin(n) : ctx->config_name;
 }
 
 ionf_err config_open(struct config_ctx *ctx, const struct param_node *user, const char *name,

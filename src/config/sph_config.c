@@ -426,6 +426,7 @@ static ionf_err read_source_file(struct sph_ctx *c, const struct param_node *u,
 
 static ionf_err read_sources(struct sph_ctx *c, const struct param_node *u,
                              struct param_node *eff, struct sph_config *cfg) {
+  sph_config_blame(c, u);
   if (u && u->kind == PARAM_MAPPING && params_get(u, "file")) {
     struct param_node *seff = params_new(PARAM_MAPPING, NULL);
     IONF_CHECK(seff, IONF_ERR_MEM, "out of memory");
@@ -447,6 +448,7 @@ static ionf_err read_sources(struct sph_ctx *c, const struct param_node *u,
     const struct param_node *s = u->items[i], *n;
     char path[64];
     snprintf(path, sizeof path, "sources[%zu]", i);
+    sph_config_blame(c, s);
     IONF_CHECK(s->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
                "%s: %s: expected a mapping {position: [x, y, z], Ndot: RATE}, got %s", c->name,
                path, kind_text(s));

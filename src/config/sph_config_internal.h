@@ -22,7 +22,8 @@ struct sph_ctx {
 
 /* Where `n` came from, for a message: its --set, else the config. */
 static inline const char *sph_config_where(const struct sph_ctx *c, const struct param_node *n) {
-  return n && n->set_by ? n->set_by : c->config_name;
+  const char *set = params_origin(n);
+  return set ? set : c->config_name;
 }
 
 /* Messages from now on name where `n` came from. */

@@ -456,6 +456,17 @@ ionf_err params_load_file(const char *path, struct param_node **root) {
 
 /* ---- overrides ------------------------------------------------------------- */
 
+const char *params_origin(const struct param_node *n) {
+  if (!n || n->set_by) return n ? n->set_by : NULL;
+  const char *first = NULL;
+  for (size_t i = 0; i < n->n_items; ++i) {
+    const char *s = params_origin(n->items[i]);
+    if (!s) return NULL;
+    if (!first) first = s;
+  }
+  return first;
+}
+
 /* Every node of an override's value: no line, and the assignment that gave it. */
 static ionf_err params_mark_set(struct param_node *n, const char *assignment) {
   n->line = 0;
@@ -509,11 +520,9 @@ ionf_err params_set_override(struct param_node *root, const char *assignment) {
     snprintf(name, sizeof name, "--set '%s'", assignment);
     rc = params_parse_text(eq + 1, name, IONF_ERR_USAGE, &value);
   }
-  if (rc == IONF_OK) {
-    char origin[256];
-    snprintf(origin, sizeof origin, "--set %s", assignment);
-    rc = params_mark_set(value, origin);
-  }
+  char origin[256];
+  snprintf(origin, sizeof origin, "--set %s", assignment);
+  if (rc == IONF_OK) rc = params_mark_set(value, origin);
 
   struct param_node *node = root;
   if (rc == IONF_OK && node->kind == PARAM_NULL) node->kind = PARAM_MAPPING;

@@ -35,6 +35,10 @@ IONF_NODISCARD ionf_err params_load_string(const char *text, const char *name,
 /** Apply "a.b.c=VALUE": VALUE is parsed as YAML; missing mappings are created.  Every
     node of VALUE records the assignment (set_by "--set a.b.c=VALUE"). */
 IONF_NODISCARD ionf_err params_set_override(struct param_node *root, const char *assignment);
+/** The "--set KEY=VALUE" that gave `n`: its own set_by, or, for a mapping or list all of
+    whose values came from --set (a section a --set made), its first value's; NULL when
+    `n` (or a part of it) comes from the text. */
+const char *params_origin(const struct param_node *n);
 /** Mapping lookup (NULL when absent or `map` is not a mapping). */
 struct param_node *params_get(const struct param_node *map, const char *key);
 /** Emit the tree back as YAML text (malloc'd; caller frees). */
