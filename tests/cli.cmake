@@ -24,3 +24,7 @@ set_tests_properties(cli_restart cli_rank_failure PROPERTIES SKIP_RETURN_CODE 77
 add_test(NAME cli_config_pipe COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_config_pipe.sh
                                       ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_config_pipe PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
+# ionfront run --dry-run: checks inputs, prints the plan, writes nothing (issue 20)
+add_test(NAME cli_dry_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_dry_run.sh
+                                  ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_dry_run PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
