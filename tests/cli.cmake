@@ -28,3 +28,6 @@ set_tests_properties(cli_config_pipe PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 
 add_test(NAME cli_dry_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_dry_run.sh
                                   ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_dry_run PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
+# every command listed in --help; every help names the command typed (issue 20)
+add_test(NAME cli_help_texts COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_help.sh $<TARGET_FILE:ionfront>
+                                     $<TARGET_FILE:ionfront-particles>)

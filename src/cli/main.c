@@ -33,17 +33,27 @@
 static const char *usage_main =
     "usage: ionfront <command> [options]\n"
     "\n"
-    "Radiative transfer of ionizing photons on grids (C2-Ray physics, ASORA ray tracing).\n"
+    "Radiative transfer of ionizing photons on grids (C2-Ray physics, ASORA ray tracing)\n"
+    "and on SPH particles.\n"
     "\n"
     "commands:\n"
-    "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem)\n"
+    "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem);\n"
+    "                      --dry-run checks it and prints the plan, writing nothing\n"
     "  example [NAME]      print a complete, commented config (no NAME: list them)\n"
     "  generate KIND       write synthetic inputs: iliev4 (Test 4 density and sources),\n"
     "                      eor (density grids and halo catalogues from z = 20 to 7) or\n"
-    "                      particles (a test SPH particle set; 'generate particles --help')\n"
+    "                      particles (a test SPH particle set)\n"
+    "  render SNAPSHOT.h5 -o IMAGE.png\n"
+    "                      draw a slice or a volume rendering of a snapshot or a particle\n"
+    "                      file (PNG), or a frame per snapshot of a run (--all DIR)\n"
+    "  help, version       this help; the version and build information\n"
+    "\n"
+    "Each command has its own help: 'ionfront run --help', 'ionfront example --help',\n"
+    "'ionfront generate --help', 'ionfront generate particles --help',\n"
+    "'ionfront render --help'.\n"
     "\n"
     "options:\n"
-    "  -h, --help          this help ('ionfront run --help' for run's options)\n"
+    "  -h, --help          this help\n"
     "  --version           version and build information\n"
     "\n"
     "Start with:  ionfront run      or  ionfront example iliev1 > run.yaml\n";
@@ -570,7 +580,18 @@ static int command_run(int argc, char **argv) {
   return code;
 }
 
+static const char *usage_example =
+    "usage: ionfront example [NAME]\n"
+    "\n"
+    "Prints the complete, commented config of the built-in problem NAME (YAML), to edit\n"
+    "and run: ionfront example iliev1 > run.yaml; ionfront run run.yaml.\n"
+    "Without NAME, lists the built-in problems.\n";
+
 static int command_example(int argc, char **argv) {
+  if (argc > 0 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
+    if (comm_rank() == 0) fputs(usage_example, stdout);
+    return 0;
+  }
   if (argc == 0) {
     if (comm_rank() == 0) {
       printf("built-in problems (ionfront example NAME > run.yaml):\n");
@@ -638,7 +659,7 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
   g->kind = argv[0];
   int eor = !strcmp(g->kind, "eor");
   if (!eor && strcmp(g->kind, "iliev4") != 0) {
-    fprintf(stderr, "ionfront generate: error: unknown kind '%s' (iliev4 or eor)\n%s", g->kind,
+    fprintf(stderr, "ionfront generate: error: unknown kind '%s' (iliev4, eor or particles)\n%s", g->kind,
             usage_generate);
     return (int)IONF_ERR_USAGE;
   }
@@ -852,7 +873,8 @@ static int generate_eor(struct generate_args *g) {
 
 static int command_generate(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "particles")) /* test SPH particle sets */
-    return comm_rank() == 0 ? particles_cli_main(argc - 1, argv + 1) : 0;
+    return comm_rank() == 0 ? particles_cli_main("ionfront generate particles", argc - 1, argv + 1)
+                            : 0;
   struct generate_args g;
   memset(&g, 0, sizeof g);
   int code = comm_rank() == 0 ? generate_parse(argc, argv, &g) : 0;
