@@ -663,8 +663,8 @@ static void test_errors(void) {
   expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL
                       "sources:\n  - {position: [0, 0, 0], Ndot: 1}\n"
                       "  - {position: [0, 0, 16], Ndot: 1}\n" MINIMAL_TIME,
-                      "sources[1].position = [0, 0, 16] is outside the grid",
-                      "indices must be in 0..15", "source outside the grid");
+                      "sources[1].position = [0, 0, 16] is outside the 16^3 grid",
+                      "0-based cell indices, each in 0..15", "source outside the grid");
   expect_config_error("grid:\n  N: 64.5\n  box_size: 1\n" MINIMAL_MATERIAL MINIMAL_SOURCES
                       MINIMAL_TIME,
                       "grid.N = 64.5 is not an integer", "1..4096", "non-integer N");

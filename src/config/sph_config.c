@@ -398,7 +398,7 @@ static ionf_err read_source_file(struct sph_ctx *c, const struct param_node *u,
              "%s: sources.format = %s: must be auto, hdf5 or text", c->name,
              n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
   struct source_list list = {0};
-  IONF_CALL(io_sources_read(cfg->source_file, format_of[which], &list));
+  IONF_CALL(io_sources_read_grid(cfg->source_file, format_of[which], cfg->count_1d, &list));
   ionf_err rc = sources_validate(&list, cfg->count_1d, cfg->source_file);
   if (rc == IONF_OK && list.n < 1)
     rc = ionf_error_set(IONF_ERR_INPUT, "%s: sources.file = %s holds no sources", c->name,
@@ -416,7 +416,7 @@ static ionf_err read_source_file(struct sph_ctx *c, const struct param_node *u,
     for (int d = 0; d < 3; ++d)
       cfg->source_pos_cm[3 * i + d] = (list.ijk[3 * i + d] + 0.5) * cell_cm;
     cfg->source_ndot_per_s[i] = list.ndot_per_s[i];
-    snprintf(cfg->source_text[i], sizeof cfg->source_text[i], "cell (%d, %d, %d) of the file",
+    snprintf(cfg->source_text[i], sizeof cfg->source_text[i], "cell (%d, %d, %d) (0-based) of the file",
              list.ijk[3 * i], list.ijk[3 * i + 1], list.ijk[3 * i + 2]);
     cfg->n_sources = i + 1;
   }

@@ -41,7 +41,7 @@ static int plan_made_by_synthetic(const struct ionf_config *cfg, const char *pat
 static ionf_err plan_sources(const struct ionf_config *cfg, struct source_list *s) {
   const char *origin = cfg->config_name;
   if (cfg->source_file[0]) {
-    IONF_CALL(io_sources_read(cfg->source_file, cfg->source_format, s));
+    IONF_CALL(io_sources_read_grid(cfg->source_file, cfg->source_format, cfg->n_cells_1d, s));
     origin = cfg->source_file;
   } else {
     IONF_CALL(sources_alloc(cfg->n_sources_inline, s));

@@ -53,7 +53,8 @@ static ionf_err load_sources(struct engine *e) {
   if (cfg->sequence.halo_pattern[0]) /* none until the first catalogue: sequence_load */
     return sources_alloc(0, &e->sources);
   if (cfg->source_file[0]) {
-    IONF_CALL(io_sources_read(cfg->source_file, cfg->source_format, &e->sources));
+    IONF_CALL(io_sources_read_grid(cfg->source_file, cfg->source_format, e->grid.n,
+                                   &e->sources));
     origin = cfg->source_file;
   } else {
     IONF_CALL(sources_alloc(cfg->n_sources_inline, &e->sources));
