@@ -2,7 +2,8 @@
 # ionfront run CONFIG --dry-run (issue 20): every built-in example's dry run exits 0 (or,
 # lacking its input files, fails naming them) and creates nothing; a missing density file,
 # a source outside the grid and a missing particle file fail naming them; on 2 ranks
-# each rank's sources are listed; nothing is written in any case.
+# each rank's sources are listed; the memory per rank is shown, and a grid that cannot fit
+# (N = 4096) is refused naming what it needs and what is available; nothing is written.
 # usage: cli_dry_run.sh MPIEXEC /path/to/ionfront
 set -u
 mpiexec="$1"
@@ -36,6 +37,21 @@ done
 grep -q "^grid 128^3" iliev1.out || { cat iliev1.out; fail "iliev1: no grid line"; }
 grep -q "^rank 0: 1 point source" iliev1.out || { cat iliev1.out; fail "iliev1: no rank line"; }
 grep -q "particles (generated)" iliev1_particles.out || { cat iliev1_particles.out; fail "particles: no particle line"; }
+
+grep -q "^memory per rank (rank 0): host about" iliev1.out || { cat iliev1.out; fail "iliev1: no memory line"; }
+
+# a grid that cannot fit: refused with what it needs and what is available, by the dry run
+# and by the run (exit 5, out of memory; not killed), before anything is written
+"$ionfront" run cfg/iliev1.yaml --set grid.N=4096 --dry-run > huge_dry.out 2>&1
+rc=$?
+[ "$rc" -eq 5 ] || { cat huge_dry.out; fail "N = 4096 dry run: exit $rc, expected 5"; }
+grep -q "needs about .* GiB per rank.*GiB are available" huge_dry.out || { cat huge_dry.out; fail "N = 4096: figures not named"; }
+"$ionfront" run cfg/iliev1.yaml --set grid.N=4096 --output huge > huge.out 2>&1
+rc=$?
+[ "$rc" -eq 5 ] || { cat huge.out; fail "N = 4096 run: exit $rc, expected 5"; }
+grep -q "needs about .* GiB per rank.*GiB are available" huge.out || { cat huge.out; fail "N = 4096 run: figures not named"; }
+[ ! -e huge ] || fail "N = 4096 run: output folder made"
+nothing_made "N = 4096"
 
 # a missing density file: the run's error code and the file's name
 cat > cfg/missing.yaml <<'YAML'

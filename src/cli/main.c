@@ -456,6 +456,14 @@ static void dry_print_times(const struct ionf_config *cfg) {
                 cfg->n_outputs, list, cfg->output_dir);
 }
 
+/* `bytes` as "1.5 GiB" or "12 MiB" into `buf` (32 bytes). */
+static const char *dry_bytes(double bytes, char *buf) {
+  const double mib = 1024.0 * 1024.0;
+  if (bytes >= 1024.0 * mib) snprintf(buf, 32, "%.1f GiB", bytes / (1024.0 * mib));
+  else snprintf(buf, 32, "%.1f MiB", bytes / mib);
+  return buf;
+}
+
 static ionf_err dry_run_grid(const struct ionf_config *cfg) {
   struct engine_plan plan;
   IONF_CALL(engine_plan_grid(cfg, &plan));
@@ -482,6 +490,16 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
     ionf_message0("rank %d: %lld point source(s) to trace", r, (long long)plan.rank_sources[r]);
   if (plan.n_ranks > 1 && plan.n_sources > 0)
     ionf_message0("tracing cost: largest rank / mean = %.3f", plan.source_imbalance);
+  const struct engine_memory *m = &plan.memory;
+  char t[6][32], gpu[96] = "none (computes on the host)";
+  if (m->gpu_bytes > 0)
+    snprintf(gpu, sizeof gpu, "about %s of %s free", dry_bytes(m->gpu_bytes, t[4]),
+             dry_bytes(plan.gpu_available_bytes, t[5]));
+  ionf_message0("memory per rank (rank 0): host about %s (fields %s, ray-tracing buffers %s, "
+                "other %s) of %s available; GPU %s",
+                dry_bytes(m->host_bytes, t[0]), dry_bytes(m->fields_bytes, t[1]),
+                dry_bytes(m->tracer_bytes, t[2]), dry_bytes(m->other_bytes, t[3]),
+                dry_bytes(plan.host_available_bytes, t[5]), gpu);
   engine_plan_free(&plan);
   if (cfg->sequence.n_redshifts > 0)
     ionf_message0("sequence: %d redshifts from z = %g to z = %g", cfg->sequence.n_redshifts,

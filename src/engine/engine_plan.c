@@ -110,6 +110,10 @@ ionf_err engine_plan_grid(const struct ionf_config *cfg, struct engine_plan *pla
   IONF_CALL(comm_agree(rc, &any));
   if (rc == IONF_OK && any != IONF_OK)
     rc = ionf_error_set(IONF_ERR_PEER, "another rank found a problem with the inputs");
+  /* the memory as the run checks it before allocating (collective) */
+  if (rc == IONF_OK) rc = engine_memory_check_grid(cfg, &plan->memory);
+  if (rc == IONF_OK)
+    engine_memory_available(&plan->host_available_bytes, &plan->gpu_available_bytes);
   if (rc != IONF_OK) {
     engine_plan_free(plan);
     ionf_error_trace(__func__, __FILE__, __LINE__);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "engine/engine_memory.h"
 #include "core/error.h"
 
 struct engine_plan {
@@ -25,10 +26,12 @@ struct engine_plan {
   double step_min_s, step_max_s; /*!< the shortest and longest step */
   int synthetic_pending;     /*!< synthetic: the run would first make missing input files
                                   (not checked, not made here) */
+  struct engine_memory memory; /*!< this rank's estimate (engine_memory_check_grid) */
+  double host_available_bytes, gpu_available_bytes; /*!< engine_memory_available */
 };
 
-/** Check a grid run's inputs and plan it (collective: every rank gets the same plan, or
-    the same error).  Free with engine_plan_free. */
+/** Check a grid run's inputs and its memory, and plan it (collective: every rank gets
+    the same plan, or the same error: the run's).  Free with engine_plan_free. */
 IONF_NODISCARD ionf_err engine_plan_grid(const struct ionf_config *cfg, struct engine_plan *plan);
 void engine_plan_free(struct engine_plan *plan);
 
