@@ -19,6 +19,7 @@
 #include "api/api_internal.h"
 #include "mpi/comm.h"
 #include "config/config.h"
+#include "config/config_file.h"
 #include "engine/engine.h"
 #include "core/error.h"
 #include "core/ionf_config.h"
@@ -183,15 +184,6 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
   else config_file_of_text(what, "YAML text", &f);
   ionf_err rc = create_from(&f, overrides, n_overrides, mpi_comm, out);
   config_file_free(&f);
-  return rc;
-}
-
-ionf_err api_engine_create_from_config(const struct config_file *f, const char *const *overrides,
-                                       int n_overrides, ionf_engine **out) {
-  api_begin();
-  ionf_err rc = create_check(overrides, n_overrides, IONF_COMM_WORLD, out);
-  if (rc == IONF_OK) rc = create_from(f, overrides, n_overrides, IONF_COMM_WORLD, out);
-  api_end(NULL, rc);
   return rc;
 }
 

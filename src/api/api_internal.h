@@ -6,17 +6,10 @@
 #ifndef IONF_API_INTERNAL_H
 #define IONF_API_INTERNAL_H
 
-#include "config/config_file.h"
 #include "config/sph_config.h"
 #include "engine/engine.h"
 #include "ionfront.h"
 
-/** ionf_engine_create_from_file of a config read once (config_file_read: the command line
-    reads it to tell a particle run from a grid run, and a pipe can be read only once);
-    on IONF_COMM_WORLD. */
-IONF_NODISCARD ionf_err api_engine_create_from_config(const struct config_file *f,
-                                                      const char *const *overrides,
-                                                      int n_overrides, ionf_engine **out);
 /** The engine behind an API handle, grid or particles (NULL if not a live handle). */
 struct engine *api_engine_core(ionf_engine *e);
 /** A particle run's config (NULL for a grid run). */

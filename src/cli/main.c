@@ -15,16 +15,15 @@
 #include "api/api_internal.h"
 #include "mpi/comm.h"
 #include "config/config.h"
-#include "config/config_file.h"
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "engine/engine.h"
-#include "engine/engine_plan.h"
 #include "gpu/core/cuda_util.h"
 #include "core/error.h"
 #include "core/ionf_config.h"
 #include "rt/planar/planar.h"
 #include "cli/cli_log.h"
+#include "cli/dry_run.h"
 #include "cli/particles_cli.h"
 #include "config/problems.h"
 #include "cli/render_cli.h"
@@ -46,11 +45,8 @@ static const char *usage_main =
     "  render SNAPSHOT.h5 -o IMAGE.png\n"
     "                      draw a slice or a volume rendering of a snapshot or a particle\n"
     "                      file (PNG), or a frame per snapshot of a run (--all DIR)\n"
-    "  help, version       this help; the version and build information\n"
     "\n"
-    "Each command has its own help: 'ionfront run --help', 'ionfront example --help',\n"
-    "'ionfront generate --help', 'ionfront generate particles --help',\n"
-    "'ionfront render --help'.\n"
+    "Each command's options: ionfront COMMAND --help (and ionfront generate particles --help)\n"
     "\n"
     "options:\n"
     "  -h, --help          this help\n"
@@ -72,10 +68,9 @@ static const char *usage_run =
     "  --backend cpu|cuda|auto   where to compute (raytracing.backend)\n"
     "  --restart FILE            continue from a checkpoint (DIR/checkpoint.h5), written every\n"
     "                            output.checkpoint_every steps and on SIGTERM / SIGUSR1\n"
-    "  --dry-run                 check the config and every input file (opened and validated\n"
-    "                            as the run would), print the plan (grid, sources per rank,\n"
-    "                            steps, outputs, memory per rank) and write nothing; exit 0\n"
-    "                            if the run would start, its error code otherwise\n"
+    "  --dry-run                 check the config and every input as the run would, print the\n"
+    "                            plan (sources per rank, steps, outputs, memory per rank),\n"
+    "                            write nothing; exit 0 if the run would start\n"
     "  --quiet                   no per-step progress lines\n"
     "  -v, --verbose             more detail, including error traces\n"
     "  -h, --help                this help\n"
@@ -431,138 +426,6 @@ static int finish_run(ionf_err rc, const struct ionf_config *cfg, const struct e
   return code;
 }
 
-/* ---- run --dry-run: the checks and the plan, nothing written ---------------------- */
-
-/* The time line of a plan: steps, their lengths, the outputs (rank 0). */
-static void dry_print_times(const struct ionf_config *cfg) {
-  int64_t n_steps;
-  double lo, hi;
-  engine_plan_steps(cfg, &n_steps, &lo, &hi);
-  if (lo == hi)
-    ionf_message0("time: %lld step(s) of %g Myr to t_end = %g Myr", (long long)n_steps,
-                  lo / IONF_MYR_S, cfg->t_end_s / IONF_MYR_S);
-  else
-    ionf_message0("time: %lld step(s) of %g to %g Myr (dt = %g Myr, cut at outputs and "
-                  "redshifts) to t_end = %g Myr",
-                  (long long)n_steps, lo / IONF_MYR_S, hi / IONF_MYR_S, cfg->dt_s / IONF_MYR_S,
-                  cfg->t_end_s / IONF_MYR_S);
-  char list[1024] = "";
-  size_t used = 0;
-  for (int i = 0; i < cfg->n_outputs && used < sizeof list; ++i)
-    used += (size_t)snprintf(list + used, sizeof list - used, "%s%g", i ? ", " : "",
-                             cfg->output_times_s[i] / IONF_MYR_S);
-  ionf_message0("outputs: the initial state and %d snapshot(s) at t = %s Myr, in %s/ (not "
-                "created by a dry run)",
-                cfg->n_outputs, list, cfg->output_dir);
-}
-
-/* `bytes` as "1.5 GiB" or "12 MiB" into `buf` (32 bytes). */
-static const char *dry_bytes(double bytes, char *buf) {
-  const double mib = 1024.0 * 1024.0;
-  if (bytes >= 1024.0 * mib) snprintf(buf, 32, "%.1f GiB", bytes / (1024.0 * mib));
-  else snprintf(buf, 32, "%.1f MiB", bytes / mib);
-  return buf;
-}
-
-static ionf_err dry_run_grid(const struct ionf_config *cfg) {
-  struct engine_plan plan;
-  IONF_CALL(engine_plan_grid(cfg, &plan));
-  double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
-  ionf_message0("grid %lld^3, box %.6g kpc%s, cell %.4g pc, %s; every rank holds the whole "
-                "grid (%lld cells)",
-                (long long)cfg->n_cells_1d, cfg->box_size_cm / IONF_KPC_CM,
-                cfg->cosmological ? " (comoving)" : "", cell_cm / IONF_PC_CM,
-                cfg->periodic ? "periodic" : "non-periodic",
-                (long long)(cfg->n_cells_1d * cfg->n_cells_1d * cfg->n_cells_1d));
-  if (plan.synthetic_pending)
-    ionf_message0("synthetic: the run would first make its missing input files (not made, "
-                  "not checked by a dry run)");
-  if (plan.n_sources < 0)
-    ionf_message0("sources: from the sequence's halo catalogues, one per redshift (%s)",
-                  plan.synthetic_pending ? "to be made" : "all checked");
-  else if (plan.synthetic_pending && cfg->source_file[0] && plan.n_sources == 0)
-    ionf_message0("sources: %s (to be made)", cfg->source_file);
-  else if (plan.n_sources > 0 || cfg->n_planes == 0)
-    ionf_message0("%lld point source(s), %.4g photons/s in all", (long long)plan.n_sources,
-                  plan.ndot_total_per_s);
-  if (cfg->n_planes > 0) ionf_message0("%d plane-parallel source(s)", cfg->n_planes);
-  for (int r = 0; r < plan.n_ranks && plan.n_sources > 0; ++r)
-    ionf_message0("rank %d: %lld point source(s) to trace", r, (long long)plan.rank_sources[r]);
-  if (plan.n_ranks > 1 && plan.n_sources > 0)
-    ionf_message0("tracing cost: largest rank / mean = %.3f", plan.source_imbalance);
-  const struct engine_memory *m = &plan.memory;
-  char t[6][32], gpu[96] = "none (computes on the host)";
-  if (m->gpu_bytes > 0)
-    snprintf(gpu, sizeof gpu, "about %s of %s free", dry_bytes(m->gpu_bytes, t[4]),
-             dry_bytes(plan.gpu_available_bytes, t[5]));
-  ionf_message0("memory per rank (rank 0): host about %s (fields %s, ray-tracing buffers %s, "
-                "other %s) of %s available; GPU %s",
-                dry_bytes(m->host_bytes, t[0]), dry_bytes(m->fields_bytes, t[1]),
-                dry_bytes(m->tracer_bytes, t[2]), dry_bytes(m->other_bytes, t[3]),
-                dry_bytes(plan.host_available_bytes, t[5]), gpu);
-  engine_plan_free(&plan);
-  if (cfg->sequence.n_redshifts > 0)
-    ionf_message0("sequence: %d redshifts from z = %g to z = %g", cfg->sequence.n_redshifts,
-                  cfg->sequence.redshifts[0],
-                  cfg->sequence.redshifts[cfg->sequence.n_redshifts - 1]);
-  dry_print_times(cfg);
-  return IONF_OK;
-}
-
-static ionf_err dry_run_particles(const struct sph_config *cfg) {
-  struct engine *e = NULL;
-  IONF_CALL(engine_create_particles(cfg, NULL, &e));
-  const struct particle_set *set = &e->particles->set;
-  char box[96] = "";
-  if (set->has_box)
-    snprintf(box, sizeof box, ", box %.6g x %.6g x %.6g kpc", set->box_size_cm[0] / IONF_KPC_CM,
-             set->box_size_cm[1] / IONF_KPC_CM, set->box_size_cm[2] / IONF_KPC_CM);
-  ionf_message0("%lld particles (%s)%s; every rank holds every particle; %lld source(s), %lld "
-                "rays each",
-                (long long)set->count, cfg->file[0] ? cfg->file : "generated", box,
-                (long long)e->sources.n, (long long)e->particles->n_rays);
-  engine_destroy(e);
-  dry_print_times(&cfg->base);
-  return IONF_OK;
-}
-
-/* `ionfront run CONFIG --dry-run`: exit 0 when the run would start, else its error. */
-static int command_run_dry(const struct run_args *a) {
-  struct config_file f;
-  ionf_err rc = a->config_path ? config_file_read(a->config_path, &f)
-                               : config_file_builtin(PROBLEMS_DEFAULT, &f);
-  if (rc != IONF_OK) return finish_phase(rc);
-  ionf_message0("ionfront %s: dry run of %s (nothing is written)", IONF_VERSION, f.name);
-  int particles = config_file_is_particle_run(&f);
-  ionf_error_clear();
-  struct ionf_config cfg;
-  struct sph_config sph;
-  memset(&sph, 0, sizeof sph);
-  rc = particles ? sph_config_load_file(&f, a->overrides, a->n_overrides, &sph)
-                 : config_load_file(&f, a->overrides, a->n_overrides, &cfg);
-  config_file_free(&f);
-  if (rc == IONF_OK) rc = particles ? dry_run_particles(&sph) : dry_run_grid(&cfg);
-  if (particles) sph_config_free(&sph);
-  else config_free(&cfg);
-  int code = finish_phase(rc);
-  if (code == 0) ionf_message0("the run would start (%d MPI rank(s))", comm_size());
-  return code;
-}
-
-/* The engine of `ionfront run`, through the library's API (include/ionfront.h and
-   api_internal.h): the config read once, by rank 0, its text sent to every rank (a pipe,
-   /dev/stdin or a shell's <(...) can be read only once, and exists on one rank). */
-static ionf_err run_create(const struct run_args *a, ionf_engine **api) {
-  struct config_file f;
-  *api = NULL;
-  ionf_err rc = a->config_path ? config_file_read(a->config_path, &f)
-                               : config_file_builtin(PROBLEMS_DEFAULT, &f);
-  if (rc != IONF_OK) return rc;
-  rc = api_engine_create_from_config(&f, (const char *const *)a->overrides, a->n_overrides, api);
-  config_file_free(&f);
-  return rc;
-}
-
 static int command_run(int argc, char **argv) {
   struct run_args a;
   int code = run_parse(argc, argv, &a);
@@ -570,13 +433,17 @@ static int command_run(int argc, char **argv) {
     run_args_free(&a);
     return code < 0 ? 0 : code;
   }
-  if (a.dry_run) {
-    code = command_run_dry(&a);
+  if (a.dry_run) { /* check and plan (src/cli/dry_run.c), write nothing */
+    code = finish_phase(dry_run(a.config_path, a.overrides, a.n_overrides));
+    if (code == 0) ionf_message0("the run would start (%d MPI rank(s))", comm_size());
     run_args_free(&a);
     return code;
   }
+  /* Through the public API (include/ionfront.h): config (read once, by rank 0: it may
+     be a pipe), overrides, engine, restart. */
   ionf_engine *api = NULL;
-  ionf_err rc = run_create(&a, &api);
+  ionf_err rc = (ionf_err)ionf_engine_create_from_file(
+      a.config_path, (const char *const *)a.overrides, a.n_overrides, IONF_COMM_WORLD, &api);
   run_args_free(&a);
   if (api && api_engine_sph_config(api)) /* a particles: section */
     return command_run_particles(api, rc, a.restart_path);
@@ -599,11 +466,8 @@ static int command_run(int argc, char **argv) {
 }
 
 static const char *usage_example =
-    "usage: ionfront example [NAME]\n"
-    "\n"
-    "Prints the complete, commented config of the built-in problem NAME (YAML), to edit\n"
-    "and run: ionfront example iliev1 > run.yaml; ionfront run run.yaml.\n"
-    "Without NAME, lists the built-in problems.\n";
+    "usage: ionfront example [NAME]\n\nPrints the complete, commented config (YAML) of the "
+    "built-in problem NAME\n(ionfront example iliev1 > run.yaml); without NAME, lists them.\n";
 
 static int command_example(int argc, char **argv) {
   if (argc > 0 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
