@@ -2,7 +2,8 @@
 # A config from a pipe (issue 20): `ionfront run <(ionfront example iliev1)` and
 # `ionfront run /dev/stdin < run.yaml` read the config once (rank 0; under MPI the text
 # goes to the other ranks, the pipe exists on rank 0 only), on 1 and 2 ranks (under
-# mpirun a shell's <(...) is mpirun's descriptor: refused with a hint to pipe instead).  A config
+# mpirun a shell's <(...) is mpirun's descriptor: refused with a hint to pipe instead).
+# A config file's inputs are found next to it; standard input's in the working folder.  A config
 # from a redirected file finds its inputs next to it; from a pipe, in the working folder.
 # usage: cli_config_pipe.sh MPIEXEC /path/to/ionfront
 set -u
@@ -49,7 +50,8 @@ else
   echo "no working $mpiexec: the 2-rank cases are skipped"
 fi
 
-# relative inputs: next to a redirected file; in the working folder for a pipe
+# relative inputs: next to a config file; in the working folder for standard input
+# (a pipe or a redirected file alike, on any number of ranks)
 mkdir -p sub
 printf '1\n6 6 6 5.0e48 1\n' > sub/src.txt
 cat > sub/run.yaml <<'YAML'
@@ -58,9 +60,11 @@ material: {n_H: 1.0e-3, temperature: 1.0e4, x_HII_initial: 1.2e-3, isothermal: t
 sources: {file: src.txt}
 time: {dt: 10 Myr, t_end: 20 Myr}
 YAML
-"$ionfront" run /dev/stdin --quiet --output o7 < sub/run.yaml > rel.out 2>&1
+"$ionfront" run sub/run.yaml --quiet --output o7 > rel.out 2>&1
 expect_run rel o7 $? 1
-cat sub/run.yaml | "$ionfront" run /dev/stdin --quiet --output o8 > relpipe.out 2>&1
-[ $? -ne 0 ] || fail "a piped config found src.txt outside the working folder"
-grep -q "src.txt" relpipe.out || { cat relpipe.out; fail "the missing source file is not named"; }
+"$ionfront" run /dev/stdin --quiet --output o8 < sub/run.yaml > relstdin.out 2>&1
+[ $? -ne 0 ] || fail "a config on standard input found src.txt outside the working folder"
+grep -q "src.txt" relstdin.out || { cat relstdin.out; fail "the missing source file is not named"; }
+(cd sub && cat run.yaml | "$ionfront" run /dev/stdin --quiet --output ../o9 > ../relpipe.out 2>&1)
+expect_run relpipe o9 $? 1
 echo "config from a pipe: ok"

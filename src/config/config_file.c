@@ -3,16 +3,13 @@
  * @brief A config file read once: rank 0 reads it (a file, a pipe, /dev/stdin, a shell's
  *        <(...)), every rank gets the text; then the config is built from that text.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
 
 #include "config/config_file.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "config/config_internal.h"
 #include "config/problems.h"
@@ -22,21 +19,18 @@
 /* A config is a page of YAML; anything this long is not one. */
 #define CONFIG_FILE_MAX_BYTES (16 << 20)
 
-/* The folder relative input paths are taken from: a regular file's own folder (a link's,
-   as config_load does), the folder of the file behind /dev/stdin or /proc/self/fd/N when
-   that is a regular file, and the working directory ("") for a pipe or a device. */
+/* The folder relative input paths are taken from: the config's own folder as its path
+   names it (a link's, as config_load does); the working directory ("") for standard input
+   and descriptors (/dev/stdin, /dev/fd/N, /proc/self/fd/N: a pipe, a shell's <(...), or
+   a redirected file, which under mpirun reaches rank 0 as a pipe anyway), so a config
+   means the same on any number of ranks. */
 static void config_file_dir(const char *path, char *dir, size_t cap) {
-  struct stat st;
   dir[0] = '\0';
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
-  char real[PATH_MAX];
-  const char *where = path;
-  if ((!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) && realpath(path, real))
-    where = real;
-  const char *slash = strrchr(where, '/');
-  if (slash && (size_t)(slash - where) + 2 < cap) {
-    memcpy(dir, where, (size_t)(slash - where) + 1);
-    dir[slash - where + 1] = '\0';
+  if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return;
+  const char *slash = strrchr(path, '/');
+  if (slash && (size_t)(slash - path) + 2 < cap) {
+    memcpy(dir, path, (size_t)(slash - path) + 1);
+    dir[slash - path + 1] = '\0';
   }
 }
 

@@ -6,8 +6,9 @@
  * give a pipe, which can be read once and exists on one rank only: rank 0 reads the
  * text and broadcasts it (config_file_read), and everything after (is it a particle
  * run? the grid or particle config) is built from that text.  The config keeps its
- * path as its name in messages; relative input paths in it are relative to its folder
- * (a regular file's), or to the working directory for a pipe or a device.
+ * path as its name in messages; relative input paths in it are relative to its folder,
+ * or to the working directory for standard input and descriptors (/dev/stdin,
+ * /dev/fd/N: a pipe, <(...), or a redirected file, which under mpirun is a pipe).
  */
 #ifndef IONF_CONFIG_FILE_H
 #define IONF_CONFIG_FILE_H

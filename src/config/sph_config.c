@@ -570,16 +570,6 @@ static ionf_err load_tree(const char *path, const char *builtin_name, char *name
   return params_load_string(text, name, root);
 }
 
-int sph_config_is_particle_run(const char *path, const char *builtin_name) {
-  struct param_node *root = NULL;
-  char name[IONF_PATH_MAX];
-  if (!path && !problems_yaml(builtin_name)) return 0;
-  if (load_tree(path, builtin_name, name, sizeof name, &root) != IONF_OK) return 0;
-  int yes = params_get(root, "particles") != NULL;
-  params_free(root);
-  return yes;
-}
-
 ionf_err sph_config_load(const char *path, const char *builtin_name, char *const *overrides,
                          int n_overrides, struct sph_config *cfg) {
   struct param_node *root = NULL;

@@ -99,12 +99,6 @@ struct sph_config {
   char source_file[IONF_PATH_MAX]; /*!< "" or the grid source file the sources came from */
 };
 
-/**
- * Whether the config `path` (or the built-in problem when path is NULL) has a
- * particles: section.  Errors reading it are left for the loader to report (0).
- */
-int sph_config_is_particle_run(const char *path, const char *builtin_name);
-
 /** Load and validate a particle-run config (file or built-in, then "a.b=V" overrides). */
 IONF_NODISCARD ionf_err sph_config_load(const char *path, const char *builtin_name,
                                         char *const *overrides, int n_overrides,
