@@ -54,9 +54,8 @@ void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int
   m->other_bytes = tables;
   if (mc) m->other_bytes += 2.0 * cells * d; /* the tallies and the error of Gamma */
   if (cfg->write_dtb) m->other_bytes += cells * d;
-  if (cfg->n_planes > 0)
-    m->other_bytes += (double)cfg->n_cells_1d * (double)cfg->n_cells_1d * threads *
-                      sizeof(struct planar_columns);
+  if (cfg->n_planes > 0) /* planar_cpu.c: a row of columns per thread, during a trace */
+    m->other_bytes += (double)cfg->n_cells_1d * threads * sizeof(struct planar_columns);
   m->host_bytes = m->fields_bytes + m->tracer_bytes + m->other_bytes;
   if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + (mc ? cells * d : column);
 }
