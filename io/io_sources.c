@@ -80,7 +80,9 @@ static ionf_err sources_grow(struct source_list *s, int64_t *cap, int64_t need) 
   return IONF_OK;
 }
 
-static ionf_err io_sources_read_text(FILE *f, const char *path, struct source_list *out) {
+/* Text files: `n` > 0 checks each cell against the n^3 grid in the file's own terms. */
+static ionf_err io_sources_read_text(FILE *f, const char *path, int64_t n,
+                                     struct source_list *out) {
   char *line = NULL, shown[96];
   size_t line_cap = 0;
   long lineno = 0, header_line = 0;
@@ -133,6 +135,13 @@ static ionf_err io_sources_read_text(FILE *f, const char *path, struct source_li
       if (ijk[d] <= INT32_MIN || ijk[d] > INT32_MAX)
         rc = ionf_error_set(IONF_ERR_INPUT, "%s:%ld: cell index %lld is out of range in '%s'",
                             path, lineno, ijk[d], shown);
+    int inside = 1;
+    for (int d = 0; d < 3; ++d) inside = inside && (n <= 0 || (ijk[d] >= 1 && ijk[d] <= n));
+    if (rc == IONF_OK && !inside)
+      rc = ionf_error_set(IONF_ERR_INPUT,
+                          "source file '%s' line %ld: cell (%lld, %lld, %lld) (1-based as in the "
+                          "file) is outside the %lld^3 grid (indices 1..%lld)",
+                          path, lineno, ijk[0], ijk[1], ijk[2], (long long)n, (long long)n);
     if (rc == IONF_OK) rc = sources_grow(out, &cap, out->n + 1);
     if (rc != IONF_OK) break;
     for (int d = 0; d < 3; ++d) out->ijk[3 * out->n + d] = (int32_t)(ijk[d] - 1); /* 1-based */
@@ -216,8 +225,28 @@ static ionf_err io_sources_read_h5(const char *path, struct source_list *out) {
 
 /* ---- entry ----------------------------------------------------------------------- */
 
+/* HDF5 files: each cell against the n^3 grid, 0-based as in the file. */
+static ionf_err io_sources_check_h5(const char *path, int64_t n, const struct source_list *s) {
+  for (int64_t q = 0; q < s->n && n > 0; ++q) {
+    const int32_t *p = s->ijk + 3 * q;
+    int inside = 1;
+    for (int d = 0; d < 3; ++d) inside = inside && p[d] >= 0 && (int64_t)p[d] < n;
+    IONF_CHECK(inside, IONF_ERR_INPUT,
+               "source file '%s': source %lld: cell (%d, %d, %d) (0-based as in "
+               "/sources/position) is outside the %lld^3 grid (indices 0..%lld)",
+               path, (long long)q, (int)p[0], (int)p[1], (int)p[2], (long long)n,
+               (long long)(n - 1));
+  }
+  return IONF_OK;
+}
+
 ionf_err io_sources_read(const char *path, enum source_format format,
                          struct source_list *out) {
+  return io_sources_read_grid(path, format, 0, out);
+}
+
+ionf_err io_sources_read_grid(const char *path, enum source_format format, int64_t n_cells_1d,
+                              struct source_list *out) {
   IONF_CHECK(path && out, IONF_ERR_INTERNAL, "io_sources_read: NULL argument");
   memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "rb");
@@ -229,9 +258,10 @@ ionf_err io_sources_read(const char *path, enum source_format format,
   if (hdf5) {
     fclose(f);
     rc = io_sources_read_h5(path, out);
+    if (rc == IONF_OK) rc = io_sources_check_h5(path, n_cells_1d, out);
   } else {
     rewind(f);
-    rc = io_sources_read_text(f, path, out);
+    rc = io_sources_read_text(f, path, n_cells_1d, out);
     fclose(f);
   }
   if (rc != IONF_OK) {

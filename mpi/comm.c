@@ -189,6 +189,11 @@ ionf_err comm_bcast(double *buf, int64_t count, int root) {
   return IONF_OK;
 }
 
+ionf_err comm_bcast_bytes(void *buf, int count, int root) {
+  if (my_size == 1 || count <= 0) return IONF_OK;
+  return mpi_check(MPI_Bcast(buf, count, MPI_BYTE, root, comm_mpi()), "MPI_Bcast of a text");
+}
+
 ionf_err comm_max_int(int local, int *global) {
   *global = local;
   if (my_size == 1) return IONF_OK;

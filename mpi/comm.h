@@ -44,6 +44,8 @@ IONF_NODISCARD ionf_err comm_allreduce_sum(double *buf, int64_t count);
 IONF_NODISCARD ionf_err comm_reduce_sum(double *buf, int64_t count, int root);
 /** Broadcast `count` doubles from root (chunked beyond 2^30). */
 IONF_NODISCARD ionf_err comm_bcast(double *buf, int64_t count, int root);
+/** Broadcast `count` bytes from root (a text: a config read on one rank). */
+IONF_NODISCARD ionf_err comm_bcast_bytes(void *buf, int count, int root);
 /** The largest of the ranks' values (collective). */
 IONF_NODISCARD ionf_err comm_max_int(int local, int *global);
 /** Gather each rank's `size`-byte text to `all` (size * ranks bytes) on rank 0. */

@@ -26,3 +26,14 @@ add_test(NAME cli_rank_failure COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_rank_fail
                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_restart cli_rank_failure PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
                      LABELS mpi TIMEOUT 300)
+# a config from a pipe or a shell's <(...), read once (issue 20)
+add_test(NAME cli_config_pipe COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_config_pipe.sh
+                                      ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_config_pipe PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
+# ionfront run --dry-run: checks inputs, prints the plan, writes nothing (issue 20)
+add_test(NAME cli_dry_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_dry_run.sh
+                                  ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_dry_run PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
+# every command listed in --help; every help names the command typed (issue 20)
+add_test(NAME cli_help_texts COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_help.sh $<TARGET_FILE:ionfront>
+                                     $<TARGET_FILE:ionfront-particles>)

@@ -1,2 +1,7 @@
 # Config module: units, YAML tree and overrides, built-in problems, validation messages.
 ionf_add_test(NAME test_config SOURCES test_config.c LABELS unit)
+# --set time.t_end shortens any run (later outputs dropped with a note); --set mistakes
+# name the --set (issue 20)
+ionf_add_test(NAME test_config_shorten SOURCES test_config_shorten.c LABELS unit)
+# point sources by length; source cells in each file's own convention in messages (issue 20)
+ionf_add_test(NAME test_config_source_lengths SOURCES test_config_source_lengths.c LABELS unit)

@@ -9,3 +9,5 @@ ionf_add_test(NAME test_comm_chunks SOURCES test_comm_chunks.c RANKS 3 LABELS mp
 ionf_add_test(NAME test_iliev2 SOURCES test_iliev2.c LABELS physics TIMEOUT 900)
 ionf_add_test(NAME test_expanding SOURCES test_expanding.c LABELS physics TIMEOUT 900)
 ionf_add_test(NAME test_dice SOURCES test_dice.c LABELS physics TIMEOUT 600)
+# a grid run's memory estimate against the allocator; a run that cannot fit refused (issue 20)
+ionf_add_test(NAME test_engine_memory SOURCES test_engine_memory.c LABELS unit)

@@ -45,3 +45,5 @@ add_test(NAME cli_particles_restart COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_part
                                             ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_particles_restart PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi
                      TIMEOUT 300)
+# particle configs in their own terms: R_max a length, grid-only keys refused (issue 20)
+ionf_add_test(NAME test_sph_config_refuse SOURCES test_sph_config_refuse.c LABELS unit)

@@ -663,8 +663,8 @@ static void test_errors(void) {
   expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL
                       "sources:\n  - {position: [0, 0, 0], Ndot: 1}\n"
                       "  - {position: [0, 0, 16], Ndot: 1}\n" MINIMAL_TIME,
-                      "sources[1].position = [0, 0, 16] is outside the grid",
-                      "indices must be in 0..15", "source outside the grid");
+                      "sources[1].position = [0, 0, 16] is outside the 16^3 grid",
+                      "0-based cell indices, each in 0..15", "source outside the grid");
   expect_config_error("grid:\n  N: 64.5\n  box_size: 1\n" MINIMAL_MATERIAL MINIMAL_SOURCES
                       MINIMAL_TIME,
                       "grid.N = 64.5 is not an integer", "1..4096", "non-integer N");
@@ -696,8 +696,8 @@ static void test_errors(void) {
                       "time:\n  dt: 20 Myr\n  t_end: 10 Myr\n",
                       "time.dt = 20 Myr", "t_end", "dt > t_end");
   expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_SOURCES
-                      "time:\n  dt: 1\n  t_end: 10\n  outputs: [5, 11]\n",
-                      "time.outputs[1] = 11", "t_end", "output after t_end");
+                      "time:\n  dt: 1\n  t_end: 10\n  outputs: [5, 0]\n",
+                      "time.outputs[1] = 0", "out of range", "output at 0");
   expect_config_error(MINIMAL_GRID MINIMAL_MATERIAL MINIMAL_SOURCES "time:\n  t_end: 10\n",
                       "missing required key 'time.dt'", NULL, "missing dt");
   expect_config_error(MINIMAL "output:\n  progress: maybe\n", "output.progress = maybe",

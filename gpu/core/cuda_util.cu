@@ -58,6 +58,19 @@ extern "C" int cuda_util_select_device(int local_rank) {
   return device;
 }
 
+extern "C" ionf_err cuda_util_memory_info(int local_rank, size_t *free_bytes,
+                                          size_t *total_bytes) {
+  *free_bytes = *total_bytes = 0;
+  int count = cuda_util_device_count(), previous = 0;
+  if (count <= 0) return ionf_error_set(IONF_ERR_UNSUPPORTED, "GPU memory: no CUDA device");
+  if (cudaGetDevice(&previous) != cudaSuccess) previous = 0;
+  cudaError_t err = cudaSetDevice(local_rank % count);
+  if (err == cudaSuccess) err = cudaMemGetInfo(free_bytes, total_bytes);
+  cudaSetDevice(previous);
+  if (err != cudaSuccess) return cuda_util_fail((int)err, "the GPU's free memory (cudaMemGetInfo)");
+  return IONF_OK;
+}
+
 extern "C" void cuda_util_bind_near_device(int device, char *note, size_t size) {
   snprintf(note, size, "cores unchanged");
   hwloc_topology_t topo;

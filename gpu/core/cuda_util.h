@@ -41,6 +41,14 @@ int cuda_util_device_count(void);
 int cuda_util_select_device(int local_rank);
 
 /**
+ * The free and total memory of device (local_rank mod the device count), in bytes
+ * (cudaMemGetInfo; the current device is left as found).  IONF_ERR_UNSUPPORTED without
+ * a device or CUDA.
+ */
+IONF_NODISCARD ionf_err cuda_util_memory_info(int local_rank, size_t *free_bytes,
+                                              size_t *total_bytes);
+
+/**
  * Bind this process to the cores nearest `device` (hwloc), within whatever binding the
  * launcher already gave it; says what it did in `note`.  A process-wide change: the
  * library never calls it, the command line does (a program's choice).

@@ -19,6 +19,7 @@
 #include "api/api_internal.h"
 #include "mpi/comm.h"
 #include "config/config.h"
+#include "config/config_file.h"
 #include "engine/engine.h"
 #include "core/error.h"
 #include "core/ionf_config.h"
@@ -125,8 +126,39 @@ ionf_status ionf_finalize(void) {
 
 enum config_origin { FROM_FILE, FROM_YAML, FROM_BUILTIN };
 
-static ionf_err create(enum config_origin origin, const char *what, const char *const *overrides,
-                       int n_overrides, int mpi_comm, ionf_engine **out) {
+/* The engine of a config's text `f` (a grid or, with a particles: section, a particle run). */
+static ionf_err create_from(const struct config_file *f, const char *const *overrides,
+                            int n_overrides, int mpi_comm, ionf_engine **out) {
+  ionf_engine *e = ionf_calloc(1, sizeof *e, "the API engine");
+  if (!e) return IONF_ERR_MEM;
+  /* config_load takes char *const *: the strings are only read */
+  char *const *ov = (char *const *)overrides;
+  ionf_err rc;
+  e->particles = config_file_is_particle_run(f);
+  ionf_error_clear(); /* a text that does not parse fails again, with its message, below */
+  if (e->particles) { /* a particles: section: the particle engine */
+    rc = sph_config_load_file(f, ov, n_overrides, &e->sph_cfg);
+    if (rc == IONF_OK) rc = engine_create_particles(&e->sph_cfg, NULL, &e->core);
+  } else {
+    rc = config_load_file(f, ov, n_overrides, &e->cfg);
+    if (rc == IONF_OK) rc = engine_create(&e->cfg, &e->core);
+  }
+  if (rc != IONF_OK) {
+    engine_destroy(e->core);
+    if (e->particles) sph_config_free(&e->sph_cfg);
+    else config_free(&e->cfg);
+    free(e);
+    return rc;
+  }
+  e->magic = API_MAGIC;
+  *out = e;
+  live_engines++;
+  live_comm = mpi_comm;
+  return IONF_OK;
+}
+
+static ionf_err create_check(const char *const *overrides, int n_overrides, int mpi_comm,
+                             ionf_engine **out) {
   IONF_CHECK(out != NULL, IONF_ERR_INPUT, "the output pointer for the engine is NULL");
   *out = NULL;
   IONF_CHECK(n_overrides >= 0 && (n_overrides == 0 || overrides != NULL), IONF_ERR_INPUT,
@@ -137,57 +169,22 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
              "the engines of one process share one communicator: %d engine(s) use handle %d, "
              "this one asks for %d (destroy them first)",
              live_engines, live_comm, mpi_comm);
-  IONF_CALL(comm_attach(mpi_comm));
-  int particles = origin == FROM_FILE      ? sph_config_is_particle_run(what, PROBLEMS_DEFAULT)
-                  : origin == FROM_BUILTIN ? sph_config_is_particle_run(NULL, what ? what : PROBLEMS_DEFAULT)
-                                           : 0;
-  ionf_error_clear(); /* a file the check could not read fails again, with its message, below */
-  ionf_engine *e = ionf_calloc(1, sizeof *e, "the API engine");
-  if (!e) return IONF_ERR_MEM;
-  /* config_load takes char *const *: the strings are only read */
-  char *const *ov = (char *const *)overrides;
-  ionf_err rc;
-  if (particles) { /* a particles: section: the particle engine */
-    rc = sph_config_load(origin == FROM_FILE ? what : NULL,
-                         origin == FROM_FILE ? PROBLEMS_DEFAULT : (what ? what : PROBLEMS_DEFAULT), ov,
-                         n_overrides, &e->sph_cfg);
-    if (rc == IONF_OK) rc = engine_create_particles(&e->sph_cfg, NULL, &e->core);
-    if (rc != IONF_OK) {
-      engine_destroy(e->core);
-      sph_config_free(&e->sph_cfg);
-      free(e);
-      return rc;
-    }
-    e->magic = API_MAGIC;
-    e->particles = 1;
-    *out = e;
-    live_engines++;
-    live_comm = mpi_comm;
-    return IONF_OK;
-  }
-  if (origin == FROM_FILE)
-    rc = config_load(what, PROBLEMS_DEFAULT, ov, n_overrides, &e->cfg);
-  else if (origin == FROM_BUILTIN)
-    rc = config_load(NULL, what ? what : PROBLEMS_DEFAULT, ov, n_overrides, &e->cfg);
-  else
-    rc = config_load_text(what, "YAML text", ov, n_overrides, &e->cfg);
-  if (rc != IONF_OK) {
-    config_free(&e->cfg);
-    free(e);
-    return rc;
-  }
-  rc = engine_create(&e->cfg, &e->core);
-  if (rc != IONF_OK) {
-    engine_destroy(e->core);
-    config_free(&e->cfg);
-    free(e);
-    return rc;
-  }
-  e->magic = API_MAGIC;
-  *out = e;
-  live_engines++;
-  live_comm = mpi_comm;
-  return IONF_OK;
+  return comm_attach(mpi_comm);
+}
+
+/* A file is read once, by rank 0, and its text sent to every rank (a pipe or a shell's
+   <(...) can be read once, on one rank: config_file.h). */
+static ionf_err create(enum config_origin origin, const char *what, const char *const *overrides,
+                       int n_overrides, int mpi_comm, ionf_engine **out) {
+  IONF_CALL(create_check(overrides, n_overrides, mpi_comm, out));
+  struct config_file f;
+  if (origin == FROM_FILE && what) IONF_CALL(config_file_read(what, &f));
+  else if (origin == FROM_FILE) IONF_CALL(config_file_builtin(PROBLEMS_DEFAULT, &f));
+  else if (origin == FROM_BUILTIN) IONF_CALL(config_file_builtin(what ? what : PROBLEMS_DEFAULT, &f));
+  else config_file_of_text(what, "YAML text", &f);
+  ionf_err rc = create_from(&f, overrides, n_overrides, mpi_comm, out);
+  config_file_free(&f);
+  return rc;
 }
 
 ionf_status ionf_engine_create_from_file(const char *path, const char *const *overrides,

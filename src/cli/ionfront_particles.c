@@ -9,5 +9,5 @@
 int main(int argc, char **argv) {
   ionf_wtime();
   cli_log_install(); /* the library's messages on stdout / stderr */
-  return particles_cli_main(argc - 1, argv + 1);
+  return particles_cli_main("ionfront-particles", argc - 1, argv + 1);
 }

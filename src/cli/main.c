@@ -24,6 +24,7 @@
 #include "rt/planar/planar.h"
 #include "cli/cli_cores.h"
 #include "cli/cli_log.h"
+#include "cli/dry_run.h"
 #include "cli/particles_cli.h"
 #include "config/problems.h"
 #include "cli/render_cli.h"
@@ -32,17 +33,24 @@
 static const char *usage_main =
     "usage: ionfront <command> [options]\n"
     "\n"
-    "Radiative transfer of ionizing photons on grids (C2-Ray physics, ASORA ray tracing).\n"
+    "Radiative transfer of ionizing photons on grids (C2-Ray physics, ASORA ray tracing)\n"
+    "and on SPH particles.\n"
     "\n"
     "commands:\n"
-    "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem)\n"
+    "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem);\n"
+    "                      --dry-run checks it and prints the plan, writing nothing\n"
     "  example [NAME]      print a complete, commented config (no NAME: list them)\n"
     "  generate KIND       write synthetic inputs: iliev4 (Test 4 density and sources),\n"
     "                      eor (density grids and halo catalogues from z = 20 to 7) or\n"
-    "                      particles (a test SPH particle set; 'generate particles --help')\n"
+    "                      particles (a test SPH particle set)\n"
+    "  render SNAPSHOT.h5 -o IMAGE.png\n"
+    "                      draw a slice or a volume rendering of a snapshot or a particle\n"
+    "                      file (PNG), or a frame per snapshot of a run (--all DIR)\n"
+    "\n"
+    "Each command's options: ionfront COMMAND --help (and ionfront generate particles --help)\n"
     "\n"
     "options:\n"
-    "  -h, --help          this help ('ionfront run --help' for run's options)\n"
+    "  -h, --help          this help\n"
     "  --version           version and build information\n"
     "\n"
     "Start with:  ionfront run      or  ionfront example iliev1 > run.yaml\n";
@@ -61,6 +69,9 @@ static const char *usage_run =
     "  --backend cpu|cuda|auto   where to compute (raytracing.backend)\n"
     "  --restart FILE            continue from a checkpoint (DIR/checkpoint.h5), written every\n"
     "                            output.checkpoint_every steps and on SIGTERM / SIGUSR1\n"
+    "  --dry-run                 check the config and every input as the run would, print the\n"
+    "                            plan (sources per rank, steps, outputs, memory per rank),\n"
+    "                            write nothing; exit 0 if the run would start\n"
     "  --quiet                   no per-step progress lines\n"
     "  -v, --verbose             more detail, including error traces\n"
     "  -h, --help                this help\n"
@@ -211,13 +222,9 @@ static void print_rank_table(const struct engine *e) {
   free(all);
 }
 
-/* `ionfront run` of a config with a particles: section (src/sph_engine.h). */
-static int command_run_particles(const char *config_path, char *const *overrides,
-                                 int n_overrides, const char *restart_path) {
-  /* through the public API, as grid runs (src/api.c holds the particle engine) */
-  ionf_engine *api = NULL;
-  ionf_err rc = (ionf_err)ionf_engine_create_from_file(config_path, (const char *const *)overrides,
-                                                       n_overrides, IONF_COMM_WORLD, &api);
+/* `ionfront run` of a config with a particles: section (src/sph_engine.h), its engine
+   `api` made (or not: rc) by run_create. */
+static int command_run_particles(ionf_engine *api, ionf_err rc, const char *restart_path) {
   if (rc == IONF_OK && restart_path) rc = (ionf_err)ionf_engine_restart(api, restart_path);
   int code;
   if ((code = finish_phase(rc)) != 0) {
@@ -276,6 +283,7 @@ struct run_args {
   const char *config_path, *restart_path;
   char **overrides;
   int n_overrides;
+  int dry_run; /* --dry-run: check and plan, write nothing */
 };
 
 static void run_args_free(struct run_args *a) {
@@ -307,6 +315,8 @@ static int run_parse(int argc, char **argv, struct run_args *a) {
       a->overrides[a->n_overrides++] = yaml_quote("raytracing.backend", argv[++i]);
     } else if (!strcmp(arg, "--restart") && has_value) {
       a->restart_path = argv[++i];
+    } else if (!strcmp(arg, "--dry-run")) {
+      a->dry_run = 1;
     } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
       a->overrides[a->n_overrides++] = strdup("output.progress=false");
     } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
@@ -426,16 +436,20 @@ static int command_run(int argc, char **argv) {
     run_args_free(&a);
     return code < 0 ? 0 : code;
   }
-  if (sph_config_is_particle_run(a.config_path, PROBLEMS_DEFAULT)) {
-    code = command_run_particles(a.config_path, a.overrides, a.n_overrides, a.restart_path);
+  if (a.dry_run) { /* check and plan (src/cli/dry_run.c), write nothing */
+    code = finish_phase(dry_run(a.config_path, a.overrides, a.n_overrides));
+    if (code == 0) ionf_message0("the run would start (%d MPI rank(s))", comm_size());
     run_args_free(&a);
     return code;
   }
-  /* Through the public API (include/ionfront.h): config, overrides, engine, restart. */
+  /* Through the public API (include/ionfront.h): config (read once, by rank 0: it may
+     be a pipe), overrides, engine, restart. */
   ionf_engine *api = NULL;
   ionf_err rc = (ionf_err)ionf_engine_create_from_file(
       a.config_path, (const char *const *)a.overrides, a.n_overrides, IONF_COMM_WORLD, &api);
   run_args_free(&a);
+  if (api && api_engine_sph_config(api)) /* a particles: section */
+    return command_run_particles(api, rc, a.restart_path);
   if (rc == IONF_OK && a.restart_path) rc = (ionf_err)ionf_engine_restart(api, a.restart_path);
   if ((code = finish_phase(rc)) != 0) {
     ionf_engine_destroy(api);
@@ -454,7 +468,15 @@ static int command_run(int argc, char **argv) {
   return code;
 }
 
+static const char *usage_example =
+    "usage: ionfront example [NAME]\n\nPrints the complete, commented config (YAML) of the "
+    "built-in problem NAME\n(ionfront example iliev1 > run.yaml); without NAME, lists them.\n";
+
 static int command_example(int argc, char **argv) {
+  if (argc > 0 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
+    if (comm_rank() == 0) fputs(usage_example, stdout);
+    return 0;
+  }
   if (argc == 0) {
     if (comm_rank() == 0) {
       printf("built-in problems (ionfront example NAME > run.yaml):\n");
@@ -522,7 +544,7 @@ static int generate_parse(int argc, char **argv, struct generate_args *g) {
   g->kind = argv[0];
   int eor = !strcmp(g->kind, "eor");
   if (!eor && strcmp(g->kind, "iliev4") != 0) {
-    fprintf(stderr, "ionfront generate: error: unknown kind '%s' (iliev4 or eor)\n%s", g->kind,
+    fprintf(stderr, "ionfront generate: error: unknown kind '%s' (iliev4, eor or particles)\n%s", g->kind,
             usage_generate);
     return (int)IONF_ERR_USAGE;
   }
@@ -736,7 +758,8 @@ static int generate_eor(struct generate_args *g) {
 
 static int command_generate(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "particles")) /* test SPH particle sets */
-    return comm_rank() == 0 ? particles_cli_main(argc - 1, argv + 1) : 0;
+    return comm_rank() == 0 ? particles_cli_main("ionfront generate particles", argc - 1, argv + 1)
+                            : 0;
   struct generate_args g;
   memset(&g, 0, sizeof g);
   int code = comm_rank() == 0 ? generate_parse(argc, argv, &g) : 0;

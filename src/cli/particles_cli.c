@@ -1,7 +1,7 @@
 /**
  * @file particles_cli.c
- * @brief The command that writes a test particle set (the `ionfront-particles`
- *        tool; meant to become `ionfront generate particles`).
+ * @brief The command that writes a test particle set: `ionfront generate particles` and
+ *        the `ionfront-particles` tool (its help and messages name the one typed).
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 
@@ -19,9 +19,10 @@
 
 #define CLI_MAX_CLUMPS 64
 
+/* The command the user typed: "ionfront-particles" or "ionfront generate particles". */
+static const char *cli_command = "ionfront-particles";
+
 static const char *usage_particles =
-    "usage: ionfront-particles [options]\n"
-    "\n"
     "Writes a test set of SPH gas particles (HDF5, Gadget layout, physical CGS: readable\n"
     "by Gadget/SWIFT tools and by ionfront): a jittered lattice, or a glass-like relaxed\n"
     "set, with optional clumps; smoothing lengths give every kernel sphere exactly\n"
@@ -51,7 +52,7 @@ static int cli_error(const char *fmt, ...) IONF_PRINTF(1, 2);
 static int cli_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "ionfront-particles: error: ");
+  fprintf(stderr, "%s: error: ", cli_command);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
@@ -63,13 +64,14 @@ static int cli_number(const char *opt, const char *text, double lo, double hi, d
   if (!units_parse_number(text, out) || *out < lo || *out > hi) {
     char range[96];
     snprintf(range, sizeof range, "a number in [%g, %g]", lo, hi);
-    fprintf(stderr, "ionfront-particles: error: %s '%s': expected %s\n", opt, text, range);
+    fprintf(stderr, "%s: error: %s '%s': expected %s\n", cli_command, opt, text, range);
     return 0;
   }
   return 1;
 }
 
-int particles_cli_main(int argc, char **argv) {
+int particles_cli_main(const char *command, int argc, char **argv) {
+  if (command) cli_command = command;
   struct particles_make_params prm;
   particles_make_default_params(&prm);
   struct particle_clump clumps[CLI_MAX_CLUMPS];
@@ -78,7 +80,7 @@ int particles_cli_main(int argc, char **argv) {
   for (int i = 0; i < argc; ++i) {
     const char *opt = argv[i];
     if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-      fputs(usage_particles, stdout);
+      printf("usage: %s [options]\n\n%s", cli_command, usage_particles);
       return 0;
     }
     if (!strcmp(opt, "--open")) {
@@ -97,7 +99,7 @@ int particles_cli_main(int argc, char **argv) {
       prm.n_side = (int64_t)v;
     } else if (!strcmp(opt, "--box")) {
       if (units_parse(val, UNIT_LENGTH, IONF_KPC_CM, 0.0, "--box", &prm.box_cm) != IONF_OK) {
-        fprintf(stderr, "ionfront-particles: error: %s\n", ionf_error_message());
+        fprintf(stderr, "%s: error: %s\n", cli_command, ionf_error_message());
         return (int)IONF_ERR_USAGE;
       }
     } else if (!strcmp(opt, "--density")) {
@@ -170,7 +172,7 @@ int particles_cli_main(int argc, char **argv) {
     particles_free(&p);
   }
   if (rc != IONF_OK) {
-    fprintf(stderr, "ionfront-particles: error: %s\n", ionf_error_message());
+    fprintf(stderr, "%s: error: %s\n", cli_command, ionf_error_message());
     return (int)rc;
   }
   return 0;

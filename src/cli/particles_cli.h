@@ -1,14 +1,13 @@
 /**
  * @file particles_cli.h
- * @brief The command that writes a test SPH particle set: the
- *        `ionfront-particles` tool today (tools/ionfront_particles.c), and the
- *        body of `ionfront generate particles` once the `generate` command
- *        lands in main.c (one dispatch line).
+ * @brief The command that writes a test SPH particle set: `ionfront generate particles`
+ *        (main.c) and the `ionfront-particles` tool (ionfront_particles.c).
  */
 #ifndef IONF_PARTICLES_CLI_H
 #define IONF_PARTICLES_CLI_H
 
-/** Run with the options after the command name; returns the exit code (0: written). */
-int particles_cli_main(int argc, char **argv);
+/** Run with the options after the command name; `command` is the command as typed, for
+    the help and the messages ("ionfront generate particles"); returns the exit code. */
+int particles_cli_main(const char *command, int argc, char **argv);
 
 #endif /* IONF_PARTICLES_CLI_H */

@@ -88,19 +88,20 @@ static ionf_err config_check_keys(const struct config_ctx *ctx, const struct par
     for (size_t k = 0; k < n_known && !found; ++k) found = strcmp(key, known[k]) == 0;
     if (found) continue;
     const char *guess = config_suggest(key, known, n_known);
+    const char *where = params_origin(map->items[i]) ? params_origin(map->items[i]) : ctx->name;
     char list[512];
     config_join(known, n_known, list, sizeof list);
     if (!prefix) {
       if (guess)
         return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown section '%s' (did you mean '%s'?)",
-                              ctx->name, key, guess);
+                              where, key, guess);
       return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown section '%s' (sections are: %s)",
-                            ctx->name, key, list);
+                            where, key, list);
     }
     if (guess)
       return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)",
-                            ctx->name, prefix, key, guess);
-    return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (known keys: %s)", ctx->name,
+                            where, prefix, key, guess);
+    return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (known keys: %s)", where,
                           prefix, key, list);
   }
   return IONF_OK;
@@ -271,8 +272,13 @@ ionf_err config_resolve(const struct config_ctx *ctx, const char *path, const ch
 
 /* ---- sections --------------------------------------------------------------- */
 
+void config_blame(struct config_ctx *ctx, const struct param_node *n) {
+  ctx->name = params_origin(n) ? params_origin(n) : ctx->config_name;
+}
+
 ionf_err config_open(struct config_ctx *ctx, const struct param_node *user, const char *name,
                      const char *const *keys, size_t n_keys, struct config_section *s) {
+  config_blame(ctx, user);
   memset(s, 0, sizeof *s);
   s->ctx = ctx;
   s->name = name;
@@ -304,6 +310,7 @@ ionf_err config_take(struct config_section *s, const char *key, const char *def,
   *out = NULL;
   const struct param_node *u = params_get(s->user, key);
   struct param_node *n = NULL;
+  config_blame(s->ctx, u ? u : s->user);
   if (u && u->kind != PARAM_NULL)
     n = params_copy(u);
   else if (def)
@@ -349,7 +356,7 @@ static ionf_err config_emit(const struct config_ctx *ctx, struct ionf_config *cf
   char header[IONF_PATH_MAX + 128];
   snprintf(header, sizeof header,
            "# ionfront effective configuration (%s), overrides applied, every default filled in\n",
-           ctx->name);
+           ctx->config_name);
   for (char *c = header; *c; ++c) /* a newline in the name would end the comment */
     if ((unsigned char)*c < 0x20 && c[1] != '\0') *c = '?';
   char *body = params_emit_yaml(ctx->eff);
@@ -448,19 +455,31 @@ void config_free(struct ionf_config *cfg) {
   cfg->n_sources_inline = cfg->n_planes = cfg->n_clumps = cfg->n_outputs = 0;
 }
 
+/* The folder of the config file `name` with '/' ("" for a built-in or a bare name). */
+static void config_dir_of(const char *name, char *dir, size_t cap) {
+  const char *slash = strrchr(name, '/');
+  dir[0] = '\0';
+  if (strncmp(name, "built-in ", 9) != 0 && slash && (size_t)(slash - name) + 2 < cap) {
+    memcpy(dir, name, (size_t)(slash - name) + 1);
+    dir[slash - name + 1] = '\0';
+  }
+}
+
 ionf_err config_from_params(const struct param_node *root, const char *name,
                             struct ionf_config *cfg) {
+  char dir[IONF_PATH_MAX];
+  config_dir_of(name ? name : "config", dir, sizeof dir);
+  return config_from_params_in(root, name, dir, cfg);
+}
+
+ionf_err config_from_params_in(const struct param_node *root, const char *name, const char *dir,
+                               struct ionf_config *cfg) {
   config_defaults(cfg);
   if (!name) name = "config";
   snprintf(cfg->config_name, sizeof cfg->config_name, "%s", name);
-  struct config_ctx ctx = {.name = name};
-  /* Input files are relative to the config file; built-in configs have none. */
-  const char *slash = strrchr(name, '/');
-  if (strncmp(name, "built-in ", 9) != 0 && slash &&
-      (size_t)(slash - name) + 2 < sizeof ctx.dir) {
-    memcpy(ctx.dir, name, (size_t)(slash - name) + 1);
-    ctx.dir[slash - name + 1] = '\0';
-  }
+  struct config_ctx ctx = {.name = name, .config_name = name};
+  /* Input files are relative to the config file's folder; built-in configs have none. */
+  snprintf(ctx.dir, sizeof ctx.dir, "%s", dir ? dir : "");
   ctx.eff = params_new(PARAM_MAPPING, NULL);
   if (!ctx.eff) return IONF_ERR_MEM;
   ionf_err rc = config_build(&ctx, root, cfg);
@@ -485,6 +504,21 @@ static ionf_err config_from_tree(struct param_node *root, const char *name,
   return rc;
 }
 
+ionf_err config_builtin(const char *problem, const char **text) {
+  *text = problem ? problems_yaml(problem) : NULL;
+  if (*text) return IONF_OK;
+  const char *known[64];
+  int n = problems_count() < 64 ? problems_count() : 64;
+  for (int i = 0; i < n; ++i) known[i] = problems_name(i);
+  char list[512];
+  config_join(known, (size_t)n, list, sizeof list);
+  const char *guess = problem ? config_suggest(problem, known, (size_t)n) : NULL;
+  char hint[128] = "";
+  if (guess) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
+  return ionf_error_set(IONF_ERR_USAGE, "unknown built-in problem '%s'%s; known problems: %s",
+                        problem ? problem : "", hint, list);
+}
+
 ionf_err config_load(const char *path, const char *builtin_name, char *const *overrides,
                      int n_overrides, struct ionf_config *cfg) {
   struct param_node *root = NULL;
@@ -495,19 +529,8 @@ ionf_err config_load(const char *path, const char *builtin_name, char *const *ov
     IONF_CALL(params_load_file(path, &root));
   } else {
     const char *problem = builtin_name ? builtin_name : PROBLEMS_DEFAULT;
-    const char *text = problems_yaml(problem);
-    if (!text) {
-      const char *known[64];
-      int n = problems_count() < 64 ? problems_count() : 64;
-      for (int i = 0; i < n; ++i) known[i] = problems_name(i);
-      char list[512];
-      config_join(known, (size_t)n, list, sizeof list);
-      const char *guess = config_suggest(problem, known, (size_t)n);
-      char hint[128] = "";
-      if (guess) snprintf(hint, sizeof hint, " (did you mean '%s'?)", guess);
-      return ionf_error_set(IONF_ERR_USAGE, "unknown built-in problem '%s'%s; known problems: %s",
-                            problem, hint, list);
-    }
+    const char *text = NULL;
+    IONF_CALL(config_builtin(problem, &text));
     snprintf(name, sizeof name, "built-in %s", problem);
     IONF_CALL(params_load_string(text, name, &root));
   }

@@ -260,6 +260,11 @@ void config_defaults(struct ionf_config *cfg);
 IONF_NODISCARD ionf_err config_from_params(const struct param_node *root, const char *name,
                                            struct ionf_config *cfg);
 
+/** As config_from_params, relative input paths taken from folder `dir` (with '/'; "": the
+    working directory) instead of the folder of `name`. */
+IONF_NODISCARD ionf_err config_from_params_in(const struct param_node *root, const char *name,
+                                              const char *dir, struct ionf_config *cfg);
+
 /**
  * Load a config: from `path`, or when `path` is NULL from the built-in problem
  * `builtin_name`; then apply `n_overrides` "a.b=VALUE" strings; then validate.

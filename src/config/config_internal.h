@@ -51,7 +51,9 @@
 #define CONFIG_N(array) (sizeof(array) / sizeof((array)[0]))
 
 struct config_ctx {
-  const char *name;        /* config name for messages */
+  const char *name;        /* where the value read last came from, for messages: the config's
+                              name, or the "--set KEY=VALUE" that gave it (config_blame) */
+  const char *config_name; /* the config's name (file, "built-in NAME") */
   char dir[IONF_PATH_MAX]; /* directory of the config file with '/', "" = cwd */
   struct param_node *eff;  /* the effective tree */
   /* sequence: (production runs) decides what other sections must hold */
@@ -107,7 +109,14 @@ IONF_NODISCARD ionf_err config_quantity(const struct config_ctx *ctx, const char
 IONF_NODISCARD ionf_err config_resolve(const struct config_ctx *ctx, const char *path,
                                        const char *file, char *out, size_t cap);
 
+/* The YAML text of built-in problem `problem`; IONF_ERR_USAGE naming the known ones (and
+   the likeliest meant) when there is none such. */
+IONF_NODISCARD ionf_err config_builtin(const char *problem, const char **text);
+
 /* ---- sections (config.c) -------------------------------------------------------------- */
+
+/* Messages from now on name where `n` came from: its --set, else the config (n NULL too). */
+void config_blame(struct config_ctx *ctx, const struct param_node *n);
 
 /* Open the mapping `user` (NULL or null: absent) as section `name` with its known keys. */
 IONF_NODISCARD ionf_err config_open(struct config_ctx *ctx, const struct param_node *user,
@@ -141,9 +150,10 @@ config_section_fn config_medium_grid, config_medium_material, config_medium_chem
     config_run_montecarlo, config_run_output, config_run_mpi, config_cosmology, config_sequence,
     config_synthetic, config_debug;
 
-/* The output times (config_time.c): time.outputs (`n`, NULL when not given) and the
- * `n_more` times `more`, each in (0, t_end], sorted, duplicates dropped. */
-IONF_NODISCARD ionf_err config_time_outputs(struct config_ctx *ctx, const struct param_node *n,
+/* The output times (config_time.c): time.outputs (`n`, its effective node, NULL when not
+ * given) and the `n_more` times `more`, each in (0, t_end], sorted, duplicates dropped;
+ * outputs after t_end are dropped from cfg and `n` with a note, and t_end added. */
+IONF_NODISCARD ionf_err config_time_outputs(struct config_ctx *ctx, struct param_node *n,
                                             const char *t_end_text, const double *more,
                                             size_t n_more, struct ionf_config *cfg);
 

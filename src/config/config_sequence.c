@@ -140,6 +140,7 @@ static ionf_err config_sequence_end(struct config_ctx *ctx, const struct param_n
   snprintf(t_end_text, sizeof t_end_text, "%.6f Myr", implied / IONF_MYR_S);
   if (ctx->t_end_node) {
     double given = 0.0;
+    config_blame(ctx, ctx->t_end_node);
     IONF_CALL(config_quantity(ctx, "time.t_end", ctx->t_end_node, UNIT_TIME, IONF_MYR_S, 0.0,
                               &given));
     IONF_CHECK(fabs(given - implied) <= 1e-6 * implied, IONF_ERR_CONFIG,

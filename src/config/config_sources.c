@@ -36,6 +36,40 @@ static ionf_err config_plane_entry(struct config_ctx *ctx, const struct param_no
   return IONF_OK;
 }
 
+/* Coordinate `d` of a point source's position `n` as a cell index: a bare integer is a
+   0-based cell index; a length ('3.3 kpc', also quoted; lengths as grid.box_size) is the
+   position from the box corner, in the cell that holds it. */
+static ionf_err config_source_coordinate(struct config_ctx *ctx, const char *path,
+                                         const struct param_node *n, int d,
+                                         const struct ionf_config *cfg, int32_t *index) {
+  const struct param_node *c = n->items[d];
+  char t[CONFIG_TEXT_MAX], item[CONFIG_TEXT_MAX + 8];
+  int64_t last = cfg->n_cells_1d - 1;
+  double v = 0.0, box = cfg->box_size_cm;
+  snprintf(item, sizeof item, "%s[%d]", path, d);
+  if (c->kind == PARAM_SCALAR && !c->quoted && units_parse_number(c->scalar, &v)) {
+    IONF_CHECK(v == floor(v), IONF_ERR_CONFIG,
+               "%s: %s = %s: cell indices must be integers (0-based, each in 0..%lld); a "
+               "position in between takes a unit, like '3.3 kpc'",
+               ctx->name, path, config_text(n, t, sizeof t), (long long)last);
+    IONF_CHECK(v >= 0 && v <= (double)last, IONF_ERR_CONFIG,
+               "%s: %s = %s is outside the %lld^3 grid (0-based cell indices, each in 0..%lld)",
+               ctx->name, path, config_text(n, t, sizeof t), (long long)cfg->n_cells_1d,
+               (long long)last);
+    *index = (int32_t)v;
+    return IONF_OK;
+  }
+  IONF_CALL(config_quantity(ctx, item, c, UNIT_LENGTH, IONF_MPC_CM, 0.0, &v));
+  IONF_CHECK(v >= 0.0 && v <= box, IONF_ERR_CONFIG,
+             "%s: %s = %s is outside the box (each length must be in 0..%g kpc from the box "
+             "corner, grid.box_size)",
+             ctx->name, path, config_text(n, t, sizeof t), box / IONF_KPC_CM);
+  /* a position on a face between two cells goes to the upper one, whatever the rounding */
+  double cell = floor(v / (box / (double)cfg->n_cells_1d) + 1e-9);
+  *index = (int32_t)(cell < (double)last ? cell : (double)last); /* the far face: the last cell */
+  return IONF_OK;
+}
+
 /* A point source {position, Ndot}, the list's entry `index`, stored as point `point`. */
 static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_node *entry,
                                     size_t index, struct param_node *eff_list,
@@ -61,25 +95,17 @@ static ionf_err config_source_entry(struct config_ctx *ctx, const struct param_n
   IONF_CALL(params_seq_append(eff_list, s.eff));
 
   IONF_CALL(config_take(&s, "position", NULL, &n));
-  IONF_CALL(config_require(&s, n, "0-based cell indices [i, j, k]"));
+  IONF_CALL(config_require(&s, n, "0-based cell indices [i, j, k], or lengths from the box "
+                                  "corner like [3.3 kpc, 3.3 kpc, 3.3 kpc]"));
   char t[CONFIG_TEXT_MAX];
   int64_t last = cfg->n_cells_1d - 1;
   IONF_CHECK(n->kind == PARAM_SEQUENCE && n->n_items == 3, IONF_ERR_CONFIG,
-             "%s: %s = %s: expected a list of 3 cell indices [i, j, k], each in 0..%lld",
+             "%s: %s = %s: expected a list of 3 cell indices [i, j, k] (0-based, each in "
+             "0..%lld) or lengths from the box corner like [3.3 kpc, 3.3 kpc, 3.3 kpc]",
              ctx->name, s.path, config_text(n, t, sizeof t), (long long)last);
-  for (int d = 0; d < 3; ++d) {
-    const struct param_node *c = n->items[d];
-    double v = 0.0;
-    int ok = c->kind == PARAM_SCALAR && !c->quoted && units_parse_number(c->scalar, &v) &&
-             v == floor(v);
-    IONF_CHECK(ok, IONF_ERR_CONFIG,
-               "%s: %s = %s: cell indices must be integers (0-based, each in 0..%lld)",
-               ctx->name, s.path, config_text(n, t, sizeof t), (long long)last);
-    IONF_CHECK(v >= 0 && v <= (double)last, IONF_ERR_CONFIG,
-               "%s: %s = %s is outside the grid (indices must be in 0..%lld)", ctx->name, s.path,
-               config_text(n, t, sizeof t), (long long)last);
-    cfg->source_ijk[3 * point + (size_t)d] = (int32_t)v;
-  }
+  for (int d = 0; d < 3; ++d)
+    IONF_CALL(config_source_coordinate(ctx, s.path, n, d, cfg,
+                                       &cfg->source_ijk[3 * point + (size_t)d]));
   IONF_CALL(config_positive(&s, "Ndot", NULL, "ionizing photons per second",
                             &cfg->source_ndot_per_s[point]));
   cfg->n_sources_inline++;

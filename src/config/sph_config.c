@@ -13,6 +13,8 @@
 
 #include "config/sph_config.h"
 
+#include "config/sph_config_internal.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +29,6 @@
 #include "particles/sph_rays.h"
 #include "core/units.h"
 
-#define SPH_N(a) (sizeof(a) / sizeof((a)[0]))
-#define SPH_TEXT_MAX 256
-
-struct sph_ctx {
-  const char *name;
-  char dir[IONF_PATH_MAX]; /* the config file's directory with '/', "" = cwd */
-};
-
 /* ---- small typed readers (messages as in config.c: config name, key, value) ---- */
 
 static const char *kind_text(const struct param_node *n) {
@@ -44,7 +38,7 @@ static const char *kind_text(const struct param_node *n) {
   return n->quoted ? "a quoted string" : "a single value";
 }
 
-static ionf_err check_keys(const struct sph_ctx *c, const struct param_node *map,
+static ionf_err check_keys(struct sph_ctx *c, const struct param_node *map,
                            const char *prefix, const char *const *known, size_t n_known) {
   if (!map || map->kind != PARAM_MAPPING) return IONF_OK;
   for (size_t i = 0; i < map->n_items; ++i) {
@@ -55,13 +49,13 @@ static ionf_err check_keys(const struct sph_ctx *c, const struct param_node *map
     size_t used = 0;
     for (size_t k = 0; k < n_known && used < sizeof list; ++k)
       used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", known[k]);
-    return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (known keys: %s)", c->name,
-                          prefix, map->keys[i], list);
+    return ionf_error_set(IONF_ERR_CONFIG, "%s: unknown key '%s.%s' (known keys: %s)",
+                          sph_config_where(c, map->items[i]), prefix, map->keys[i], list);
   }
   return IONF_OK;
 }
 
-static ionf_err read_number(const struct sph_ctx *c, const char *path, const struct param_node *n,
+static ionf_err read_number(struct sph_ctx *c, const char *path, const struct param_node *n,
                             double *out) {
   IONF_CHECK(n && n->kind == PARAM_SCALAR && !n->quoted, IONF_ERR_CONFIG,
              "%s: %s: expected a number, got %s", c->name, path, kind_text(n));
@@ -70,7 +64,7 @@ static ionf_err read_number(const struct sph_ctx *c, const char *path, const str
   return IONF_OK;
 }
 
-static ionf_err read_int(const struct sph_ctx *c, const char *path, const struct param_node *n,
+static ionf_err read_int(struct sph_ctx *c, const char *path, const struct param_node *n,
                          int64_t lo, int64_t hi, int64_t *out) {
   double v;
   IONF_CALL(read_number(c, path, n, &v));
@@ -81,7 +75,7 @@ static ionf_err read_int(const struct sph_ctx *c, const char *path, const struct
   return IONF_OK;
 }
 
-static ionf_err read_length(const struct sph_ctx *c, const char *path, const struct param_node *n,
+static ionf_err read_length(struct sph_ctx *c, const char *path, const struct param_node *n,
                             double *out_cm) {
   IONF_CHECK(n && n->kind == PARAM_SCALAR, IONF_ERR_CONFIG,
              "%s: %s: expected a length like '6.6 kpc', got %s", c->name, path, kind_text(n));
@@ -90,7 +84,7 @@ static ionf_err read_length(const struct sph_ctx *c, const char *path, const str
   return units_parse(n->scalar, UNIT_LENGTH, IONF_MPC_CM, 0.0, key, out_cm);
 }
 
-static ionf_err read_bool(const struct sph_ctx *c, const char *path, const struct param_node *n,
+static ionf_err read_bool(struct sph_ctx *c, const char *path, const struct param_node *n,
                           int *out) {
   static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
   if (n && n->kind == PARAM_SCALAR && !n->quoted)
@@ -104,11 +98,12 @@ static ionf_err read_bool(const struct sph_ctx *c, const char *path, const struc
 
 /* The user's value of `key` in `map`, else the default text `def` (else NULL); the
    effective copy goes into `eff`. */
-static ionf_err take(const struct param_node *map, const char *key, const char *def,
-                     struct param_node *eff, const struct param_node **out) {
+static ionf_err take(struct sph_ctx *c, const struct param_node *map, const char *key,
+                     const char *def, struct param_node *eff, const struct param_node **out) {
   const struct param_node *u = params_get(map, key);
   struct param_node *n = NULL;
   *out = NULL;
+  sph_config_blame(c, u ? u : map);
   if (u && u->kind != PARAM_NULL) n = params_copy(u);
   else if (def) n = params_new(PARAM_SCALAR, def);
   else return IONF_OK;
@@ -120,7 +115,7 @@ static ionf_err take(const struct param_node *map, const char *key, const char *
 
 /* `text` relative to the config file's directory (absolute stays), into `out`; the
    effective config gets the resolved path under `key` of `eff`. */
-static ionf_err resolve_file(const struct sph_ctx *c, const char *path, const char *given,
+static ionf_err resolve_file(struct sph_ctx *c, const char *path, const char *given,
                              const char *key, struct param_node *eff, char *out, size_t cap) {
   char text[IONF_PATH_MAX]; /* `given` may be the node of eff that is replaced below */
   IONF_CHECK(strlen(given) < sizeof text, IONF_ERR_CONFIG, "%s: %s: the path '%s' is too long",
@@ -144,7 +139,7 @@ static ionf_err resolve_file(const struct sph_ctx *c, const char *path, const ch
 /* ---- particles: ------------------------------------------------------------------ */
 
 /* kind density_file: the grid file and its dataset, checked now (shape count_1d^3). */
-static ionf_err read_density_file(const struct sph_ctx *c, const struct param_node *u,
+static ionf_err read_density_file(struct sph_ctx *c, const struct param_node *u,
                                   struct param_node *eff, struct sph_config *cfg) {
   static const char *const not_here[] = {"n_H", "relax_iterations"};
   for (size_t k = 0; k < SPH_N(not_here); ++k)
@@ -152,14 +147,14 @@ static ionf_err read_density_file(const struct sph_ctx *c, const struct param_no
                "%s: particles.generate.%s does not apply to kind density_file (%s)", c->name,
                not_here[k], k == 0 ? "n_H comes from the file" : "one particle per cell");
   const struct param_node *n;
-  IONF_CALL(take(u, "file", NULL, eff, &n));
+  IONF_CALL(take(c, u, "file", NULL, eff, &n));
   IONF_CHECK(n && n->kind == PARAM_SCALAR && n->scalar[0], IONF_ERR_CONFIG,
              "%s: particles.generate.file: kind density_file needs the HDF5 file of proper n_H "
              "[cm^-3] on a grid (e.g. from 'ionfront generate iliev4'), got %s",
              c->name, kind_text(n));
   IONF_CALL(resolve_file(c, "particles.generate.file", n->scalar, "file", eff,
                          cfg->gen_density_file, sizeof cfg->gen_density_file));
-  IONF_CALL(take(u, "dataset", "n_H", eff, &n));
+  IONF_CALL(take(c, u, "dataset", "n_H", eff, &n));
   IONF_CHECK(n->kind == PARAM_SCALAR && n->scalar[0] &&
                  strlen(n->scalar) < sizeof cfg->gen_density_dataset,
              IONF_ERR_CONFIG, "%s: particles.generate.dataset: expected a dataset name, got %s",
@@ -176,7 +171,7 @@ static ionf_err read_density_file(const struct sph_ctx *c, const struct param_no
   return IONF_OK;
 }
 
-static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *u,
+static ionf_err read_generate(struct sph_ctx *c, const struct param_node *u,
                               struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"kind",      "count_1d",   "n_H",  "box",
                                      "jitter",    "relax_iterations", "neighbours", "seed",
@@ -188,7 +183,7 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
   IONF_CALL(check_keys(c, u, "particles.generate", keys, SPH_N(keys)));
   const struct param_node *n;
   int64_t v;
-  IONF_CALL(take(u, "kind", "lattice", eff, &n));
+  IONF_CALL(take(c, u, "kind", "lattice", eff, &n));
   IONF_CHECK(n->kind == PARAM_SCALAR &&
                  (!strcmp(n->scalar, "lattice") || !strcmp(n->scalar, "glass") ||
                   !strcmp(n->scalar, "density_file")),
@@ -199,7 +194,7 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
                   : !strcmp(n->scalar, "density_file") ? SPH_GENERATE_DENSITY_FILE
                                                        : SPH_GENERATE_LATTICE;
   const int from_file = cfg->generate == SPH_GENERATE_DENSITY_FILE;
-  IONF_CALL(take(u, "count_1d", NULL, eff, &n));
+  IONF_CALL(take(c, u, "count_1d", NULL, eff, &n));
   IONF_CHECK(n, IONF_ERR_CONFIG, "%s: missing required key 'particles.generate.count_1d' (%s)",
              c->name, from_file ? "cells per side of the density file" : "particles per side");
   IONF_CALL(read_int(c, "particles.generate.count_1d", n, 2, 1024, &cfg->count_1d));
@@ -210,7 +205,7 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
                "%s: particles.generate.%s applies to kind density_file only", c->name,
                file_only[k]);
   if (!from_file) {
-    IONF_CALL(take(u, "n_H", NULL, eff, &n));
+    IONF_CALL(take(c, u, "n_H", NULL, eff, &n));
     IONF_CHECK(n, IONF_ERR_CONFIG,
                "%s: missing required key 'particles.generate.n_H' (hydrogen density in cm^-3)",
                c->name);
@@ -219,20 +214,20 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
                "%s: particles.generate.n_H = %s is out of range (must be > 0, in cm^-3)",
                c->name, n->scalar);
   }
-  IONF_CALL(take(u, "box", NULL, eff, &n));
+  IONF_CALL(take(c, u, "box", NULL, eff, &n));
   IONF_CHECK(n, IONF_ERR_CONFIG,
              "%s: missing required key 'particles.generate.box' (side of the cube, e.g. '6.6 kpc')",
              c->name);
   IONF_CALL(read_length(c, "particles.generate.box", n, &cfg->gen_box_cm));
   IONF_CHECK(cfg->gen_box_cm > 0, IONF_ERR_CONFIG,
              "%s: particles.generate.box = %s is out of range (must be > 0)", c->name, n->scalar);
-  IONF_CALL(take(u, "jitter", "0.1", eff, &n));
+  IONF_CALL(take(c, u, "jitter", "0.1", eff, &n));
   IONF_CALL(read_number(c, "particles.generate.jitter", n, &cfg->gen_jitter));
   IONF_CHECK(cfg->gen_jitter >= 0 && cfg->gen_jitter <= 1, IONF_ERR_CONFIG,
              "%s: particles.generate.jitter = %s is out of range (must be in [0, 1] spacings)",
              c->name, n->scalar);
   if (!from_file) {
-    IONF_CALL(take(u, "relax_iterations", cfg->generate == SPH_GENERATE_GLASS ? "30" : "0", eff,
+    IONF_CALL(take(c, u, "relax_iterations", cfg->generate == SPH_GENERATE_GLASS ? "30" : "0", eff,
                    &n));
     IONF_CALL(read_int(c, "particles.generate.relax_iterations", n, 0, 10000, &v));
     cfg->gen_relax_iterations = (int)v;
@@ -242,20 +237,20 @@ static ionf_err read_generate(const struct sph_ctx *c, const struct param_node *
     IONF_CHECK(cfg->generate != SPH_GENERATE_GLASS || v > 0, IONF_ERR_CONFIG,
                "%s: particles.generate.relax_iterations = 0: a glass needs at least one", c->name);
   }
-  IONF_CALL(take(u, "neighbours", "48", eff, &n));
+  IONF_CALL(take(c, u, "neighbours", "48", eff, &n));
   IONF_CALL(read_int(c, "particles.generate.neighbours", n, 2, 1000, &v));
   cfg->gen_neighbours = (int)v;
-  IONF_CALL(take(u, "seed", "1", eff, &n));
+  IONF_CALL(take(c, u, "seed", "1", eff, &n));
   IONF_CALL(read_int(c, "particles.generate.seed", n, 0, 4294967295LL, &v));
   cfg->gen_seed = (uint64_t)v;
-  IONF_CALL(take(u, "periodic", "false", eff, &n));
+  IONF_CALL(take(c, u, "periodic", "false", eff, &n));
   IONF_CALL(read_bool(c, "particles.generate.periodic", n, &cfg->gen_periodic));
   return IONF_OK;
 }
 
 /* particles.trace: the GPU tracer's tuning (sph_trace.h), only when given (absent: not in
    the effective config, every knob at its measured default). */
-static ionf_err read_trace(const struct sph_ctx *c, const struct param_node *u,
+static ionf_err read_trace(struct sph_ctx *c, const struct param_node *u,
                            struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"schedule", "window_hits", "min_blocks", "window_aim",
                                      "hit_capacity"};
@@ -268,36 +263,36 @@ static ionf_err read_trace(const struct sph_ctx *c, const struct param_node *u,
   const struct param_node *n;
   char def[32];
   int64_t v;
-  IONF_CALL(take(u, "schedule", "warp", eff, &n));
+  IONF_CALL(take(c, u, "schedule", "warp", eff, &n));
   IONF_CHECK(n->kind == PARAM_SCALAR &&
                  (!strcmp(n->scalar, "warp") || !strcmp(n->scalar, "thread")),
              IONF_ERR_CONFIG, "%s: particles.trace.schedule = %s: must be warp or thread", c->name,
              n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
   t->schedule = !strcmp(n->scalar, "thread") ? SPH_TRACE_SCHEDULE_THREAD : SPH_TRACE_SCHEDULE_WARP;
   snprintf(def, sizeof def, "%d", SPH_TRACE_WINDOW_HITS_DEFAULT);
-  IONF_CALL(take(u, "window_hits", def, eff, &n));
+  IONF_CALL(take(c, u, "window_hits", def, eff, &n));
   IONF_CALL(read_int(c, "particles.trace.window_hits", n, 2, SPH_TRACE_WINDOW_HITS_MAX, &v));
   t->window_hits = (int)v;
   snprintf(def, sizeof def, "%d", SPH_TRACE_MIN_BLOCKS_DEFAULT);
-  IONF_CALL(take(u, "min_blocks", def, eff, &n));
+  IONF_CALL(take(c, u, "min_blocks", def, eff, &n));
   IONF_CALL(read_int(c, "particles.trace.min_blocks", n, 1, 8, &v));
   IONF_CHECK(v == 1 || v == 6 || v == 8, IONF_ERR_CONFIG,
              "%s: particles.trace.min_blocks = %s: must be 1, 6 or 8 (the kernel variants)",
              c->name, n->scalar);
   t->min_blocks = (int)v;
   snprintf(def, sizeof def, "%g", SPH_TRACE_WINDOW_AIM_DEFAULT);
-  IONF_CALL(take(u, "window_aim", def, eff, &n));
+  IONF_CALL(take(c, u, "window_aim", def, eff, &n));
   IONF_CALL(read_number(c, "particles.trace.window_aim", n, &t->window_aim));
   IONF_CHECK(t->window_aim >= 0.1 && t->window_aim <= 2.0, IONF_ERR_CONFIG,
              "%s: particles.trace.window_aim = %s is out of range (must be in [0.1, 2])", c->name,
              n->scalar);
-  IONF_CALL(take(u, "hit_capacity", "0", eff, &n));
+  IONF_CALL(take(c, u, "hit_capacity", "0", eff, &n));
   IONF_CALL(
       read_int(c, "particles.trace.hit_capacity", n, 0, (int64_t)1 << 40, &t->hit_capacity));
   return IONF_OK;
 }
 
-static ionf_err read_particles(const struct sph_ctx *c, const struct param_node *u,
+static ionf_err read_particles(struct sph_ctx *c, const struct param_node *u,
                                struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"file",       "generate",        "unit_length",
                                      "unit_mass",  "hydrogen_mass_fraction",
@@ -334,21 +329,21 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
     IONF_CALL(params_map_set(eff, "generate", geff));
     IONF_CALL(read_generate(c, gen, geff, cfg));
   }
-  IONF_CALL(take(u, "unit_length", "0", eff, &n));
+  IONF_CALL(take(c, u, "unit_length", "0", eff, &n));
   IONF_CALL(read_length(c, "particles.unit_length", n, &cfg->unit_length_cm));
   IONF_CHECK(cfg->unit_length_cm >= 0, IONF_ERR_CONFIG,
              "%s: particles.unit_length = %s is out of range (must be >= 0)", c->name, n->scalar);
-  IONF_CALL(take(u, "unit_mass", "0", eff, &n));
+  IONF_CALL(take(c, u, "unit_mass", "0", eff, &n));
   IONF_CALL(read_number(c, "particles.unit_mass", n, &cfg->unit_mass_g));
   IONF_CHECK(cfg->unit_mass_g >= 0, IONF_ERR_CONFIG,
              "%s: particles.unit_mass = %s is out of range (must be >= 0, in g)", c->name,
              n->scalar);
-  IONF_CALL(take(u, "hydrogen_mass_fraction", "1.0", eff, &n));
+  IONF_CALL(take(c, u, "hydrogen_mass_fraction", "1.0", eff, &n));
   IONF_CALL(read_number(c, "particles.hydrogen_mass_fraction", n, &cfg->hydrogen_mass_fraction));
   IONF_CHECK(cfg->hydrogen_mass_fraction > 0 && cfg->hydrogen_mass_fraction <= 1, IONF_ERR_CONFIG,
              "%s: particles.hydrogen_mass_fraction = %s is out of range (must be in (0, 1])",
              c->name, n->scalar);
-  IONF_CALL(take(u, "rays_per_source", "0", eff, &n));
+  IONF_CALL(take(c, u, "rays_per_source", "0", eff, &n));
   IONF_CALL(read_int(c, "particles.rays_per_source", n, 0, (int64_t)1 << 40, &cfg->rays_per_source));
   int64_t nside;
   if (cfg->rays_per_source > 0 && sph_rays_nside(cfg->rays_per_source, &nside) != IONF_OK) {
@@ -358,9 +353,9 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
                           "power of two (12, 48, 192, 768, 3072, ...) or 0 (automatic)",
                           c->name, n->scalar);
   }
-  IONF_CALL(take(u, "output_grid", "0", eff, &n));
+  IONF_CALL(take(c, u, "output_grid", "0", eff, &n));
   IONF_CALL(read_int(c, "particles.output_grid", n, 0, 1024, &cfg->output_grid));
-  IONF_CALL(take(u, "wrap_rays", "true", eff, &n));
+  IONF_CALL(take(c, u, "wrap_rays", "true", eff, &n));
   IONF_CALL(read_bool(c, "particles.wrap_rays", n, &cfg->wrap_rays));
   const struct param_node *trace = params_get(u, "trace");
   if (trace && trace->kind != PARAM_NULL) {
@@ -376,7 +371,7 @@ static ionf_err read_particles(const struct sph_ctx *c, const struct param_node 
 
 /* sources: {file, format} with generate.kind density_file: the grid's source cells,
    each source at its cell's centre (the grid run's sources, same rates). */
-static ionf_err read_source_file(const struct sph_ctx *c, const struct param_node *u,
+static ionf_err read_source_file(struct sph_ctx *c, const struct param_node *u,
                                  struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"file", "format"};
   IONF_CALL(check_keys(c, u, "sources", keys, SPH_N(keys)));
@@ -386,13 +381,13 @@ static ionf_err read_source_file(const struct sph_ctx *c, const struct param_nod
              "instead",
              c->name);
   const struct param_node *n;
-  IONF_CALL(take(u, "file", NULL, eff, &n));
+  IONF_CALL(take(c, u, "file", NULL, eff, &n));
   IONF_CHECK(n && n->kind == PARAM_SCALAR && n->scalar[0], IONF_ERR_CONFIG,
              "%s: sources.file: expected a source file name (C2-Ray text or HDF5), got %s",
              c->name, kind_text(n));
   IONF_CALL(resolve_file(c, "sources.file", n->scalar, "file", eff, cfg->source_file,
                          sizeof cfg->source_file));
-  IONF_CALL(take(u, "format", "auto", eff, &n));
+  IONF_CALL(take(c, u, "format", "auto", eff, &n));
   static const char *const formats[] = {"auto", "hdf5", "text"};
   static const enum source_format format_of[] = {SOURCE_FORMAT_AUTO, SOURCE_FORMAT_HDF5,
                                                  SOURCE_FORMAT_TEXT};
@@ -403,7 +398,7 @@ static ionf_err read_source_file(const struct sph_ctx *c, const struct param_nod
              "%s: sources.format = %s: must be auto, hdf5 or text", c->name,
              n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
   struct source_list list = {0};
-  IONF_CALL(io_sources_read(cfg->source_file, format_of[which], &list));
+  IONF_CALL(io_sources_read_grid(cfg->source_file, format_of[which], cfg->count_1d, &list));
   ionf_err rc = sources_validate(&list, cfg->count_1d, cfg->source_file);
   if (rc == IONF_OK && list.n < 1)
     rc = ionf_error_set(IONF_ERR_INPUT, "%s: sources.file = %s holds no sources", c->name,
@@ -421,7 +416,7 @@ static ionf_err read_source_file(const struct sph_ctx *c, const struct param_nod
     for (int d = 0; d < 3; ++d)
       cfg->source_pos_cm[3 * i + d] = (list.ijk[3 * i + d] + 0.5) * cell_cm;
     cfg->source_ndot_per_s[i] = list.ndot_per_s[i];
-    snprintf(cfg->source_text[i], sizeof cfg->source_text[i], "cell (%d, %d, %d) of the file",
+    snprintf(cfg->source_text[i], sizeof cfg->source_text[i], "cell (%d, %d, %d) (0-based) of the file",
              list.ijk[3 * i], list.ijk[3 * i + 1], list.ijk[3 * i + 2]);
     cfg->n_sources = i + 1;
   }
@@ -429,8 +424,9 @@ static ionf_err read_source_file(const struct sph_ctx *c, const struct param_nod
   return rc;
 }
 
-static ionf_err read_sources(const struct sph_ctx *c, const struct param_node *u,
+static ionf_err read_sources(struct sph_ctx *c, const struct param_node *u,
                              struct param_node *eff, struct sph_config *cfg) {
+  sph_config_blame(c, u);
   if (u && u->kind == PARAM_MAPPING && params_get(u, "file")) {
     struct param_node *seff = params_new(PARAM_MAPPING, NULL);
     IONF_CHECK(seff, IONF_ERR_MEM, "out of memory");
@@ -452,6 +448,7 @@ static ionf_err read_sources(const struct sph_ctx *c, const struct param_node *u
     const struct param_node *s = u->items[i], *n;
     char path[64];
     snprintf(path, sizeof path, "sources[%zu]", i);
+    sph_config_blame(c, s);
     IONF_CHECK(s->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
                "%s: %s: expected a mapping {position: [x, y, z], Ndot: RATE}, got %s", c->name,
                path, kind_text(s));
@@ -461,7 +458,7 @@ static ionf_err read_sources(const struct sph_ctx *c, const struct param_node *u
     struct param_node *seff = params_new(PARAM_MAPPING, NULL);
     IONF_CHECK(seff, IONF_ERR_MEM, "out of memory");
     IONF_CALL(params_seq_append(eff, seff));
-    IONF_CALL(take(s, "position", NULL, seff, &n));
+    IONF_CALL(take(c, s, "position", NULL, seff, &n));
     IONF_CHECK(n && n->kind == PARAM_SEQUENCE && n->n_items == 3, IONF_ERR_CONFIG,
                "%s: %s.position: expected a list of 3 lengths [x, y, z] from the box corner, "
                "like [0 kpc, 0 kpc, 0 kpc], got %s",
@@ -476,7 +473,7 @@ static ionf_err read_sources(const struct sph_ctx *c, const struct param_node *u
       if (used >= sizeof cfg->source_text[i]) used = sizeof cfg->source_text[i] - 1;
     }
     snprintf(cfg->source_text[i] + used, sizeof cfg->source_text[i] - used, "]");
-    IONF_CALL(take(s, "Ndot", NULL, seff, &n));
+    IONF_CALL(take(c, s, "Ndot", NULL, seff, &n));
     IONF_CHECK(n, IONF_ERR_CONFIG, "%s: missing required key '%s.Ndot' (ionizing photons per second)",
                c->name, path);
     char p[96];
@@ -499,119 +496,6 @@ static ionf_err read_sources(const struct sph_ctx *c, const struct param_node *u
   return IONF_OK;
 }
 
-/* ---- the shared sections, through config.c -------------------------------------- */
-
-/* A copy of mapping `map` without the keys in `drop`. */
-static struct param_node *copy_without(const struct param_node *map, const char *const *drop,
-                                       size_t n_drop) {
-  struct param_node *out = params_new(PARAM_MAPPING, NULL);
-  if (!out || !map || map->kind != PARAM_MAPPING) return out;
-  for (size_t i = 0; i < map->n_items; ++i) {
-    int skip = 0;
-    for (size_t k = 0; k < n_drop && !skip; ++k) skip = !strcmp(map->keys[i], drop[k]);
-    if (skip) continue;
-    struct param_node *v = params_copy(map->items[i]);
-    if (!v || params_map_set(out, map->keys[i], v) != IONF_OK) {
-      params_free(out);
-      return NULL;
-    }
-  }
-  return out;
-}
-
-static ionf_err read_shared(const struct sph_ctx *c, const struct param_node *root,
-                            struct sph_config *cfg) {
-  static const char *const not_here[] = {"grid", "cosmology", "sequence", "synthetic"};
-  for (size_t k = 0; k < SPH_N(not_here); ++k)
-    IONF_CHECK(!params_get(root, not_here[k]), IONF_ERR_CONFIG,
-               "%s: %s: does not apply to a particle run (the particles: section gives the "
-               "particles and their box)",
-               c->name, not_here[k]);
-  const struct param_node *mat = params_get(root, "material");
-  IONF_CHECK(!params_get(mat, "n_H"), IONF_ERR_CONFIG,
-             "%s: material.n_H: does not apply to a particle run (n_H comes from each "
-             "particle's SPH density, or particles.generate.n_H)",
-             c->name);
-  const struct param_node *rt = params_get(root, "raytracing");
-  const struct param_node *rmax = params_get(rt, "R_max");
-  double v;
-  IONF_CHECK(!rmax || rmax->kind != PARAM_SCALAR || !units_parse_number(rmax->scalar, &v) ||
-                 v == 0.0,
-             IONF_ERR_CONFIG,
-             "%s: raytracing.R_max = %s: particle runs take a length with a unit ('3 kpc') or 0",
-             c->name, rmax ? rmax->scalar : "");
-  static const char *const drop[] = {"particles", "sources"};
-  struct param_node *tree = copy_without(root, drop, SPH_N(drop));
-  IONF_CHECK(tree, IONF_ERR_MEM, "out of memory");
-  /* placeholders: a one-cell grid of 1 cm, so an R_max length in "cells" is in cm */
-  ionf_err rc = params_set_override(tree, "grid.N=1");
-  if (rc == IONF_OK) rc = params_set_override(tree, "grid.box_size=1 cm");
-  if (rc == IONF_OK) rc = params_set_override(tree, "material.n_H=0");
-  if (rc == IONF_OK) rc = params_set_override(tree, "sources=[{position: [0, 0, 0], Ndot: 1}]");
-  if (rc == IONF_OK) rc = config_from_params(tree, c->name, &cfg->base);
-  params_free(tree);
-  IONF_CALL(rc);
-  cfg->r_max_cm = cfg->base.r_max_cells; /* one cell = 1 cm */
-  IONF_CHECK(!cfg->base.cosmological, IONF_ERR_CONFIG,
-             "%s: cosmology.cosmological: particle runs are static (not cosmological)", c->name);
-  IONF_CHECK(!cfg->base.write_c2ray_binary, IONF_ERR_CONFIG,
-             "%s: output.c2ray_binary: C2-Ray's files are grids; particle runs write "
-             "particles (and /Grid with particles.output_grid)",
-             c->name);
-  IONF_CHECK(cfg->base.reduction == REDUCTION_AUTO || cfg->base.reduction == REDUCTION_ALLREDUCE,
-             IONF_ERR_CONFIG,
-             "%s: mpi.reduction: particle runs sum the rates with an all-reduce (auto or "
-             "allreduce)",
-             c->name);
-  return IONF_OK;
-}
-
-/* The effective config: the shared sections' (placeholders out) and ours. */
-static ionf_err build_effective(const struct sph_ctx *c, struct param_node *particles_eff,
-                                struct param_node *sources_eff, struct sph_config *cfg) {
-  struct param_node *shared = NULL;
-  /* the shared part's YAML, less its header comment line */
-  IONF_CALL(params_load_string(cfg->base.effective_yaml, c->name, &shared));
-  static const char *const drop[] = {"grid", "sources", "cosmology"};
-  struct param_node *eff = params_new(PARAM_MAPPING, NULL);
-  ionf_err rc = eff ? IONF_OK : IONF_ERR_MEM;
-  if (rc == IONF_OK) rc = params_map_set(eff, "particles", params_copy(particles_eff));
-  /* a source file: the mapping {file, format}, not a list */
-  const struct param_node *src_eff = cfg->source_file[0] ? sources_eff->items[0] : sources_eff;
-  if (rc == IONF_OK) rc = params_map_set(eff, "sources", params_copy(src_eff));
-  for (size_t i = 0; rc == IONF_OK && i < shared->n_items; ++i) {
-    int skip = 0;
-    for (size_t k = 0; k < SPH_N(drop) && !skip; ++k) skip = !strcmp(shared->keys[i], drop[k]);
-    if (skip) continue;
-    static const char *const no_n_h[] = {"n_H"};
-    struct param_node *v = !strcmp(shared->keys[i], "material")
-                               ? copy_without(shared->items[i], no_n_h, 1)
-                               : params_copy(shared->items[i]);
-    rc = v ? params_map_set(eff, shared->keys[i], v) : IONF_ERR_MEM;
-  }
-  char *body = rc == IONF_OK ? params_emit_yaml(eff) : NULL;
-  params_free(eff);
-  params_free(shared);
-  IONF_CALL(rc);
-  IONF_CHECK(body, IONF_ERR_MEM, "out of memory");
-  char header[IONF_PATH_MAX + 128];
-  snprintf(header, sizeof header,
-           "# ionfront effective configuration (%s, particle run), overrides applied, every "
-           "default filled in\n",
-           c->name);
-  size_t hl = strlen(header), bl = strlen(body);
-  char *text = ionf_malloc(hl + bl + 1, "the effective config");
-  if (text) {
-    memcpy(text, header, hl);
-    memcpy(text + hl, body, bl + 1);
-  }
-  free(body);
-  IONF_CHECK(text, IONF_ERR_MEM, "out of memory");
-  free(cfg->base.effective_yaml);
-  cfg->base.effective_yaml = text;
-  return IONF_OK;
-}
-
 /* ---- public ------------------------------------------------------------------------ */
 
 void sph_config_free(struct sph_config *cfg) {
@@ -628,29 +512,49 @@ void sph_config_free(struct sph_config *cfg) {
 
 ionf_err sph_config_from_params(const struct param_node *root, const char *name,
                                 struct sph_config *cfg) {
+  char dir[IONF_PATH_MAX] = "";
+  const char *slash = name ? strrchr(name, '/') : NULL;
+  if (slash && strncmp(name, "built-in ", 9) != 0 && (size_t)(slash - name) + 2 < sizeof dir) {
+    memcpy(dir, name, (size_t)(slash - name) + 1);
+    dir[slash - name + 1] = '\0';
+  }
+  return sph_config_from_params_in(root, name, dir, cfg);
+}
+
+ionf_err sph_config_from_params_in(const struct param_node *root, const char *name,
+                                   const char *dir, struct sph_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   config_defaults(&cfg->base);
-  struct sph_ctx c = {.name = name ? name : "config"};
-  const char *slash = strrchr(c.name, '/');
-  if (strncmp(c.name, "built-in ", 9) != 0 && slash && (size_t)(slash - c.name) + 2 < sizeof c.dir) {
-    memcpy(c.dir, c.name, (size_t)(slash - c.name) + 1);
-    c.dir[slash - c.name + 1] = '\0';
-  }
+  struct sph_ctx c = {.name = name ? name : "config", .config_name = name ? name : "config"};
+  snprintf(c.dir, sizeof c.dir, "%s", dir ? dir : "");
   IONF_CHECK(root && root->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
              "%s: expected a mapping of sections at the top level", c.name);
   struct param_node *particles_eff = params_new(PARAM_MAPPING, NULL);
   struct param_node *sources_eff = params_new(PARAM_SEQUENCE, NULL);
   ionf_err rc = particles_eff && sources_eff ? IONF_OK : IONF_ERR_MEM;
+  /* what a particle run cannot do is refused first, by its key */
+  if (rc == IONF_OK) rc = sph_config_refuse_grid_keys(&c, root);
   if (rc == IONF_OK) rc = read_particles(&c, params_get(root, "particles"), particles_eff, cfg);
   if (rc == IONF_OK) rc = read_sources(&c, params_get(root, "sources"), sources_eff, cfg);
-  if (rc == IONF_OK) rc = read_shared(&c, root, cfg);
-  if (rc == IONF_OK) rc = build_effective(&c, particles_eff, sources_eff, cfg);
+  if (rc == IONF_OK) rc = sph_config_read_shared(&c, root, cfg);
+  if (rc == IONF_OK) rc = sph_config_build_effective(&c, root, particles_eff, sources_eff, cfg);
   params_free(particles_eff);
   params_free(sources_eff);
   if (rc != IONF_OK) {
     sph_config_free(cfg);
     ionf_error_trace(__func__, __FILE__, __LINE__);
   }
+  return rc;
+}
+
+ionf_err sph_config_load_file(const struct config_file *f, char *const *overrides,
+                              int n_overrides, struct sph_config *cfg) {
+  struct param_node *root = NULL;
+  memset(cfg, 0, sizeof *cfg);
+  IONF_CALL(config_file_tree(f, overrides, n_overrides, &root));
+  ionf_err rc = sph_config_from_params_in(root, f->name, f->dir, cfg);
+  params_free(root);
+  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
 }
 
@@ -664,16 +568,6 @@ static ionf_err load_tree(const char *path, const char *builtin_name, char *name
   IONF_CHECK(text, IONF_ERR_USAGE, "unknown built-in problem '%s'", builtin_name ? builtin_name : "");
   snprintf(name, cap, "built-in %s", builtin_name);
   return params_load_string(text, name, root);
-}
-
-int sph_config_is_particle_run(const char *path, const char *builtin_name) {
-  struct param_node *root = NULL;
-  char name[IONF_PATH_MAX];
-  if (!path && !problems_yaml(builtin_name)) return 0;
-  if (load_tree(path, builtin_name, name, sizeof name, &root) != IONF_OK) return 0;
-  int yes = params_get(root, "particles") != NULL;
-  params_free(root);
-  return yes;
 }
 
 ionf_err sph_config_load(const char *path, const char *builtin_name, char *const *overrides,

@@ -42,10 +42,13 @@
  *   material:   temperature, x_HII_initial, isothermal as for grids (no n_H: the
  *               particles' SPH densities give it, n_H = X_H rho / m_p)
  *   chemistry, spectrum, time: as for grids; output: as for grids (checkpoint_every:
- *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary (xdmf is ignored); raytracing: as for grids, R_max
- *   a length ('3 kpc') or 0 (source_batch_size is ignored); mpi.reduction must be auto
- *   or allreduce (every rank holds every particle); debug: as for grids (test hooks;
- *   fail_load_rank does not apply).  grid:, cosmology:, sequence:, synthetic: do not apply.
+ *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary or dTb (xdmf is
+ *   ignored); raytracing: as for grids, but R_max a length ('3 kpc') or 0 (a particle run
+ *   has no cells: '10 cells' and bare numbers are refused), no method (the SPH ray
+ *   tracer only) or source_batch_size; mpi.reduction must be auto or allreduce (every
+ *   rank holds every particle); debug: as for grids (test hooks; fail_load_rank does not
+ *   apply).  grid:, cosmology:, sequence:, synthetic:, montecarlo:, material.n_H and
+ *   material.clumps do not apply: each is refused by its key (sph_config_shared.c).
  *
  * `ionfront run` takes this path when the config has a particles: section.
  */
@@ -55,6 +58,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "config/config_file.h"
 #include "core/error.h"
 #include "particles/sph_trace.h" /* struct sph_trace_tuning */
 
@@ -95,12 +99,6 @@ struct sph_config {
   char source_file[IONF_PATH_MAX]; /*!< "" or the grid source file the sources came from */
 };
 
-/**
- * Whether the config `path` (or the built-in problem when path is NULL) has a
- * particles: section.  Errors reading it are left for the loader to report (0).
- */
-int sph_config_is_particle_run(const char *path, const char *builtin_name);
-
 /** Load and validate a particle-run config (file or built-in, then "a.b=V" overrides). */
 IONF_NODISCARD ionf_err sph_config_load(const char *path, const char *builtin_name,
                                         char *const *overrides, int n_overrides,
@@ -109,6 +107,16 @@ IONF_NODISCARD ionf_err sph_config_load(const char *path, const char *builtin_na
 /** Build from a parsed tree; `name` names the config in messages and anchors relative paths. */
 IONF_NODISCARD ionf_err sph_config_from_params(const struct param_node *root, const char *name,
                                                struct sph_config *cfg);
+/** As sph_config_from_params, relative paths taken from folder `dir` ("": the working
+    directory). */
+IONF_NODISCARD ionf_err sph_config_from_params_in(const struct param_node *root,
+                                                  const char *name, const char *dir,
+                                                  struct sph_config *cfg);
+/** A particle run's config from a config's text read once (config_file.h) and the
+    overrides. */
+IONF_NODISCARD ionf_err sph_config_load_file(const struct config_file *f,
+                                             char *const *overrides, int n_overrides,
+                                             struct sph_config *cfg);
 
 void sph_config_free(struct sph_config *cfg);
 

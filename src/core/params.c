@@ -78,6 +78,7 @@ void params_free(struct param_node *root) {
   free(root->items);
   free(root->keys);
   free(root->scalar);
+  free(root->set_by);
   free(root);
 }
 
@@ -87,6 +88,10 @@ struct param_node *params_copy(const struct param_node *node) {
   if (!c) return NULL;
   c->quoted = node->quoted;
   c->line = node->line;
+  if (node->set_by && !(c->set_by = params_strdup(node->set_by, strlen(node->set_by)))) {
+    params_free(c);
+    return NULL;
+  }
   for (size_t i = 0; i < node->n_items; ++i) {
     struct param_node *item = params_copy(node->items[i]);
     ionf_err rc = item ? IONF_OK : IONF_ERR_MEM;
@@ -451,9 +456,25 @@ ionf_err params_load_file(const char *path, struct param_node **root) {
 
 /* ---- overrides ------------------------------------------------------------- */
 
-static void params_zero_lines(struct param_node *n) {
+const char *params_origin(const struct param_node *n) {
+  if (!n || n->set_by) return n ? n->set_by : NULL;
+  const char *first = NULL;
+  for (size_t i = 0; i < n->n_items; ++i) {
+    const char *s = params_origin(n->items[i]);
+    if (!s) return NULL;
+    if (!first) first = s;
+  }
+  return first;
+}
+
+/* Every node of an override's value: no line, and the assignment that gave it. */
+static ionf_err params_mark_set(struct param_node *n, const char *assignment) {
   n->line = 0;
-  for (size_t i = 0; i < n->n_items; ++i) params_zero_lines(n->items[i]);
+  free(n->set_by);
+  n->set_by = params_strdup(assignment, strlen(assignment));
+  if (!n->set_by) return IONF_ERR_MEM;
+  for (size_t i = 0; i < n->n_items; ++i) IONF_CALL(params_mark_set(n->items[i], assignment));
+  return IONF_OK;
 }
 
 static int params_is_space(char c) { return c == ' ' || c == '\t'; }
@@ -499,7 +520,9 @@ ionf_err params_set_override(struct param_node *root, const char *assignment) {
     snprintf(name, sizeof name, "--set '%s'", assignment);
     rc = params_parse_text(eq + 1, name, IONF_ERR_USAGE, &value);
   }
-  if (rc == IONF_OK) params_zero_lines(value);
+  char origin[256];
+  snprintf(origin, sizeof origin, "--set %s", assignment);
+  if (rc == IONF_OK) rc = params_mark_set(value, origin);
 
   struct param_node *node = root;
   if (rc == IONF_OK && node->kind == PARAM_NULL) node->kind = PARAM_MAPPING;

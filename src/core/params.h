@@ -23,6 +23,8 @@ struct param_node {
   struct param_node **items; /*!< sequence items / mapping values */
   char **keys;               /*!< mapping keys (NULL for sequences) */
   int line;                  /*!< 1-based line in the source text (0 if from --set) */
+  char *set_by;              /*!< "--set KEY=VALUE": the override that gave this value
+                                  (NULL: from the text); config messages blame it */
 };
 
 /** Parse a YAML file into a tree. Errors name the file, line and column. */
@@ -30,8 +32,13 @@ IONF_NODISCARD ionf_err params_load_file(const char *path, struct param_node **r
 /** Parse YAML text; `name` is used in error messages (e.g. "built-in iliev1"). */
 IONF_NODISCARD ionf_err params_load_string(const char *text, const char *name,
                                            struct param_node **root);
-/** Apply "a.b.c=VALUE": VALUE is parsed as YAML; missing mappings are created. */
+/** Apply "a.b.c=VALUE": VALUE is parsed as YAML; missing mappings are created.  Every
+    node of VALUE records the assignment (set_by "--set a.b.c=VALUE"). */
 IONF_NODISCARD ionf_err params_set_override(struct param_node *root, const char *assignment);
+/** The "--set KEY=VALUE" that gave `n`: its own set_by, or, for a mapping or list all of
+    whose values came from --set (a section a --set made), its first value's; NULL when
+    `n` (or a part of it) comes from the text. */
+const char *params_origin(const struct param_node *n);
 /** Mapping lookup (NULL when absent or `map` is not a mapping). */
 struct param_node *params_get(const struct param_node *map, const char *key);
 /** Emit the tree back as YAML text (malloc'd; caller frees). */

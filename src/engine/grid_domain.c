@@ -17,6 +17,7 @@
 #include "config/config_views.h"
 #include "core/ionf_config.h"
 #include "engine/domain.h"
+#include "engine/engine_memory.h"
 #include "engine/grid_output.h"
 #include "engine/partition.h"
 #include "engine/sequence.h"
@@ -53,7 +54,8 @@ static ionf_err load_sources(struct engine *e) {
   if (cfg->sequence.halo_pattern[0]) /* none until the first catalogue: sequence_load */
     return sources_alloc(0, &e->sources);
   if (cfg->source_file[0]) {
-    IONF_CALL(io_sources_read(cfg->source_file, cfg->source_format, &e->sources));
+    IONF_CALL(io_sources_read_grid(cfg->source_file, cfg->source_format, e->grid.n,
+                                   &e->sources));
     origin = cfg->source_file;
   } else {
     IONF_CALL(sources_alloc(cfg->n_sources_inline, &e->sources));
@@ -139,6 +141,8 @@ static ionf_err grid_fields_make(struct engine *e) {
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   *out = NULL;
   IONF_CALL(make_synthetic_inputs(cfg));
+  struct engine_memory need; /* refused here, naming the figures, rather than killed later */
+  IONF_CALL(engine_memory_check_grid(cfg, &need));
   struct engine *e = ionf_calloc(1, sizeof *e, "the engine");
   if (!e) return IONF_ERR_MEM;
   e->cfg = cfg;
