@@ -20,3 +20,6 @@ add_test(NAME cli_rank_failure COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_rank_fail
                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_restart cli_rank_failure PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
                      LABELS mpi TIMEOUT 300)
+add_test(NAME cli_restart_compat COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_restart_compat.sh
+                                         $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_restart_compat PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
