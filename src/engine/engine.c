@@ -104,6 +104,7 @@ static ionf_err trace_pass(struct engine *e) {
 ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info) {
   const struct ionf_config *cfg = e->cfg;
   struct backend *be = e->backend;
+  e->mid_step = 1; /* sequence_load resets it when the inputs could not be read */
   IONF_CALL(e->domain->step_prepare(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
 
@@ -141,6 +142,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   e->step++;
   if (e->domain->step_done) IONF_CALL(e->domain->step_done(e));
   e->domain->step_means(e, &cr, info);
+  e->mid_step = 0;
   return IONF_OK;
 }
 

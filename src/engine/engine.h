@@ -74,6 +74,9 @@ struct engine {
   int64_t step;                  /*!< steps taken */
   int restarted;                 /*!< state came from a checkpoint */
   int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
+  int mid_step;                  /*!< 1 while engine_step changes the state; 0 after a step, and
+                                      when a step failed before changing anything (its inputs
+                                      could not be read on some rank, every rank knows) */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank (grids) */
   int64_t hits;                  /*!< ray-particle intersections traced by this rank (particles) */

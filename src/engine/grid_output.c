@@ -105,16 +105,19 @@ static ionf_err derive_dtb(struct engine *e) {
 }
 
 ionf_err grid_write_output(struct engine *e, int index, struct engine_report *report) {
-  IONF_CALL(engine_sync_to_host(e));
-  if (e->cfg->write_dtb && e->cfg->cosmological) IONF_CALL(derive_dtb(e));
+  ionf_err rc = engine_sync_to_host(e);
+  if (rc == IONF_OK && e->cfg->write_dtb && e->cfg->cosmological) rc = derive_dtb(e);
+  ionf_err any; /* no rank goes on to the collective write while another failed */
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank failed to prepare a snapshot");
   /* collective over the ranks: each writes its slab */
   struct snapshot_inputs inputs;
   struct snapshot_meta meta = snapshot_meta_now(e, index, &inputs);
   const struct snapshot_run run = snapshot_run_of(e);
   IONF_CALL(snapshot_write(&run, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
-  ionf_err rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
-  ionf_err any;
+  rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
   IONF_CALL(comm_agree(rc, &any));
   IONF_CALL(rc);
   IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to write the files beside a snapshot");
