@@ -6,7 +6,9 @@
 #    debug.fail_load_rank; rank 0's log.csv row failing: debug.fail_log_step) ends the
 #    run with a non-zero exit and a checkpoint of the last finished step, named in the
 #    message; restarted once the cause is gone, the run ends bit for bit as an
-#    uninterrupted one (1 and 2 ranks, one thread per rank).
+#    uninterrupted one (1 and 2 ranks, one thread per rank);
+#  - a snapshot that cannot be written ends the run with a checkpoint; the restart
+#    writes that snapshot first and ends bit for bit as an uninterrupted run.
 # usage: cli_interrupt.sh MPIEXEC /path/to/ionfront
 set -u
 mpiexec="$1"
@@ -101,5 +103,26 @@ grep -q "checkpoint of step 3 (t = .*) written to log2/checkpoint.h5" log2.log \
   || { cat log2.log; fail "a failed log row: no checkpoint of step 3 named"; }
 [ -s log2/checkpoint.h5 ] || fail "a failed log row: no checkpoint"
 echo "ok   a failed log.csv row on rank 0 (2 ranks): exit $rc with a checkpoint of step 3"
+# ---- a snapshot that cannot be written (a folder of its name is in the way) ------------
+args=(run --quiet --set grid.N=16 --set 'time.dt=10 Myr' --set 'time.t_end=100 Myr'
+      --set 'time.outputs=[50 Myr, 100 Myr]')
+"$ionfront" "${args[@]}" --output snapfull > snapfull.log 2>&1 || { cat snapfull.log; die "uninterrupted Test 1 run"; }
+mkdir -p snap/snapshot_0001.h5
+"$ionfront" "${args[@]}" --output snap > snap.log 2>&1
+rc=$?
+[ "$rc" -ne 0 ] || fail "a failed snapshot write ended with exit 0"
+grep -q "checkpoint of step 5 (t = 50 Myr) written to snap/checkpoint.h5" snap.log \
+  || { cat snap.log; fail "a failed snapshot write: no checkpoint of step 5 named"; }
+rmdir snap/snapshot_0001.h5
+"$ionfront" "${args[@]}" --output snap --restart snap/checkpoint.h5 > snap_restart.log 2>&1 \
+  || { cat snap_restart.log; die "restart after the failed snapshot write"; }
+[ -s snap/snapshot_0001.h5 ] || fail "the restart did not write the snapshot that had failed"
+for s in snapshot_0001.h5 snapshot_0002.h5; do
+  for d in /Grid/x_HII /Grid/T; do
+    h5diff "snapfull/$s" "snap/$s" "$d" "$d" > /dev/null || fail "$d of $s differs after the restart"
+  done
+done
+cmp -s <(cut -d, -f1-6 snapfull/log.csv) <(cut -d, -f1-6 snap/log.csv) || fail "log.csv differs after the restart"
+echo "ok   a failed snapshot write: exit $rc with a checkpoint; restarted, the snapshot written, bit for bit"
 [ "$failures" -eq 0 ] || exit 1
 echo "all interrupt checks passed"

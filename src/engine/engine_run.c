@@ -159,7 +159,8 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
                  (long long)e->step, info.iterations);
   if (cfg->progress) progress_line(e, clk, &info, step_wall);
   if (*next_output < cfg->n_outputs && fabs(e->time_s - cfg->output_times_s[*next_output]) <= t_tiny) {
-    IONF_CALL(write_output(e, (*index)++, report)); /* collective, agreed by the writers */
+    IONF_CALL(write_output(e, *index, report)); /* collective, agreed by the writers */
+    (*index)++; /* a failed one keeps its number: the restart writes it (run_missed_output) */
     (*next_output)++;
   }
   int checkpoint = 0;
@@ -171,6 +172,19 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
     IONF_CALL(e->domain->write_checkpoint(e, *index, report->checkpoint, sizeof report->checkpoint));
     e->timers.io_s += ionf_wtime() - t0;
   }
+  return IONF_OK;
+}
+
+/* A restart from the checkpoint written after an output failed (run_failed_checkpoint):
+   the checkpoint is at that output's time, and its snapshot number is the next one.
+   Write it first, so that no snapshot is missing. */
+static ionf_err run_missed_output(struct engine *e, int *index, struct engine_report *report) {
+  const struct ionf_config *cfg = e->cfg;
+  for (int k = 0; k < cfg->n_outputs; ++k)
+    if (fabs(cfg->output_times_s[k] - e->time_s) <= 1e-9 * cfg->dt_s && *index == k + 1) {
+      IONF_CALL(write_output(e, *index, report));
+      (*index)++;
+    }
   return IONF_OK;
 }
 
@@ -221,6 +235,8 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   int index = e->restarted ? e->next_snapshot_index : 1, next_output = 0, stop = 0, agreed = 0;
   const int64_t first_step = e->step;
   if (rc == IONF_OK && !e->restarted) rc = write_output(e, 0, report);
+  if (rc == IONF_OK && e->restarted && e->step == first_step)
+    rc = run_missed_output(e, &index, report);
   const double t_tiny = 1e-9 * cfg->dt_s;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++clk.n_steps_total)
     t += engine_next_step_length(cfg, t, t_tiny);
