@@ -11,6 +11,7 @@
 
 #include "core/constants.h"
 #include "engine/domain.h"
+#include "engine/engine_eta.h"
 #include "engine/sequence.h"
 #include "io/output_dir.h"
 #include "io/snapshot.h"
@@ -75,17 +76,22 @@ static void format_duration(double s, char *buf, size_t size) {
   else snprintf(buf, size, "%.1f h", s / 3600.0);
 }
 
-/* Where a run stands, for the progress lines. */
+/* Where a run stands, for the progress lines: the recent steps' wall time (each from the
+   previous step's end to its own, outputs and checkpoints included) for the ETA. */
 struct run_clock {
-  double wall0_s, t_start_s;
+  double wall0_s;
   int64_t n_steps_total;
+  double mark_s; /* wall clock at the end of the previous step */
+  struct engine_eta eta;
 };
 
-static void progress_line(const struct engine *e, const struct run_clock *clk,
-                          const struct engine_step_info *info, double step_wall) {
+static void progress_line(const struct engine *e, struct run_clock *clk,
+                          const struct engine_step_info *info, double dt, double step_wall) {
   const struct ionf_config *cfg = e->cfg;
-  double elapsed = ionf_wtime() - clk->wall0_s;
-  double eta = elapsed / (e->time_s - clk->t_start_s) * (cfg->t_end_s - e->time_s);
+  double now = ionf_wtime();
+  engine_eta_add(&clk->eta, e->time_s, dt, now - clk->mark_s);
+  clk->mark_s = now;
+  double eta = engine_eta_estimate(&clk->eta, cfg->t_end_s);
   char eta_text[32], wall_text[32], z_text[32] = "";
   format_duration(eta, eta_text, sizeof eta_text);
   format_duration(step_wall, wall_text, sizeof wall_text);
@@ -134,7 +140,7 @@ static ionf_err run_log_row(const struct engine *e, struct step_log *log,
    failure *agreed = 1 when every rank failed at the same point with the state of the
    last finished step (so a checkpoint of it can be written), else 0. */
 static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
-                         const struct run_clock *clk, int *next_output, int *index,
+                         struct run_clock *clk, int *next_output, int *index,
                          struct engine_report *report, int *stop, int *agreed) {
   const struct ionf_config *cfg = e->cfg;
   const double t_tiny = 1e-9 * cfg->dt_s;
@@ -157,7 +163,7 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
   if (!info.converged)
     ionf_warning("step %lld: not converged after %d iterations (raytracing.max_iterations)",
                  (long long)e->step, info.iterations);
-  if (cfg->progress) progress_line(e, clk, &info, step_wall);
+  if (cfg->progress) progress_line(e, clk, &info, dt, step_wall);
   if (*next_output < cfg->n_outputs && fabs(e->time_s - cfg->output_times_s[*next_output]) <= t_tiny) {
     IONF_CALL(write_output(e, *index, report)); /* collective, agreed by the writers */
     (*index)++; /* a failed one keeps its number: the restart writes it (run_missed_output) */
@@ -215,7 +221,10 @@ static ionf_err run_failed_checkpoint(struct engine *e, ionf_err rc, int index,
 ionf_err engine_run(struct engine *e, struct engine_report *report) {
   const struct ionf_config *cfg = e->cfg;
   memset(report, 0, sizeof *report);
-  struct run_clock clk = {ionf_wtime(), e->time_s, e->step};
+  struct run_clock clk;
+  memset(&clk, 0, sizeof clk);
+  clk.wall0_s = clk.mark_s = ionf_wtime();
+  clk.n_steps_total = e->step;
   struct step_log log = {0};
   /* a new run refuses (or with output.overwrite removes) an earlier run's files; a
      restart, or an engine that has already stepped, continues its own */
