@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "engine/grid_output.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,8 +202,13 @@ ionf_err grid_front_csv_open(struct engine *e, FILE **out) {
     return IONF_OK;
   }
   *out = fopen(path, "w");
-  IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s'", path);
-  fprintf(*out, "time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n");
+  IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+  if (fputs("time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n", *out) < 0 || fflush(*out) != 0) {
+    int err = errno;
+    fclose(*out);
+    *out = NULL;
+    return ionf_error_set(IONF_ERR_IO, "cannot write '%s': %s", path, strerror(err));
+  }
   return IONF_OK;
 }
 
@@ -226,8 +232,10 @@ ionf_err grid_front_csv_row(struct engine *e, FILE *f) {
   free(line);
   /* no analytic solution once the temperature evolves: those columns are nan */
   double a = engine_has_analytic_front(e) ? engine_analytic_front_cm(e, e->time_s) : NAN;
-  fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S, r >= 0 ? r / IONF_KPC_CM : -1.0,
-          a / IONF_KPC_CM, r >= 0 ? r / a : -1.0);
-  fflush(f);
+  int bad = fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S,
+                    r >= 0 ? r / IONF_KPC_CM : -1.0, a / IONF_KPC_CM, r >= 0 ? r / a : -1.0) < 0;
+  bad = fflush(f) != 0 || bad;
+  IONF_CHECK(!bad, IONF_ERR_IO, "cannot write '%s/ifront.csv': %s", e->cfg->output_dir,
+             strerror(errno));
   return IONF_OK;
 }

@@ -2,7 +2,7 @@
  * @file test_api_rank_error.c
  * @brief A write error on rank 0 during ionf_engine_run (its log.csv row of step 2
  *        fails: debug.fail_log_step; its ifront.csv cannot be opened: a directory of
- *        that name) makes every rank return an error from ionf_engine_run (rank 0 the
+ *        that name; or written: a link to /dev/full) makes every rank return an error from ionf_engine_run (rank 0 the
  *        cause, the others IONF_STATUS_PEER) instead of leaving them waiting in a
  *        collective.  Run on 2 or more ranks under `timeout 60` (a hang fails).
  */
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ionfront.h"
 
@@ -89,6 +90,18 @@ int main(int argc, char **argv) {
   snprintf(dir, sizeof dir, "%s/front", base);
   rc = run_into(dir, NULL, message, sizeof message);
   expect_all_failed("ifront.csv", rc, message, "ifront.csv");
+
+  /* rank 0's ifront.csv is full (a link to /dev/full): no longer ignored */
+  snprintf(dir, sizeof dir, "%s/full", base);
+  if (rank == 0) {
+    char link[320];
+    mkdir(dir, 0700);
+    snprintf(link, sizeof link, "%s/ifront.csv", dir);
+    if (symlink("/dev/full", link) != 0) fprintf(stderr, "cannot link %s\n", link);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  rc = run_into(dir, NULL, message, sizeof message);
+  expect_all_failed("ifront.csv on a full disk", rc, message, "ifront.csv");
 
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
