@@ -79,6 +79,18 @@ ionf_err output_dir_prepare_all(const char *dir) {
   return IONF_OK;
 }
 
+int output_dir_holds_file(const char *dir, const char *file) {
+  char folder[IONF_PATH_MAX];
+  snprintf(folder, sizeof folder, "%s", file);
+  char *slash = strrchr(folder, '/');
+  if (!slash) snprintf(folder, sizeof folder, ".");
+  else if (slash == folder) folder[1] = '\0'; /* "/checkpoint.h5" */
+  else *slash = '\0';
+  struct stat a, b;
+  return stat(dir, &a) == 0 && stat(folder, &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
 /* `name` ends with `suffix` */
 static int output_dir_ends_with(const char *name, size_t len, const char *suffix) {
   size_t n = strlen(suffix);

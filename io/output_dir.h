@@ -23,6 +23,10 @@ IONF_NODISCARD ionf_err output_dir_prepare(const char *dir);
  */
 IONF_NODISCARD ionf_err output_dir_prepare_all(const char *dir);
 
+/** 1 when the folder of `file` (a path) is `dir` (the same directory, through any links);
+    0 otherwise, or when either does not exist.  One process. */
+int output_dir_holds_file(const char *dir, const char *file);
+
 /** What a run may find in its output directory (output_dir_claim_all). */
 enum output_dir_mode {
   OUTPUT_DIR_NEW,       /*!< a new run: an earlier run's files are refused */
@@ -41,7 +45,8 @@ int output_dir_is_run_file(const char *name);
 /**
  * Collective over the ranks: output_dir_prepare_all, and then rank 0 looks in `dir`
  * for an earlier run's files (output_dir_is_run_file; regular files only).  With
- * OUTPUT_DIR_NEW there must be none: IONF_ERR_CONFIG naming the folder, some of the
+ * OUTPUT_DIR_NEW (a new run, or a restart into a folder other than its checkpoint's:
+ * engine_run) there must be none: IONF_ERR_CONFIG naming the folder, some of the
  * files and --overwrite; with OUTPUT_DIR_OVERWRITE they are removed (nothing else
  * is); with OUTPUT_DIR_CONTINUE they stay.  Every rank learns the outcome (the other
  * ranks return IONF_ERR_PEER), before anything is written.

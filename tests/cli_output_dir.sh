@@ -62,5 +62,20 @@ echo "ok   --overwrite removed the earlier run's files only"
   || { cat key.log; fail "output.overwrite: true refused"; }
 [ -s a/b/snapshot_0004.h5 ] || fail "output.overwrite: no snapshot 4"
 echo "ok   output.overwrite: true"
+# a restart into another folder: as a new run there (a restart in place: tests/cli_restart.sh)
+"$ionfront" "${args[@]}" "${four[@]}" --set debug.signal_after_step=2 --output ck > ck.log 2>&1
+[ $? -eq 13 ] || { cat ck.log; die "the stopped run did not exit 13"; }
+cp -r a/b before2
+"$ionfront" "${args[@]}" "${four[@]}" --output a/b --restart ck/checkpoint.h5 > rs.log 2>&1 \
+  && fail "a restart into a folder with another run's files exited 0"
+grep -q "output directory 'a/b' holds another run's files" rs.log || { cat rs.log; fail "restart elsewhere: no message"; }
+diff -r before2 a/b > /dev/null || fail "the refused restart changed a/b"
+"$ionfront" "${args[@]}" "${four[@]}" --output fresh --restart ck/checkpoint.h5 > fresh.log 2>&1 \
+  || { cat fresh.log; fail "a restart into a new folder refused"; }
+"$ionfront" "${args[@]}" "${four[@]}" --output a/b --overwrite --restart ck/checkpoint.h5 > rso.log 2>&1 \
+  || { cat rso.log; fail "a restart into a/b with --overwrite refused"; }
+[ ! -e a/b/snapshot_0000.h5 ] && [ -s a/b/snapshot_0004.h5 ] && [ -s ck/checkpoint.h5 ] \
+  || fail "restart with --overwrite: $(ls a/b)"
+echo "ok   a restart into another folder: refused there with another run's files, fine when new or with --overwrite"
 [ "$failures" -eq 0 ] || exit 1
 echo "all output directory checks passed"

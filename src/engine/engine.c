@@ -201,5 +201,6 @@ ionf_err engine_restart(struct engine *e, const char *path) {
   IONF_CALL(e->domain->restart(e, path));
   IONF_CALL(engine_restart_check_config(e, path));
   e->restarted = 1;
+  e->restart_in_place = output_dir_holds_file(e->cfg->output_dir, path);
   return IONF_OK;
 }

@@ -74,6 +74,7 @@ struct engine {
   int64_t step;                  /*!< steps taken */
   int restarted;                 /*!< state came from a checkpoint */
   int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
+  int restart_in_place;          /*!< the checkpoint restarted from is in output.directory */
   int mid_step;                  /*!< 1 while engine_step changes the state; 0 after a step, and
                                       when a step failed before changing anything (its inputs
                                       could not be read on some rank, every rank knows) */

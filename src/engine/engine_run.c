@@ -226,11 +226,13 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   clk.wall0_s = clk.mark_s = ionf_wtime();
   clk.n_steps_total = e->step;
   struct step_log log = {0};
-  /* a new run refuses (or with output.overwrite removes) an earlier run's files; a
-     restart, or an engine that has already stepped, continues its own */
-  IONF_CALL(output_dir_claim_all(cfg->output_dir, e->restarted || e->step > 0 ? OUTPUT_DIR_CONTINUE
-                                                  : cfg->overwrite            ? OUTPUT_DIR_OVERWRITE
-                                                                              : OUTPUT_DIR_NEW));
+  /* a new run, or a restart into another folder, refuses (or with output.overwrite
+     removes) an earlier run's files; a restart in the checkpoint's folder, or an engine
+     that has already stepped, continues its own */
+  int own = e->restarted ? e->restart_in_place : e->step > 0;
+  IONF_CALL(output_dir_claim_all(cfg->output_dir, own              ? OUTPUT_DIR_CONTINUE
+                                                  : cfg->overwrite ? OUTPUT_DIR_OVERWRITE
+                                                                   : OUTPUT_DIR_NEW));
   ionf_err rc = comm_rank() == 0 ? step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1)
                                  : IONF_OK;
   ionf_err any;
