@@ -29,7 +29,7 @@ static int refused(const char *assignment, char *key, size_t size) {
   }
   if (assignment && params_set_override(b, assignment) != IONF_OK) return -1;
   struct config_compare_diff d;
-  int r = config_compare_restart_trees(a, b, &d);
+  int r = config_compare_restart_trees(a, b, &d, NULL);
   snprintf(key, size, "%s", r ? d.key : "");
   params_free(a);
   params_free(b);
@@ -77,7 +77,7 @@ int main(void) {
   char *p = strstr(changed, "n_H: 1.0e-3");
   memcpy(p, "n_H: 2.0e-3", 11);
   ionf_error_clear();
-  ionf_err rc = config_compare_restart("o/checkpoint.h5", base_yaml, changed);
+  ionf_err rc = config_compare_restart("o/checkpoint.h5", base_yaml, changed, NULL);
   const char *msg = ionf_error_message();
   EXPECT(rc == IONF_ERR_INPUT, "rc %d", (int)rc);
   EXPECT(strstr(msg, "checkpoint 'o/checkpoint.h5' was written by a run with material.n_H = "
@@ -85,11 +85,31 @@ int main(void) {
          "message: %s", msg);
   EXPECT(strstr(msg, "time.t_end, time.outputs, output.") != NULL, "no list of keys: %s", msg);
   ionf_error_clear();
-  EXPECT(config_compare_restart("c.h5", base_yaml, base_yaml) == IONF_OK, "same config refused: %s",
+  EXPECT(config_compare_restart("c.h5", base_yaml, base_yaml, NULL) == IONF_OK, "same config refused: %s",
          ionf_error_message());
   ionf_error_clear();
-  EXPECT(config_compare_restart("c.h5", "grid: [unclosed", base_yaml) == IONF_ERR_INPUT,
+  EXPECT(config_compare_restart("c.h5", "grid: [unclosed", base_yaml, NULL) == IONF_ERR_INPUT,
          "unreadable stored config accepted");
+  /* input files: moved to another folder is the same file (reported), renamed is not */
+  const char *with_file = "material:\n  n_H: {file: \"/a/run/density.h5\", dataset: n_H}\n";
+  struct param_node *fa = NULL, *fb = NULL, *fc = NULL;
+  EXPECT(params_load_string(with_file, "a", &fa) == IONF_OK &&
+             params_load_string(with_file, "b", &fb) == IONF_OK &&
+             params_load_string(with_file, "c", &fc) == IONF_OK &&
+             params_set_override(fb, "material.n_H.file='/scratch/new/density.h5'") == IONF_OK &&
+             params_set_override(fc, "material.n_H.file='/a/run/density_2.h5'") == IONF_OK,
+         "cannot build the file configs");
+  struct config_compare_diff d, moved;
+  EXPECT(config_compare_restart_trees(fa, fb, &d, &moved) == 0 &&
+             !strcmp(moved.key, "material.n_H.file") &&
+             !strcmp(moved.new_value, "/scratch/new/density.h5"),
+         "a moved input: refused at '%s', moved '%s'", d.key, moved.key);
+  EXPECT(config_compare_restart_trees(fa, fc, &d, &moved) == 1 &&
+             !strcmp(d.key, "material.n_H.file") && moved.key[0] == '\0',
+         "another input file: key '%s', moved '%s'", d.key, moved.key);
+  params_free(fa);
+  params_free(fb);
+  params_free(fc);
   EXPECT(config_compare_restart_may_change("output.anything") &&
              !config_compare_restart_may_change("outputs") &&
              !config_compare_restart_may_change("time.dt"),

@@ -178,9 +178,15 @@ ionf_err engine_write_checkpoint(struct engine *e, char *path, size_t size) {
    ionfront's) is taken with a warning.  Collective: every rank learns a failure. */
 static ionf_err engine_restart_check_config(const struct engine *e, const char *path) {
   char *old_yaml = NULL;
+  struct config_compare_diff moved;
+  memset(&moved, 0, sizeof moved);
   ionf_err rc = checkpoint_read_config(path, &old_yaml);
   if (rc == IONF_OK && old_yaml)
-    rc = config_compare_restart(path, old_yaml, e->cfg->effective_yaml);
+    rc = config_compare_restart(path, old_yaml, e->cfg->effective_yaml, &moved);
+  if (rc == IONF_OK && moved.key[0] && comm_rank() == 0)
+    ionf_warning("checkpoint '%s' was written by a run that read %s = %s; this run reads %s: "
+                 "the restart takes it for the same file (moved)",
+                 path, moved.key, moved.old_value, moved.new_value);
   else if (rc == IONF_OK && comm_rank() == 0)
     ionf_warning("checkpoint '%s' carries no configuration (an older ionfront's): cannot check "
                  "that this run's config matches the one that wrote it",
