@@ -124,5 +124,17 @@ for s in snapshot_0001.h5 snapshot_0002.h5; do
 done
 cmp -s <(cut -d, -f1-6 snapfull/log.csv) <(cut -d, -f1-6 snap/log.csv) || fail "log.csv differs after the restart"
 echo "ok   a failed snapshot write: exit $rc with a checkpoint; restarted, the snapshot written, bit for bit"
+
+# the last snapshot (at time.t_end) fails: the checkpoint is at t_end; the restart writes it
+mkdir -p last/snapshot_0002.h5
+"$ionfront" "${args[@]}" --output last > last.log 2>&1 && fail "a failed last snapshot ended with exit 0"
+grep -q "checkpoint of step 10 (t = 100 Myr) written to last/checkpoint.h5" last.log \
+  || { cat last.log; fail "a failed last snapshot: no checkpoint of step 10 named"; }
+rmdir last/snapshot_0002.h5
+"$ionfront" "${args[@]}" --output last --restart last/checkpoint.h5 > last_restart.log 2>&1 \
+  || { cat last_restart.log; fail "restart at t_end after the failed last snapshot"; }
+h5diff snapfull/snapshot_0002.h5 last/snapshot_0002.h5 /Grid/x_HII /Grid/x_HII > /dev/null \
+  || fail "the last snapshot written on the restart differs from the uninterrupted run's"
+echo "ok   a failed last snapshot: the checkpoint at t_end restarts and writes it, bit for bit"
 [ "$failures" -eq 0 ] || exit 1
 echo "all interrupt checks passed"

@@ -202,6 +202,10 @@ IONF_NODISCARD ionf_err engine_stopped_error(int sig, int64_t step, double time_
  * steps), shortened to land exactly on the next output time (or t_end).
  */
 double engine_next_step_length(const struct ionf_config *cfg, double t_s, double t_tiny_s);
+/** 1 when an output time of cfg is `time_s` and its snapshot (number k + 1 for the k-th
+    output) is `next_index`: a checkpoint written after that snapshot failed
+    (engine_run writes it first on a restart, even at time.t_end). */
+int engine_output_missed_at(const struct ionf_config *cfg, double time_s, int next_index);
 
 /** Redshift at the engine's current time (-1 when not cosmological). */
 double engine_redshift(const struct engine *e);

@@ -184,13 +184,18 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
 /* A restart from the checkpoint written after an output failed (run_failed_checkpoint):
    the checkpoint is at that output's time, and its snapshot number is the next one.
    Write it first, so that no snapshot is missing. */
-static ionf_err run_missed_output(struct engine *e, int *index, struct engine_report *report) {
-  const struct ionf_config *cfg = e->cfg;
+int engine_output_missed_at(const struct ionf_config *cfg, double time_s, int next_index) {
   for (int k = 0; k < cfg->n_outputs; ++k)
-    if (fabs(cfg->output_times_s[k] - e->time_s) <= 1e-9 * cfg->dt_s && *index == k + 1) {
-      IONF_CALL(write_output(e, *index, report));
-      (*index)++;
-    }
+    if (fabs(cfg->output_times_s[k] - time_s) <= 1e-9 * cfg->dt_s && next_index == k + 1)
+      return 1;
+  return 0;
+}
+
+static ionf_err run_missed_output(struct engine *e, int *index, struct engine_report *report) {
+  if (engine_output_missed_at(e->cfg, e->time_s, *index)) {
+    IONF_CALL(write_output(e, *index, report));
+    (*index)++;
+  }
   return IONF_OK;
 }
 

@@ -148,7 +148,9 @@ ionf_err grid_write_checkpoint(struct engine *e, int next_index, char *path, siz
 ionf_err grid_restart(struct engine *e, const char *path) {
   struct checkpoint_state st;
   IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.x_ion, e->fields.temperature_k, &st));
-  IONF_CHECK(st.time_s < e->cfg->t_end_s, IONF_ERR_INPUT,
+  IONF_CHECK(st.time_s < e->cfg->t_end_s ||
+                 engine_output_missed_at(e->cfg, st.time_s, st.next_index),
+             IONF_ERR_INPUT,
              "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
              st.time_s / IONF_MYR_S, e->cfg->t_end_s / IONF_MYR_S);
   int64_t cells = e->fields.cells;
