@@ -22,6 +22,8 @@ python=/usr/bin/python3
 "$python" -c "import h5py, numpy" 2>/dev/null || { echo "no python3 with h5py: skipped"; exit 77; }
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+seen=0
+ok() { [ "$failures" -eq "$seen" ] && echo "ok   $*"; seen=$failures; } # ok only if no new failure
 die() { echo "FAIL: $*"; exit 1; }
 launch() { local p="$1"; shift; timeout 120 "$mpiexec" --oversubscribe --allow-run-as-root -np "$p" "$@"; }
 
@@ -38,7 +40,7 @@ rc=$?
 [ "$rc" -eq 13 ] || { tail -5 int.log; fail "SIGINT: exit code $rc, not 13"; }
 [ -s int/checkpoint.h5 ] || fail "SIGINT: no checkpoint"
 grep -q "stopped by signal 2 after step" int.log || fail "SIGINT: no 'stopped by signal' message"
-echo "ok   SIGINT (Ctrl-C) wrote a checkpoint and stopped (exit $rc)"
+ok "SIGINT (Ctrl-C) wrote a checkpoint and stopped (exit $rc)"
 
 # ---- a production run whose later inputs cannot be read --------------------------------
 mkdir -p inputs
@@ -92,7 +94,7 @@ for p in 1 2; do
   launch "$p" "$ionfront" run "$cfg" --quiet --output "fail$p" --restart "fail$p/checkpoint.h5" \
     > "restart$p.log" 2>&1 || { cat "restart$p.log"; die "$p rank(s): restart after the failed read"; }
   same "full$p" "fail$p"
-  echo "ok   $p rank(s): unreadable inputs after step $boundary: exit $rc with a checkpoint; restarted, bit for bit"
+  ok "$p rank(s): unreadable inputs after step $boundary: exit $rc with a checkpoint; restarted, bit for bit"
 done
 
 # ---- rank 0's log.csv row of step 3 cannot be written ------------------------------------
@@ -102,7 +104,7 @@ rc=$?
 grep -q "checkpoint of step 3 (t = .*) written to log2/checkpoint.h5" log2.log \
   || { cat log2.log; fail "a failed log row: no checkpoint of step 3 named"; }
 [ -s log2/checkpoint.h5 ] || fail "a failed log row: no checkpoint"
-echo "ok   a failed log.csv row on rank 0 (2 ranks): exit $rc with a checkpoint of step 3"
+ok "a failed log.csv row on rank 0 (2 ranks): exit $rc with a checkpoint of step 3"
 # ---- a snapshot that cannot be written (a folder of its name is in the way) ------------
 args=(run --quiet --set grid.N=16 --set 'time.dt=10 Myr' --set 'time.t_end=100 Myr'
       --set 'time.outputs=[50 Myr, 100 Myr]')
@@ -123,7 +125,7 @@ for s in snapshot_0001.h5 snapshot_0002.h5; do
   done
 done
 cmp -s <(cut -d, -f1-6 snapfull/log.csv) <(cut -d, -f1-6 snap/log.csv) || fail "log.csv differs after the restart"
-echo "ok   a failed snapshot write: exit $rc with a checkpoint; restarted, the snapshot written, bit for bit"
+ok "a failed snapshot write: exit $rc with a checkpoint; restarted, the snapshot written, bit for bit"
 
 # the last snapshot (at time.t_end) fails: the checkpoint is at t_end; the restart writes it
 mkdir -p last/snapshot_0002.h5
@@ -135,6 +137,6 @@ rmdir last/snapshot_0002.h5
   || { cat last_restart.log; fail "restart at t_end after the failed last snapshot"; }
 h5diff snapfull/snapshot_0002.h5 last/snapshot_0002.h5 /Grid/x_HII /Grid/x_HII > /dev/null \
   || fail "the last snapshot written on the restart differs from the uninterrupted run's"
-echo "ok   a failed last snapshot: the checkpoint at t_end restarts and writes it, bit for bit"
+ok "a failed last snapshot: the checkpoint at t_end restarts and writes it, bit for bit"
 [ "$failures" -eq 0 ] || exit 1
 echo "all interrupt checks passed"

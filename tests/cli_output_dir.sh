@@ -13,6 +13,8 @@ cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+seen=0
+ok() { [ "$failures" -eq "$seen" ] && echo "ok   $*"; seen=$failures; } # ok only if no new failure
 die() { echo "FAIL: $*"; exit 1; }
 args=(run --quiet --set grid.N=8 --set 'time.dt=10 Myr')
 four=(--set 'time.t_end=40 Myr' --set 'time.outputs=[10 Myr, 20 Myr, 30 Myr, 40 Myr]')
@@ -24,7 +26,7 @@ mkdir other && echo keep > other/notes.txt && mkdir other/subdir && touch other/
 "$ionfront" "${args[@]}" "${two[@]}" --output other > other.log 2>&1 \
   || { cat other.log; fail "a folder with unrelated files refused"; }
 [ -s other/snapshot_0002.h5 ] || fail "no snapshot in the folder with unrelated files"
-echo "ok   an absent folder and one with unrelated files are fine"
+ok "an absent folder and one with unrelated files are fine"
 
 # the same folder again: refused, nothing touched
 cp -r a/b before
@@ -35,7 +37,7 @@ grep -q "output directory 'a/b' holds another run's files" again.log || { cat ag
 grep -q -- "--overwrite" again.log || fail "the message does not name --overwrite"
 grep -q "snapshot_00\|log.csv" again.log || fail "the message does not name the files"
 diff -r before a/b > /dev/null || fail "the refused run changed a/b"
-echo "ok   a folder with another run's files is refused (exit $rc), nothing changed"
+ok "a folder with another run's files is refused (exit $rc), nothing changed"
 
 # on 2 ranks: every rank stops, no hang
 timeout 60 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 "$ionfront" "${args[@]}" "${two[@]}" \
@@ -43,7 +45,7 @@ timeout 60 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 "$ionfront" "${a
 rc=$?
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || { cat again2.log; fail "2 ranks: exit $rc (124: hang)"; }
 diff -r before a/b > /dev/null || fail "the refused 2-rank run changed a/b"
-echo "ok   refused on 2 ranks too (exit $rc)"
+ok "refused on 2 ranks too (exit $rc)"
 
 # --overwrite: the earlier run's files go, unrelated ones stay
 echo keep > a/b/notes.txt
@@ -55,13 +57,13 @@ touch a/b/.snapshot_0007.h5.tmp a/b/xfrac3D_t1.000Myr.bin a/b/snapshot_0003.h5.b
 [ -s a/b/snapshot_0002.h5 ] || fail "--overwrite: no new snapshot"
 [ "$(cat a/b/notes.txt)" = keep ] && [ -e a/b/snapshot_0003.h5.backup ] || fail "--overwrite removed an unrelated file"
 [ "$(wc -l < a/b/log.csv)" -eq 3 ] || fail "log.csv has $(wc -l < a/b/log.csv) lines, not a header and 2 steps"
-echo "ok   --overwrite removed the earlier run's files only"
+ok "--overwrite removed the earlier run's files only"
 
 # the config key does the same
 "$ionfront" "${args[@]}" "${four[@]}" --set output.overwrite=true --output a/b > key.log 2>&1 \
   || { cat key.log; fail "output.overwrite: true refused"; }
 [ -s a/b/snapshot_0004.h5 ] || fail "output.overwrite: no snapshot 4"
-echo "ok   output.overwrite: true"
+ok "output.overwrite: true"
 # a restart into another folder: as a new run there (a restart in place: tests/cli_restart.sh)
 "$ionfront" "${args[@]}" "${four[@]}" --set debug.signal_after_step=2 --output ck > ck.log 2>&1
 [ $? -eq 13 ] || { cat ck.log; die "the stopped run did not exit 13"; }
@@ -76,6 +78,6 @@ diff -r before2 a/b > /dev/null || fail "the refused restart changed a/b"
   || { cat rso.log; fail "a restart into a/b with --overwrite refused"; }
 [ ! -e a/b/snapshot_0000.h5 ] && [ -s a/b/snapshot_0004.h5 ] && [ -s ck/checkpoint.h5 ] \
   || fail "restart with --overwrite: $(ls a/b)"
-echo "ok   a restart into another folder: refused there with another run's files, fine when new or with --overwrite"
+ok "a restart into another folder: refused there with another run's files, fine when new or with --overwrite"
 [ "$failures" -eq 0 ] || exit 1
 echo "all output directory checks passed"

@@ -14,6 +14,8 @@ export OMP_NUM_THREADS=1
 command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+seen=0
+ok() { [ "$failures" -eq "$seen" ] && echo "ok   $*"; seen=$failures; } # ok only if no new failure
 die() { echo "FAIL: $*"; exit 1; }
 
 args=(run --quiet --set grid.N=16 --set 'time.dt=10 Myr' --set 'time.t_end=100 Myr'
@@ -34,7 +36,7 @@ refuse() { # refuse NAME KEY OLD NEW [--set ...]: a restart with these overrides
     || { cat "bad_$name.log"; fail "$name: the message does not name $key ($old -> $new)"; return; }
   grep -qF "may change on a restart" "bad_$name.log" || { fail "$name: no list of what may change"; return; }
   [ -z "$(ls "bad_$name" 2>/dev/null)" ] || { fail "$name: files written: $(ls "bad_$name")"; return; }
-  echo "ok   refused: $name ($key $old -> $new)"
+  ok "refused: $name ($key $old -> $new)"
 }
 refuse n_H material.n_H 1.0e-3 2.0e-3 --set material.n_H=2.0e-3
 refuse dt time.dt '10 Myr' '5 Myr' --set 'time.dt=5 Myr'
@@ -59,7 +61,7 @@ for d in /Grid/x_HII /Grid/T; do
   h5diff -p 1e-12 full/snapshot_0003.h5 moved/snapshot_0003.h5 "$d" "$d" > /dev/null \
     || fail "$d after the restart to t_end = 150 Myr differs from the uninterrupted run's"
 done
-echo "ok   a restart with a later t_end and outputs, in another folder, continues"
+ok "a restart with a later t_end and outputs, in another folder, continues"
 
 # particle runs: another temperature is refused
 cat > p.yaml <<'CFG'
@@ -82,6 +84,6 @@ grep -qF "material.temperature = 100; this config has material.temperature = 200
   || { cat pbad.log; fail "particles: the message does not name material.temperature"; }
 "$ionfront" run p.yaml --set 'time.t_end=10 Myr' --set 'time.outputs=[4 Myr, 10 Myr]' --output pstop \
   --restart pstop/checkpoint.h5 > pgood.log 2>&1 || { cat pgood.log; fail "particles: a later t_end refused"; }
-echo "ok   particle runs: another temperature refused, a later t_end continues"
+ok "particle runs: another temperature refused, a later t_end continues"
 [ "$failures" -eq 0 ] || exit 1
 echo "all restart compatibility checks passed"
