@@ -240,6 +240,11 @@ ionf_status ionf_engine_step(ionf_engine *engine, double dt_s, int *iterations);
 /**
  * Run from the current time to time.t_end as `ionfront run` does: snapshots at
  * time.outputs, log.csv, ifront.csv, checkpoints, progress lines.  Collective.
+ * output.directory must not hold another run's files (IONF_STATUS_CONFIG) unless
+ * output.overwrite is true (they are removed first) or the engine was restarted from
+ * a checkpoint in that directory.  A write error on one rank returns an error on every
+ * rank (IONF_STATUS_PEER on the others); a failure after a finished step that every
+ * rank knows of writes a checkpoint of that step first (the message names it).
  */
 ionf_status ionf_engine_run(ionf_engine *engine);
 /**

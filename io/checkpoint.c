@@ -2,10 +2,13 @@
  * @file checkpoint.c
  * @brief Reading a checkpoint back.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "io/checkpoint.h"
 
 #include <hdf5.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "io/h5_util.h"
 #include "io/io_density.h"
@@ -72,5 +75,57 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
     IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", fields_species(x_ion, grid_cells(n), s)));
   }
   IONF_CALL(io_field_read(path, "/Grid/T", n, "T", "temperatures", temperature_k));
+  return IONF_OK;
+}
+
+/* A string attribute of `obj`, malloc'd (NULL when it cannot be read). */
+static char *checkpoint_string_attr(hid_t obj, const char *name) {
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  if (attr < 0) return NULL;
+  hid_t ftype = H5Aget_type(attr);
+  char *out = NULL;
+  if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING) {
+    hid_t mtype = H5Tcopy(ftype); /* the file's character set: no conversion */
+    if (H5Tis_variable_str(ftype) > 0) {
+      char *v = NULL;
+      if (H5Aread(attr, mtype, &v) >= 0 && v) out = strdup(v);
+      if (v) H5free_memory(v);
+    } else {
+      size_t len = H5Tget_size(ftype);
+      out = calloc(len + 1, 1);
+      H5Tset_size(mtype, len + 1);
+      H5Tset_strpad(mtype, H5T_STR_NULLTERM);
+      if (out && H5Aread(attr, mtype, out) < 0) {
+        free(out);
+        out = NULL;
+      }
+    }
+    H5Tclose(mtype);
+  }
+  if (ftype >= 0) H5Tclose(ftype);
+  H5Aclose(attr);
+  return out;
+}
+
+ionf_err checkpoint_read_config(const char *path, char **yaml) {
+  *yaml = NULL;
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
+  int found = 0;
+  if (H5Aexists(file, "config") > 0) { /* a grid run's */
+    found = 1;
+    *yaml = checkpoint_string_attr(file, "config");
+  } else if (h5_util_path_exists(file, "/Header")) { /* a particle run's */
+    hid_t header = H5Gopen2(file, "/Header", H5P_DEFAULT);
+    if (header >= 0 && H5Aexists(header, "config") > 0) {
+      found = 1;
+      *yaml = checkpoint_string_attr(header, "config");
+    }
+    if (header >= 0) H5Gclose(header);
+  }
+  h5_util_close_read(file, &quiet);
+  IONF_CHECK(!found || *yaml, IONF_ERR_INPUT,
+             "checkpoint '%s': cannot read its stored configuration (attribute 'config')", path);
   return IONF_OK;
 }

@@ -28,4 +28,13 @@ struct checkpoint_state {
 IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion,
                                         double *temperature_k, struct checkpoint_state *state);
 
+/**
+ * The effective configuration of the run that wrote checkpoint `path` (the YAML text
+ * of the root attribute 'config' of a grid checkpoint, or of /Header's of a particle
+ * checkpoint), malloc'd into *yaml (the caller frees); *yaml = NULL when the file has
+ * none (written by an older ionfront).  IONF_ERR_IO / IONF_ERR_INPUT naming the file
+ * when it cannot be opened or the attribute read.
+ */
+IONF_NODISCARD ionf_err checkpoint_read_config(const char *path, char **yaml);
+
 #endif

@@ -1,12 +1,14 @@
 /**
  * @file output_dir.c
- * @brief The output directory: mkdir -p, a writability probe, and the collective
- *        "rank 0 prepares it, every rank learns the outcome".
+ * @brief The output directory: mkdir -p, a writability probe, the collective
+ *        "rank 0 prepares it, every rank learns the outcome", and an earlier run's files
+ *        (refused, removed with --overwrite, or continued by a restart).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/output_dir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "chem/species.h"
 #include "core/path.h"
 #include "mpi/comm.h"
 
@@ -73,5 +76,95 @@ ionf_err output_dir_prepare_all(const char *dir) {
   IONF_CALL(rc);
   IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 could not prepare the output directory '%s'",
              dir ? dir : "");
+  return IONF_OK;
+}
+
+int output_dir_holds_file(const char *dir, const char *file) {
+  char folder[IONF_PATH_MAX];
+  snprintf(folder, sizeof folder, "%s", file);
+  char *slash = strrchr(folder, '/');
+  if (!slash) snprintf(folder, sizeof folder, ".");
+  else if (slash == folder) folder[1] = '\0'; /* "/checkpoint.h5" */
+  else *slash = '\0';
+  struct stat a, b;
+  return stat(dir, &a) == 0 && stat(folder, &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
+/* `name` ends with `suffix` */
+static int output_dir_ends_with(const char *name, size_t len, const char *suffix) {
+  size_t n = strlen(suffix);
+  return len >= n && !memcmp(name + len - n, suffix, n);
+}
+
+int output_dir_is_run_file(const char *name) {
+  if (name[0] == '.') ++name; /* ".snapshot_0001.h5.tmp" */
+  size_t len = strlen(name);
+  if (output_dir_ends_with(name, len, ".tmp")) len -= 4;
+  char base[256];
+  if (len == 0 || len >= sizeof base) return 0;
+  memcpy(base, name, len);
+  base[len] = '\0';
+  if (!strcmp(base, "log.csv") || !strcmp(base, "ifront.csv") || !strcmp(base, "checkpoint.h5"))
+    return 1;
+  if (!strncmp(base, "snapshot_", 9))
+    return output_dir_ends_with(base, len, ".h5") || output_dir_ends_with(base, len, ".xmf") ||
+           output_dir_ends_with(base, len, ".hdf"); /* snapshot_NNNN.vtk.hdf */
+  if (!output_dir_ends_with(base, len, ".bin")) return 0;
+  if (!strncmp(base, "Temper3D_", 9)) return 1;
+  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    const struct species_names *sn = species_names_of(s);
+    const char *stems[2] = {sn->c2ray_xfrac_stem, sn->c2ray_rates_stem};
+    for (int k = 0; k < 2; ++k) {
+      size_t n = strlen(stems[k]);
+      if (!strncmp(base, stems[k], n) && base[n] == '_') return 1;
+    }
+  }
+  return 0;
+}
+
+/* Rank 0's part of output_dir_claim_all: find (and with OVERWRITE remove) the files. */
+static ionf_err output_dir_claim(const char *dir, enum output_dir_mode mode) {
+  IONF_CALL(output_dir_prepare(dir));
+  if (mode == OUTPUT_DIR_CONTINUE) return IONF_OK;
+  DIR *d = opendir(dir);
+  IONF_CHECK(d, IONF_ERR_IO, "cannot list output directory '%s': %s", dir, strerror(errno));
+  char listed[512] = "", path[IONF_PATH_MAX + 300];
+  long n_found = 0;
+  ionf_err rc = IONF_OK;
+  struct dirent *ent;
+  while (rc == IONF_OK && (ent = readdir(d)) != NULL) {
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+    if (!output_dir_is_run_file(ent->d_name) || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    if (mode == OUTPUT_DIR_OVERWRITE) {
+      if (unlink(path) != 0)
+        rc = ionf_error_set(IONF_ERR_IO, "--overwrite: cannot remove '%s': %s", path,
+                            strerror(errno));
+      continue;
+    }
+    size_t used = strlen(listed);
+    if (n_found < 4) snprintf(listed + used, sizeof listed - used, "%s%s", n_found ? ", " : "", ent->d_name);
+    ++n_found;
+  }
+  closedir(d);
+  IONF_CALL(rc);
+  IONF_CHECK(n_found == 0, IONF_ERR_CONFIG,
+             "output directory '%s' holds another run's files (%s%s; %ld in all): a new run "
+             "would overwrite some and leave the others beside its own.  Choose another "
+             "directory (--output DIR), continue that run (--restart %s/checkpoint.h5), or "
+             "pass --overwrite (output.overwrite: true) to remove them first",
+             dir, listed, n_found > 4 ? ", ..." : "", n_found, dir);
+  return IONF_OK;
+}
+
+ionf_err output_dir_claim_all(const char *dir, enum output_dir_mode mode) {
+  ionf_err rc = comm_rank() == 0 ? output_dir_claim(dir ? dir : "", mode) : IONF_OK;
+  ionf_err any = IONF_OK;
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER,
+             "rank 0 could not prepare the output directory '%s' (it says why)", dir ? dir : "");
   return IONF_OK;
 }

@@ -19,6 +19,14 @@ target_compile_options(test_api_guest PRIVATE ${IONF_WARNINGS})
 add_test(NAME test_api_guest COMMAND test_api_guest)
 set_tests_properties(test_api_guest PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_api_misuse PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+# a write error on rank 0 mid-run: every rank returns an error, none hangs (2 ranks)
+add_executable(test_api_rank_error api/test_api_rank_error.c)
+target_link_libraries(test_api_rank_error PRIVATE ionfront::ionfront MPI::MPI_C)
+target_compile_options(test_api_rank_error PRIVATE ${IONF_WARNINGS})
+add_test(NAME test_api_rank_error
+         COMMAND timeout 60 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${IONF_MPIEXEC_FLAGS}
+                 $<TARGET_FILE:test_api_rank_error>)
+set_tests_properties(test_api_rank_error PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 90)
 add_test(NAME api_cli_match COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
                                     $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1>)
 set_tests_properties(api_cli_match PROPERTIES SKIP_RETURN_CODE 77)

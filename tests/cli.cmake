@@ -37,3 +37,12 @@ set_tests_properties(cli_dry_run PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
 # every command listed in --help; every help names the command typed (issue 20)
 add_test(NAME cli_help_texts COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_help.sh $<TARGET_FILE:ionfront>
                                      $<TARGET_FILE:ionfront-particles>)
+add_test(NAME cli_restart_compat COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_restart_compat.sh
+                                         $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_restart_compat PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(NAME cli_output_dir COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_output_dir.sh ${MPIEXEC_EXECUTABLE}
+                                     $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_output_dir PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 300)
+add_test(NAME cli_interrupt COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_interrupt.sh ${MPIEXEC_EXECUTABLE}
+                                    $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_interrupt PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi TIMEOUT 300)

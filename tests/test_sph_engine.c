@@ -382,7 +382,7 @@ static const char *const ck_yaml =
     "  - {position: [1 kpc, 1 kpc, 1 kpc], Ndot: 1e48}\n"
     "  - {position: [5 kpc, 2 kpc, 3 kpc], Ndot: 3e48}\n"
     "time: {dt: 2 Myr, t_end: 8 Myr, outputs: [4 Myr, 8 Myr]}\n"
-    "output: {progress: false, checkpoint_every: 3}\n";
+    "output: {progress: false, checkpoint_every: 3, overwrite: true}\n";
 
 /* An engine of ck_yaml with `extra` ("" for none) and output.directory `dir`. */
 static ionf_err ck_engine(const char *dir, const char *extra, struct sph_config *cfg,

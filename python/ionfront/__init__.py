@@ -343,7 +343,10 @@ class Engine:
         return it.value
 
     def run(self):
-        """Run to time.t_end with the config's outputs, as `ionfront run`.  Collective."""
+        """Run to time.t_end with the config's outputs, as `ionfront run`.  Collective.
+
+        output.directory must not hold another run's files unless output.overwrite is
+        true or the engine was restarted from a checkpoint there (include/ionfront.h)."""
         _check(_LIB.ionf_engine_run(self._h), self._h)
 
     def write_snapshot(self, index):

@@ -69,7 +69,10 @@ static const char *usage_run =
     "                            e.g. --set grid.N=128 --set 'time.dt=5 Myr'\n"
     "  --backend cpu|cuda|auto   where to compute (raytracing.backend)\n"
     "  --restart FILE            continue from a checkpoint (DIR/checkpoint.h5), written every\n"
-    "                            output.checkpoint_every steps and on SIGTERM / SIGUSR1\n"
+    "                            output.checkpoint_every steps and on SIGTERM / SIGUSR1 /\n"
+    "                            SIGINT (Ctrl-C; exit code 13)\n"
+    "  --overwrite               remove an earlier run's files from the output directory\n"
+    "                            first (output.overwrite; without it such a directory is refused)\n"
     "  --dry-run                 check the config and every input as the run would, print the\n"
     "                            plan (sources per rank, steps, outputs, memory per rank),\n"
     "                            write nothing; exit 0 if the run would start\n"
@@ -148,8 +151,9 @@ static void print_front_summary(const struct engine *e, const struct engine_repo
   (void)e;
 }
 
-/* SIGTERM / SIGUSR1 (SLURM at the time limit, scancel, sbatch --signal=B:USR1@120): the
-   run stops at the end of the current step with a checkpoint (engine_note_stop_signal). */
+/* SIGTERM / SIGUSR1 (SLURM at the time limit, scancel, sbatch --signal=B:USR1@120) and
+   SIGINT (Ctrl-C): the run stops at the end of the current step with a checkpoint
+   (engine_note_stop_signal).  A second Ctrl-C ends the process at once (SA_RESETHAND). */
 static void on_stop_signal(int sig) { engine_note_stop_signal(sig); }
 
 static void install_stop_handlers(void) {
@@ -159,6 +163,8 @@ static void install_stop_handlers(void) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGUSR1, &sa, NULL);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, NULL);
 }
 
 /* A rank computing on a GPU runs on the cores nearest it (hwloc), within the launcher's
@@ -286,6 +292,8 @@ static int run_parse(int argc, char **argv, struct run_args *a) {
       a->restart_path = argv[++i];
     } else if (!strcmp(arg, "--dry-run")) {
       a->dry_run = 1;
+    } else if (!strcmp(arg, "--overwrite")) {
+      a->overrides[a->n_overrides++] = strdup("output.overwrite=true");
     } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
       a->overrides[a->n_overrides++] = strdup("output.progress=false");
     } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {

@@ -435,6 +435,7 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->debug.signal_after_step = -1;
   cfg->debug.fail_trace_rank = -1;
   cfg->debug.fail_load_rank = -1;
+  cfg->debug.fail_log_step = -1;
 }
 
 /* free(p) and forget it, so that a second config_free is harmless */

@@ -41,7 +41,9 @@
  *               checkpoint_every [steps; 0 = only on SIGTERM/SIGUSR1],
  *               xdmf [bool, true: snapshot_NNNN.xmf for ParaView/VisIt],
  *               c2ray_binary [bool, false: also C2-Ray's xfrac3D/IonRates3D/Temper3D files],
- *               dTb [bool, false: /Grid/dTb, 21-cm brightness temperature; cosmological]
+ *               dTb [bool, false: /Grid/dTb, 21-cm brightness temperature; cosmological],
+ *               overwrite [bool, false: a directory holding another run's files is refused;
+ *               true: those files (only ionfront's) are removed first]
  *   mpi:        reduction auto|nccl|scatter|reduce|allreduce [auto]
  *   cosmology:  cosmological [bool, false], h [0.7], Omega_m [0.27], Omega_b [0.043],
  *               T_cmb [K, 2.725], z_initial [9]: when cosmological, box_size is comoving,
@@ -85,7 +87,8 @@
  *               (a checkpoint, exit code 13); -1 = off], fail_trace_rank [rank R's ray
  *               tracing fails with an injected error; -1 = off], fail_load_rank [rank R's
  *               reading of a later redshift's inputs fails (runs with sequence: only);
- *               -1 = off].  Absent, it does not appear in the effective config.
+ *               -1 = off], fail_log_step [rank 0's writing of log.csv's row of that step
+ *               fails; -1 = off].  Absent, it does not appear in the effective config.
  *
  * Unknown keys are errors with a "did you mean" suggestion.
  */
@@ -165,6 +168,7 @@ struct debug_config {
   int64_t signal_after_step;    /*!< rank 0 raises SIGUSR1 after this step (a stop from outside) */
   int fail_trace_rank;          /*!< this rank's ray tracing fails (an injected error) */
   int fail_load_rank;           /*!< this rank's reading of a later interval's inputs fails */
+  int64_t fail_log_step;        /*!< rank 0's log.csv row of this step fails (-1: off) */
 };
 
 struct ionf_config {
@@ -223,6 +227,7 @@ struct ionf_config {
   char output_dir[IONF_PATH_MAX];
   int progress;                 /*!< print one line per step */
   int64_t checkpoint_every;     /*!< write DIR/checkpoint.h5 every this many steps (0: off) */
+  int overwrite;                /*!< output.overwrite: remove an earlier run's files first */
   int write_xdmf;               /*!< XDMF + transposed copy per snapshot (VisIt, ParaView) */
   int write_vtkhdf;             /*!< a VTKHDF sidecar (links, no copy) per snapshot (ParaView) */
   int write_c2ray_binary;       /*!< also xfrac3D / IonRates3D / Temper3D files (tools21cm) */

@@ -7,7 +7,8 @@
 /* debug: only when given (absent: no section in the effective config, every hook off). */
 ionf_err config_debug(struct config_ctx *ctx, const struct param_node *root,
                       struct ionf_config *cfg) {
-  static const char *const keys[] = {"signal_after_step", "fail_trace_rank", "fail_load_rank"};
+  static const char *const keys[] = {"signal_after_step", "fail_trace_rank", "fail_load_rank",
+                                     "fail_log_step"};
   const struct param_node *u = params_get(root, "debug");
   if (!u || u->kind == PARAM_NULL) return IONF_OK;
   struct debug_config *d = &cfg->debug;
@@ -25,6 +26,8 @@ ionf_err config_debug(struct config_ctx *ctx, const struct param_node *root,
   IONF_CALL(config_take(&s, "fail_load_rank", "-1", &n));
   IONF_CALL(config_int(ctx, s.path, n, -1, 1000000, &v));
   d->fail_load_rank = (int)v;
+  IONF_CALL(config_take(&s, "fail_log_step", "-1", &n));
+  IONF_CALL(config_int(ctx, s.path, n, -1, 1000000000000LL, &d->fail_log_step));
   IONF_CHECK(d->fail_load_rank < 0 || ctx->seq_given, IONF_ERR_CONFIG,
              "%s: debug.fail_load_rank = %d: only a run with a sequence: reads inputs after its "
              "start (leave it out, or -1)",

@@ -102,7 +102,7 @@ ionf_err config_run_montecarlo(struct config_ctx *ctx, const struct param_node *
 ionf_err config_run_output(struct config_ctx *ctx, const struct param_node *root,
                            struct ionf_config *cfg) {
   static const char *const keys[] = {"directory", "progress", "checkpoint_every", "xdmf", "vtkhdf",
-                                     "c2ray_binary", "dTb"};
+                                     "c2ray_binary", "dTb", "overwrite"};
   struct config_section s;
   struct param_node *n;
   int64_t every = 0;
@@ -123,6 +123,8 @@ ionf_err config_run_output(struct config_ctx *ctx, const struct param_node *root
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_c2ray_binary));
   IONF_CALL(config_take(&s, "dTb", "false", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->write_dtb));
+  IONF_CALL(config_take(&s, "overwrite", "false", &n));
+  IONF_CALL(config_bool(ctx, s.path, n, &cfg->overwrite));
   return IONF_OK;
 }
 

@@ -27,7 +27,7 @@ typedef enum ionf_err {
   IONF_ERR_INTERNAL = 10,   /* a bug: an invariant did not hold */
   IONF_ERR_USAGE = 11,      /* bad command line */
   IONF_ERR_PEER = 12,       /* another MPI rank failed (it reports why) */
-  IONF_STOPPED = 13         /* stopped by SIGTERM/SIGUSR1 after writing a checkpoint */
+  IONF_STOPPED = 13         /* stopped by SIGTERM/SIGUSR1/SIGINT after writing a checkpoint */
 } ionf_err;
 
 #if defined(__GNUC__)

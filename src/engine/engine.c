@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "engine/domain.h"
+#include "config/config_compare.h"
 #include "engine/engine_reduce.h"
+#include "io/checkpoint.h"
 #include "io/output_dir.h"
 #include "mpi/comm.h"
 
@@ -102,6 +104,7 @@ static ionf_err trace_pass(struct engine *e) {
 ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info) {
   const struct ionf_config *cfg = e->cfg;
   struct backend *be = e->backend;
+  e->mid_step = 1; /* sequence_load resets it when the inputs could not be read */
   IONF_CALL(e->domain->step_prepare(e, dt_s));
   IONF_CALL(be->ops.step_begin(be));
 
@@ -139,6 +142,7 @@ ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *inf
   e->step++;
   if (e->domain->step_done) IONF_CALL(e->domain->step_done(e));
   e->domain->step_means(e, &cr, info);
+  e->mid_step = 0;
   return IONF_OK;
 }
 
@@ -169,12 +173,40 @@ ionf_err engine_write_checkpoint(struct engine *e, char *path, size_t size) {
   return IONF_OK;
 }
 
+/* The checkpoint's run and this one agree on every key a restart may not change
+   (config/config_compare.h); a checkpoint without a stored configuration (an older
+   ionfront's) is taken with a warning.  Collective: every rank learns a failure. */
+static ionf_err engine_restart_check_config(const struct engine *e, const char *path) {
+  char *old_yaml = NULL;
+  struct config_compare_diff moved;
+  memset(&moved, 0, sizeof moved);
+  ionf_err rc = checkpoint_read_config(path, &old_yaml);
+  if (rc == IONF_OK && old_yaml)
+    rc = config_compare_restart(path, old_yaml, e->cfg->effective_yaml, &moved);
+  if (rc == IONF_OK && moved.key[0] && comm_rank() == 0)
+    ionf_warning("checkpoint '%s' was written by a run that read %s = %s; this run reads %s: "
+                 "the restart takes it for the same file (moved)",
+                 path, moved.key, moved.old_value, moved.new_value);
+  else if (rc == IONF_OK && comm_rank() == 0)
+    ionf_warning("checkpoint '%s' carries no configuration (an older ionfront's): cannot check "
+                 "that this run's config matches the one that wrote it",
+                 path);
+  free(old_yaml);
+  ionf_err any;
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank could not check checkpoint '%s'", path);
+  return IONF_OK;
+}
+
 ionf_err engine_restart(struct engine *e, const char *path) {
   IONF_CHECK(e->step == 0 && !e->restarted, IONF_ERR_USAGE,
              "a restart must come right after the engine's creation (this engine has taken %lld "
              "step(s))",
              (long long)e->step);
   IONF_CALL(e->domain->restart(e, path));
+  IONF_CALL(engine_restart_check_config(e, path));
   e->restarted = 1;
+  e->restart_in_place = output_dir_holds_file(e->cfg->output_dir, path);
   return IONF_OK;
 }

@@ -74,6 +74,10 @@ struct engine {
   int64_t step;                  /*!< steps taken */
   int restarted;                 /*!< state came from a checkpoint */
   int next_snapshot_index;       /*!< NNNN of the next snapshot after a restart */
+  int restart_in_place;          /*!< the checkpoint restarted from is in output.directory */
+  int mid_step;                  /*!< 1 while engine_step changes the state; 0 after a step, and
+                                      when a step failed before changing anything (its inputs
+                                      could not be read on some rank, every rank knows) */
   struct engine_timers timers;
   int64_t cells_traced;          /*!< (source, cell) pairs traced by this rank (grids) */
   int64_t hits;                  /*!< ray-particle intersections traced by this rank (particles) */
@@ -198,6 +202,10 @@ IONF_NODISCARD ionf_err engine_stopped_error(int sig, int64_t step, double time_
  * steps), shortened to land exactly on the next output time (or t_end).
  */
 double engine_next_step_length(const struct ionf_config *cfg, double t_s, double t_tiny_s);
+/** 1 when an output time of cfg is `time_s` and its snapshot (number k + 1 for the k-th
+    output) is `next_index`: a checkpoint written after that snapshot failed
+    (engine_run writes it first on a restart, even at time.t_end). */
+int engine_output_missed_at(const struct ionf_config *cfg, double time_s, int next_index);
 
 /** Redshift at the engine's current time (-1 when not cosmological). */
 double engine_redshift(const struct engine *e);

@@ -11,6 +11,7 @@
 
 #include "core/constants.h"
 #include "engine/domain.h"
+#include "engine/engine_eta.h"
 #include "engine/sequence.h"
 #include "io/output_dir.h"
 #include "io/snapshot.h"
@@ -75,17 +76,22 @@ static void format_duration(double s, char *buf, size_t size) {
   else snprintf(buf, size, "%.1f h", s / 3600.0);
 }
 
-/* Where a run stands, for the progress lines. */
+/* Where a run stands, for the progress lines: the recent steps' wall time (each from the
+   previous step's end to its own, outputs and checkpoints included) for the ETA. */
 struct run_clock {
-  double wall0_s, t_start_s;
+  double wall0_s;
   int64_t n_steps_total;
+  double mark_s; /* wall clock at the end of the previous step */
+  struct engine_eta eta;
 };
 
-static void progress_line(const struct engine *e, const struct run_clock *clk,
-                          const struct engine_step_info *info, double step_wall) {
+static void progress_line(const struct engine *e, struct run_clock *clk,
+                          const struct engine_step_info *info, double dt, double step_wall) {
   const struct ionf_config *cfg = e->cfg;
-  double elapsed = ionf_wtime() - clk->wall0_s;
-  double eta = elapsed / (e->time_s - clk->t_start_s) * (cfg->t_end_s - e->time_s);
+  double now = ionf_wtime();
+  engine_eta_add(&clk->eta, e->time_s, dt, now - clk->mark_s);
+  clk->mark_s = now;
+  double eta = engine_eta_estimate(&clk->eta, cfg->t_end_s);
   char eta_text[32], wall_text[32], z_text[32] = "";
   format_duration(eta, eta_text, sizeof eta_text);
   format_duration(step_wall, wall_text, sizeof wall_text);
@@ -105,11 +111,37 @@ static ionf_err write_output(struct engine *e, int index, struct engine_report *
   return IONF_OK;
 }
 
+/* After a phase only some ranks ran (rank 0's log row and record): every rank learns
+   whether any failed, so that none waits in the next collective for a rank that left
+   the loop; the others return IONF_ERR_PEER.  Collective. */
+static ionf_err run_agree(ionf_err rc, const char *what) {
+  ionf_err any = IONF_OK;
+  ionf_err agreed = comm_agree(rc, &any);
+  if (rc != IONF_OK) return rc;
+  IONF_CALL(agreed);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank failed %s (it says why)", what);
+  return IONF_OK;
+}
+
+/* Rank 0's row of log.csv (debug.fail_log_step: an injected failure). */
+static ionf_err run_log_row(const struct engine *e, struct step_log *log,
+                            const struct engine_step_info *info, double step_wall) {
+  if (comm_rank() != 0 || !log->file) return IONF_OK;
+  IONF_CHECK(e->step != e->cfg->debug.fail_log_step, IONF_ERR_IO,
+             "cannot write step log '%s': injected fault (debug.fail_log_step = %lld)", log->path,
+             (long long)e->step);
+  return step_log_row(log, e->step, e->time_s, info->iterations, info->x_mean_volume,
+                      info->x_mean_mass, step_wall, engine_redshift(e), e->sources.n,
+                      e->ndot_total_per_s);
+}
+
 /* One step of the loop and what follows it: the log row, the domain's record, the
-   progress line, an output when due, a checkpoint when due; *stop on a signal. */
+   progress line, an output when due, a checkpoint when due; *stop on a signal.  On a
+   failure *agreed = 1 when every rank failed at the same point with the state of the
+   last finished step (so a checkpoint of it can be written), else 0. */
 static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
-                         const struct run_clock *clk, int *next_output, int *index,
-                         struct engine_report *report, int *stop) {
+                         struct run_clock *clk, int *next_output, int *index,
+                         struct engine_report *report, int *stop, int *agreed) {
   const struct ionf_config *cfg = e->cfg;
   const double t_tiny = 1e-9 * cfg->dt_s;
   while (*next_output < cfg->n_outputs && cfg->output_times_s[*next_output] <= e->time_s + t_tiny)
@@ -117,22 +149,28 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
   double dt = engine_next_step_length(cfg, e->time_s, t_tiny);
   double s0 = ionf_wtime();
   struct engine_step_info info;
-  IONF_CALL(engine_step(e, dt, &info));
+  *agreed = 0;
+  ionf_err rc = engine_step(e, dt, &info);
+  if (rc != IONF_OK) { /* its inputs unreadable (every rank knows): nothing changed yet */
+    *agreed = !e->mid_step;
+    IONF_CALL(rc);
+  }
   double step_wall = ionf_wtime() - s0;
-  if (comm_rank() == 0 && log->file)
-    IONF_CALL(step_log_row(log, e->step, e->time_s, info.iterations, info.x_mean_volume,
-                           info.x_mean_mass, step_wall, engine_redshift(e), e->sources.n,
-                           e->ndot_total_per_s));
-  if (e->domain->step_record) IONF_CALL(e->domain->step_record(e, record));
+  rc = run_log_row(e, log, &info, step_wall);
+  if (rc == IONF_OK && e->domain->step_record) rc = e->domain->step_record(e, record);
+  *agreed = 1; /* from here on every failure is every rank's, after a finished step */
+  IONF_CALL(run_agree(rc, "to write the step log or the I-front record"));
   if (!info.converged)
     ionf_warning("step %lld: not converged after %d iterations (raytracing.max_iterations)",
                  (long long)e->step, info.iterations);
-  if (cfg->progress) progress_line(e, clk, &info, step_wall);
+  if (cfg->progress) progress_line(e, clk, &info, dt, step_wall);
   if (*next_output < cfg->n_outputs && fabs(e->time_s - cfg->output_times_s[*next_output]) <= t_tiny) {
-    IONF_CALL(write_output(e, (*index)++, report));
+    IONF_CALL(write_output(e, *index, report)); /* collective, agreed by the writers */
+    (*index)++; /* a failed one keeps its number: the restart writes it (run_missed_output) */
     (*next_output)++;
   }
   int checkpoint = 0;
+  *agreed = 0; /* a failing stop check or checkpoint: no second try */
   IONF_CALL(step_end(e, e->time_s >= cfg->t_end_s - t_tiny, cfg->checkpoint_every,
                      &checkpoint, stop));
   if (checkpoint) {
@@ -143,12 +181,63 @@ static ionf_err run_step(struct engine *e, struct step_log *log, FILE *record,
   return IONF_OK;
 }
 
+/* A restart from the checkpoint written after an output failed (run_failed_checkpoint):
+   the checkpoint is at that output's time, and its snapshot number is the next one.
+   Write it first, so that no snapshot is missing. */
+int engine_output_missed_at(const struct ionf_config *cfg, double time_s, int next_index) {
+  for (int k = 0; k < cfg->n_outputs; ++k)
+    if (fabs(cfg->output_times_s[k] - time_s) <= 1e-9 * cfg->dt_s && next_index == k + 1)
+      return 1;
+  return 0;
+}
+
+static ionf_err run_missed_output(struct engine *e, int *index, struct engine_report *report) {
+  if (engine_output_missed_at(e->cfg, e->time_s, *index)) {
+    IONF_CALL(write_output(e, *index, report));
+    (*index)++;
+  }
+  return IONF_OK;
+}
+
+/* A run failed after a finished step, every rank knowing it (run_step's *agreed): write a
+   checkpoint of that step, so that the run can go on once the cause is fixed, and say so
+   in the message.  Collective.  Returns rc (its message extended). */
+static ionf_err run_failed_checkpoint(struct engine *e, ionf_err rc, int index,
+                                      struct engine_report *report) {
+  char cause[2048];
+  snprintf(cause, sizeof cause, "%s", ionf_error_message());
+  ionf_error_clear();
+  double t0 = ionf_wtime();
+  ionf_err ck = e->domain->write_checkpoint(e, index, report->checkpoint, sizeof report->checkpoint);
+  e->timers.io_s += ionf_wtime() - t0;
+  char why[1024] = "";
+  if (ck != IONF_OK) snprintf(why, sizeof why, "%s", ionf_error_message());
+  ionf_error_clear();
+  if (ck == IONF_OK)
+    return ionf_error_set(rc, "%s; checkpoint of step %lld (t = %.6g Myr) written to %s: "
+                          "continue with --restart %s once the cause is fixed",
+                          cause, (long long)e->step, e->time_s / IONF_MYR_S, report->checkpoint,
+                          report->checkpoint);
+  report->checkpoint[0] = '\0';
+  return ionf_error_set(rc, "%s; no checkpoint of step %lld could be written either: %s", cause,
+                        (long long)e->step, why);
+}
+
 ionf_err engine_run(struct engine *e, struct engine_report *report) {
   const struct ionf_config *cfg = e->cfg;
   memset(report, 0, sizeof *report);
-  struct run_clock clk = {ionf_wtime(), e->time_s, e->step};
+  struct run_clock clk;
+  memset(&clk, 0, sizeof clk);
+  clk.wall0_s = clk.mark_s = ionf_wtime();
+  clk.n_steps_total = e->step;
   struct step_log log = {0};
-  IONF_CALL(output_dir_prepare_all(cfg->output_dir));
+  /* a new run, or a restart into another folder, refuses (or with output.overwrite
+     removes) an earlier run's files; a restart in the checkpoint's folder, or an engine
+     that has already stepped, continues its own */
+  int own = e->restarted ? e->restart_in_place : e->step > 0;
+  IONF_CALL(output_dir_claim_all(cfg->output_dir, own              ? OUTPUT_DIR_CONTINUE
+                                                  : cfg->overwrite ? OUTPUT_DIR_OVERWRITE
+                                                                   : OUTPUT_DIR_NEW));
   ionf_err rc = comm_rank() == 0 ? step_log_open(&log, cfg->output_dir, e->restarted ? e->step : -1)
                                  : IONF_OK;
   ionf_err any;
@@ -158,15 +247,21 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
              cfg->output_dir);
   FILE *record = NULL;
   rc = e->domain->run_begin ? e->domain->run_begin(e, &record) : IONF_OK;
-  int index = e->restarted ? e->next_snapshot_index : 1, next_output = 0, stop = 0;
+  rc = run_agree(rc, "to open the files beside the step log");
+  int index = e->restarted ? e->next_snapshot_index : 1, next_output = 0, stop = 0, agreed = 0;
+  const int64_t first_step = e->step;
   if (rc == IONF_OK && !e->restarted) rc = write_output(e, 0, report);
+  if (rc == IONF_OK && e->restarted && e->step == first_step)
+    rc = run_missed_output(e, &index, report);
   const double t_tiny = 1e-9 * cfg->dt_s;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++clk.n_steps_total)
     t += engine_next_step_length(cfg, t, t_tiny);
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
-    rc = run_step(e, &log, record, &clk, &next_output, &index, report, &stop);
+    rc = run_step(e, &log, record, &clk, &next_output, &index, report, &stop, &agreed);
     if (rc == IONF_OK && stop) rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
   }
+  if (rc != IONF_OK && rc != IONF_STOPPED && agreed && e->step > first_step)
+    rc = run_failed_checkpoint(e, rc, index, report);
   if (log.file) step_log_close(&log);
   if (record && fclose(record) != 0 && rc == IONF_OK)
     rc = ionf_error_set(IONF_ERR_IO, "cannot write a file beside the log in '%s'", cfg->output_dir);

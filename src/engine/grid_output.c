@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "engine/grid_output.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,16 +110,19 @@ static ionf_err derive_dtb(struct engine *e) {
 }
 
 ionf_err grid_write_output(struct engine *e, int index, struct engine_report *report) {
-  IONF_CALL(engine_sync_to_host(e));
-  if (e->cfg->write_dtb && e->cfg->cosmological) IONF_CALL(derive_dtb(e));
+  ionf_err rc = engine_sync_to_host(e);
+  if (rc == IONF_OK && e->cfg->write_dtb && e->cfg->cosmological) rc = derive_dtb(e);
+  ionf_err any; /* no rank goes on to the collective write while another failed */
+  IONF_CALL(comm_agree(rc, &any));
+  IONF_CALL(rc);
+  IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "another rank failed to prepare a snapshot");
   /* collective over the ranks: each writes its slab */
   struct snapshot_inputs inputs;
   struct snapshot_meta meta = snapshot_meta_now(e, index, &inputs);
   const struct snapshot_run run = snapshot_run_of(e);
   IONF_CALL(snapshot_write(&run, &e->grid, &e->fields, &meta, report->last_snapshot,
                            sizeof report->last_snapshot));
-  ionf_err rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
-  ionf_err any;
+  rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
   IONF_CALL(comm_agree(rc, &any));
   IONF_CALL(rc);
   IONF_CHECK(any == IONF_OK, IONF_ERR_PEER, "rank 0 failed to write the files beside a snapshot");
@@ -148,7 +152,9 @@ ionf_err grid_write_checkpoint(struct engine *e, int next_index, char *path, siz
 ionf_err grid_restart(struct engine *e, const char *path) {
   struct checkpoint_state st;
   IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.x_ion, e->fields.temperature_k, &st));
-  IONF_CHECK(st.time_s < e->cfg->t_end_s, IONF_ERR_INPUT,
+  IONF_CHECK(st.time_s < e->cfg->t_end_s ||
+                 engine_output_missed_at(e->cfg, st.time_s, st.next_index),
+             IONF_ERR_INPUT,
              "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
              st.time_s / IONF_MYR_S, e->cfg->t_end_s / IONF_MYR_S);
   int64_t cells = e->fields.cells;
@@ -202,8 +208,13 @@ ionf_err grid_front_csv_open(struct engine *e, FILE **out) {
     return IONF_OK;
   }
   *out = fopen(path, "w");
-  IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s'", path);
-  fprintf(*out, "time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n");
+  IONF_CHECK(*out, IONF_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+  if (fputs("time_Myr,r_numeric_kpc,r_analytic_kpc,ratio\n", *out) < 0 || fflush(*out) != 0) {
+    int err = errno;
+    fclose(*out);
+    *out = NULL;
+    return ionf_error_set(IONF_ERR_IO, "cannot write '%s': %s", path, strerror(err));
+  }
   return IONF_OK;
 }
 
@@ -227,8 +238,10 @@ ionf_err grid_front_csv_row(struct engine *e, FILE *f) {
   free(line);
   /* no analytic solution once the temperature evolves: those columns are nan */
   double a = engine_has_analytic_front(e) ? engine_analytic_front_cm(e, e->time_s) : NAN;
-  fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S, r >= 0 ? r / IONF_KPC_CM : -1.0,
-          a / IONF_KPC_CM, r >= 0 ? r / a : -1.0);
-  fflush(f);
+  int bad = fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S,
+                    r >= 0 ? r / IONF_KPC_CM : -1.0, a / IONF_KPC_CM, r >= 0 ? r / a : -1.0) < 0;
+  bad = fflush(f) != 0 || bad;
+  IONF_CHECK(!bad, IONF_ERR_IO, "cannot write '%s/ifront.csv': %s", e->cfg->output_dir,
+             strerror(errno));
   return IONF_OK;
 }

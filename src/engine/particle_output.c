@@ -104,7 +104,8 @@ ionf_err particle_restart(struct engine *e, const char *path) {
   memset(&st, 0, sizeof st);
   if (rc == IONF_OK) rc = sph_checkpoint_read(path, &want, x, x + n, &st);
   const double t_end = e->cfg->t_end_s;
-  if (rc == IONF_OK && !(st.time_s < t_end - 1e-9 * e->cfg->dt_s))
+  if (rc == IONF_OK && !(st.time_s < t_end - 1e-9 * e->cfg->dt_s) &&
+      !engine_output_missed_at(e->cfg, st.time_s, st.next_index))
     rc = ionf_error_set(IONF_ERR_INPUT,
                         "checkpoint '%s' is at %.6g Myr, already at time.t_end (%.6g Myr)", path,
                         st.time_s / IONF_MYR_S, t_end / IONF_MYR_S);

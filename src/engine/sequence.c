@@ -134,6 +134,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   IONF_CALL(comm_share_error(rc, 0, &shared));
   if (shared != IONF_OK) {
     sources_free(&halos);
+    e->mid_step = 0; /* nothing replaced yet: the state is the last step's, on every rank */
     ionf_error_trace(__func__, __FILE__, __LINE__);
     /* one rank (0) reports what every rank saw */
     return comm_size() > 1 && comm_rank() != 0 ? IONF_ERR_PEER : shared;

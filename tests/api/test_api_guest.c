@@ -90,8 +90,8 @@ static void run_engine(int comm_f, MPI_Comm *to_free, const char *const *extra, 
                         "time.outputs=[20 Myr]", "output.progress=true",
                         "raytracing.backend=cpu", "raytracing.max_iterations=1",
                         "spectrum.type=blackbody", "spectrum.T_eff=5e4",
-                        "output.directory=guest_out"};
-  int n = 10;
+                        "output.directory=guest_out", "output.overwrite=true"};
+  int n = 11;
   for (int i = 0; i < n_extra; ++i) ov[n++] = extra[i];
   ionf_engine *e = NULL;
   ionf_status rc = ionf_engine_create_builtin(NULL, ov, n, comm_f, &e);
