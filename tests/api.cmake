@@ -23,7 +23,8 @@ set_tests_properties(api_cli_match PROPERTIES SKIP_RETURN_CODE 77)
 if(IONFRONT_CUDA) # the same on the GPU (skips without one)
   add_test(NAME api_cli_match_gpu COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
                                           $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1> cuda)
-  set_tests_properties(api_cli_match_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu)
+  set_tests_properties(api_cli_match_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu
+                       ENVIRONMENT IONFRONT_GPU_PROBE=$<TARGET_FILE:gpu_probe>)
 endif()
 
 # The Python package (python/ionfront) over the shared library: pytest, including a
@@ -36,6 +37,7 @@ add_test(NAME python_ionfront
          COMMAND ${CMAKE_COMMAND} -E env IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>
                  IONFRONT_TEST_API_ILIEV1=$<TARGET_FILE:test_api_iliev1>
                  IONFRONT_CLI=$<TARGET_FILE:ionfront>
+                 IONFRONT_GPU_PROBE=$<TARGET_FILE:gpu_probe>
                  ${CMAKE_CURRENT_SOURCE_DIR}/api/run_pytest.sh ${IONF_SYSTEM_PYTHON}
                  ${CMAKE_SOURCE_DIR}/python/tests)
 set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi

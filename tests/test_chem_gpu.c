@@ -78,9 +78,9 @@ static void compare(int thermal) {
 }
 
 int main(void) {
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device: skipped\n");
-    return TEST_SKIP_CODE;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   compare(0);
   compare(1);

@@ -21,6 +21,7 @@ extern "C" {
 #include "rt/mc/mc_k.h"
 void mc_test_host_philox(const uint32_t *counter, const uint32_t *key, uint32_t *out);
 }
+#include "test_util.h"
 
 #define N_BITS (1 << 16)
 
@@ -41,10 +42,9 @@ static int failures = 0;
   } while (0)
 
 int main(void) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    printf("no GPU: skipped\n");
-    return 77;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   /* ---- the bits */
   uint32_t *in = (uint32_t *)malloc(sizeof(uint32_t) * 6 * N_BITS);

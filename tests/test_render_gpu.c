@@ -150,9 +150,9 @@ static void compare_binning(int n_smooth, int periodic) {
 }
 
 int main(void) {
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device (or a CPU-only build): skipped\n");
-    return TEST_SKIP_CODE;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   float *sphere = render_scene_sphere(N, 0.5 * N, 0.45 * N, 0.55 * N, 0.3 * N);
   float *waves = malloc((size_t)N * N * N * sizeof *waves);

@@ -107,10 +107,10 @@ static void compare(const struct seq_case *c, const char *variant) {
 
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device: skipped\n");
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
     comm_finalize();
-    return TEST_SKIP_CODE;
+    return test_gpu_skip(gpu_why);
   }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   if (!mkdtemp(tmp_dir)) return 1;

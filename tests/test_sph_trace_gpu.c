@@ -162,14 +162,15 @@ static void bad_x_hii(struct trace_case *c, struct sph_trace_input in) {
 }
 
 int main(void) {
-  if (!IONF_HAVE_CUDA || cuda_util_device_count() == 0) {
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
     struct sph_trace_input in;
     memset(&in, 0, sizeof in);
     struct sph_trace_output out = {NULL, NULL};
     EXPECT(sph_trace_cuda(&in, &out, NULL) == IONF_ERR_UNSUPPORTED,
            "sph_trace_cuda without a GPU must say unsupported");
-    printf("no GPU: skipped (%s)\n", ionf_error_message());
-    return test_failures ? 1 : TEST_SKIP_CODE;
+    printf("sph_trace_cuda: %s\n", ionf_error_message());
+    return test_failures ? 1 : test_gpu_skip(gpu_why);
   }
   const double kpc = IONF_KPC_CM;
   struct trace_case c;
