@@ -83,13 +83,9 @@ static int run(const char *problem, const char *backend, char **overrides, int n
 static void compare(const char *label, const struct run_result *a, const struct run_result *b) {
   double worst_x = 0.0, worst_g = 0.0, worst_t = 0.0;
   for (int64_t c = 0; c < a->cells; ++c) {
-    double dt = fabs(a->t[c] - b->t[c]) / a->t[c];
-    if (!(dt <= worst_t)) worst_t = dt;
-    double dx = fabs(a->x[c] - b->x[c]) / fmax(fabs(a->x[c]), 1e-300);
-    double dg = fabs(a->gamma[c] - b->gamma[c]) / fmax(fabs(a->gamma[c]), 1e-300);
-    if (a->gamma[c] == b->gamma[c]) dg = 0.0;
-    if (!(dx <= worst_x)) worst_x = dx;
-    if (!(dg <= worst_g)) worst_g = dg;
+    worst_t = test_worst(worst_t, test_rel_diff(b->t[c], a->t[c], 0.0));
+    worst_x = test_worst(worst_x, test_rel_diff(b->x[c], a->x[c], 1e-300));
+    worst_g = test_worst(worst_g, test_rel_diff(b->gamma[c], a->gamma[c], 1e-300));
   }
   printf("%s: largest relative CPU-GPU difference: x_HII %.3g, Gamma %.3g, T %.3g\n", label,
          worst_x, worst_g, worst_t);

@@ -63,10 +63,12 @@ static void compare(int thermal) {
   if (rc != IONF_OK) return;
   double worst = 0.0;
   for (int i = 0; i < N; ++i) {
-    double d = fabs(xa_g[i] - xa_c[i]) / xa_c[i];
-    d = fmax(d, fabs(xe_g[i] - xe_c[i]) / xe_c[i]);
-    if (thermal) d = fmax(d, fmax(fabs(ta_g[i] - ta_c[i]) / ta_c[i], fabs(te_g[i] - te_c[i]) / te_c[i]));
-    if (d > worst) worst = d;
+    worst = test_worst(worst, test_rel_diff(xa_g[i], xa_c[i], 0.0));
+    worst = test_worst(worst, test_rel_diff(xe_g[i], xe_c[i], 0.0));
+    if (thermal) {
+      worst = test_worst(worst, test_rel_diff(ta_g[i], ta_c[i], 0.0));
+      worst = test_worst(worst, test_rel_diff(te_g[i], te_c[i], 0.0));
+    }
   }
   printf("%s: largest relative difference GPU - CPU %.3g\n", thermal ? "thermal" : "isothermal",
          worst);

@@ -78,8 +78,7 @@ static double worst_difference(const struct seq_case *c, const char *variant, in
       io_field_read(pb, name, c->n, name, name, b) == IONF_OK) {
     worst = 0.0;
     for (int64_t q = 0; q < cells; ++q) {
-      double d = a[q] == b[q] ? 0.0 : fabs(a[q] - b[q]) / fmax(fabs(a[q]), 1e-300);
-      if (!(d <= worst)) worst = d;
+      worst = test_worst(worst, test_rel_diff(b[q], a[q], 1e-300));
     }
   } else {
     fprintf(stderr, "%s\n", ionf_error_message());

@@ -111,8 +111,7 @@ static double thin_error(double dt_myr) {
   for (int64_t i = 0; i < e->particles->set.count; ++i) {
     double g = thin_gamma(e->particles->set.pos_cm + 3 * i);
     double want = riccati_x(cfg.base.x_hii_initial, g, alpha * e->fields.n_h_cm3[i], e->time_s);
-    double err = fabs(e->fields.x_ion[i] - want);
-    if (err > worst) worst = err;
+    worst = test_worst(worst, test_abs_diff(e->fields.x_ion[i], want));
   }
   engine_destroy(e);
   sph_config_free(&cfg);

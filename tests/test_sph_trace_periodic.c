@@ -140,8 +140,7 @@ static void check_images(int64_t n_side, int k, double r_max) {
     double sum = 0.0;
     for (int64_t b = 0; b < copies; ++b) sum += til.gamma[b * n + i];
     double g = per.gamma[i];
-    double e = g == sum ? 0.0 : fabs(g - sum) / fmax(fabs(sum), 1e-300);
-    if (e > max_rel) max_rel = e;
+    max_rel = test_worst(max_rel, test_rel_diff(g, sum, 1e-300));
     if (sum > 0.0) ++lit;
     if (sum - til.gamma[centre * n + i] > 0.1 * sum) ++wrapped;
   }
@@ -158,7 +157,7 @@ static void check_images(int64_t n_side, int k, double r_max) {
     }
   double open_diff = 0.0;
   for (int64_t i = 0; i < n; ++i)
-    open_diff = fmax(open_diff, fabs(open[i] - per.gamma[i]) / fmax(per.gamma[i], 1e-300));
+    open_diff = test_worst(open_diff, test_rel_diff(open[i], per.gamma[i], 1e-300));
   printf("%d^3 tiling, %lld particles, r_max %.2f L, h_max %.3f L: periodic %lld hits, tiled %lld; "
          "max rel diff %.3g; %lld of %lld lit, %lld with > 10%% through the faces; %lld "
          "source-holding images off the box; open set differs by up to %.3g\n",

@@ -47,10 +47,23 @@ static inline double test_rel_diff(double a, double b, double floor_abs) {
   return scale > 0.0 ? d / scale : INFINITY;
 }
 
-/** The worse of an accumulated error and a new one; a NaN in either is kept. */
+/** |a - b| / max(|a|, |b|) (neither is the reference); +inf as test_abs_diff; 0 when a == b. */
+static inline double test_rel_diff_sym(double a, double b) {
+  double d = test_abs_diff(a, b);
+  if (d == 0.0 || isinf(d)) return d;
+  return d / (fabs(a) > fabs(b) ? fabs(a) : fabs(b));
+}
+
+/** The worse (larger) of an accumulated error and a new one; a NaN in either is kept. */
 static inline double test_worst(double worst, double err) {
   if (isnan(worst) || isnan(err)) return NAN;
   return err > worst ? err : worst;
+}
+
+/** The smaller of an accumulated least value and a new one; a NaN in either is kept. */
+static inline double test_least(double least, double v) {
+  if (isnan(least) || isnan(v)) return NAN;
+  return v < least ? v : least;
 }
 
 /* GPU detection for every GPU test: tests/test_gpu_probe.{cu,c}, linked into each
