@@ -5,7 +5,7 @@ foreach(t test_api_iliev1 test_api_misuse)
   target_link_libraries(${t} PRIVATE ionfront::ionfront m)
   target_compile_options(${t} PRIVATE ${IONF_WARNINGS})
 endforeach()
-add_test(NAME test_api_misuse COMMAND test_api_misuse)
+add_test(NAME test_api_misuse COMMAND ${IONF_FRESH_DIR} $<TARGET_FILE:test_api_misuse>)
 # the library as a guest: no printing, the caller's MPI, GSL and HDF5 error handlers kept,
 # its own duplicate of the caller's communicator (the test calls MPI, GSL, HDF5 itself)
 add_executable(test_api_guest api/test_api_guest.c)
@@ -14,7 +14,7 @@ target_link_libraries(test_api_guest PRIVATE ionfront::ionfront MPI::MPI_C GSL::
 target_include_directories(test_api_guest PRIVATE ${HDF5_INCLUDE_DIRS})
 target_compile_definitions(test_api_guest PRIVATE ${HDF5_DEFINITIONS})
 target_compile_options(test_api_guest PRIVATE ${IONF_WARNINGS})
-add_test(NAME test_api_guest COMMAND test_api_guest)
+add_test(NAME test_api_guest COMMAND ${IONF_FRESH_DIR} $<TARGET_FILE:test_api_guest>)
 set_tests_properties(test_api_guest PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_api_misuse PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME api_cli_match COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
