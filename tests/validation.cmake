@@ -17,7 +17,8 @@ function(ionf_validation_test test_name script)
                    --run-dir ${CMAKE_BINARY_DIR}/validation_${script}
                    --out ${CMAKE_BINARY_DIR}/validation_out)
   set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
-                       LABELS validation)
+                       LABELS validation
+                       ENVIRONMENT PYTHONDONTWRITEBYTECODE=1) # no validation/__pycache__
 endfunction()
 
 ionf_validation_test(validation_iliev1_quick iliev1 --quick)       # 64^3, a few seconds
@@ -44,5 +45,5 @@ foreach(script iliev2 iliev3)
                    --run-dir ${CMAKE_BINARY_DIR}/validation_${script}_noref
                    --out ${CMAKE_BINARY_DIR}/validation_noref_out)
   set_tests_properties(validation_${script}_noref PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
-                       LABELS validation)
+                       LABELS validation ENVIRONMENT PYTHONDONTWRITEBYTECODE=1)
 endforeach()
