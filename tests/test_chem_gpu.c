@@ -3,8 +3,9 @@
  * @brief The CUDA chemistry solver on host arrays staged through the GPU (the
  *        particle engine's) against the CPU solver on the same varied cells,
  *        isothermal and thermal, through the chemistry interface (chem/chem.h): the
- *        same x_av, x_end, T to 1e-10 relative (both run chem_k.h's chem_cell_pass;
- *        only libm against CUDA's maths can differ), the same counts and sums (the
+ *        same x_av, x_end, T to 3e-13 relative (both run chem_k.h's chem_cell_pass;
+ *        only libm against CUDA's maths can differ; measured on an H200, 2026-11-27:
+ *        7.6e-15 isothermal, 2.9e-14 thermal; 10x margin), the same counts and sums (the
  *        staged solver forms them on the host in cell order).  The solver on GPU
  *        arrays is checked by test_backend_agreement.  Skips (77) without a GPU.
  */
@@ -72,7 +73,7 @@ static void compare(int thermal) {
   }
   printf("%s: largest relative difference GPU - CPU %.3g\n", thermal ? "thermal" : "isothermal",
          worst);
-  EXPECT(worst < 1e-10, "GPU and CPU agree (%.3g)", worst);
+  EXPECT(worst <= 3e-13, "GPU and CPU agree (%.3g)", worst);
   EXPECT(llabs(rc_gpu.unconverged_cells - rc_cpu.unconverged_cells) <= 2, "unconverged counts %lld %lld",
          (long long)rc_gpu.unconverged_cells, (long long)rc_cpu.unconverged_cells);
   EXPECT_REL(rc_gpu.sum_x_end, rc_cpu.sum_x_end, 1e-10, "sum of x_end");

@@ -148,7 +148,11 @@ int main(void) {
          "sum w^2 %.3g, heating %.3g\n",
          (long long)lit, (long long)crossed_cpu, worst[0], worst[1], worst[2]);
   CHECK(lit > cells / 2, "too few cells lit (%lld)", (long long)lit);
-  for (int q = 0; q < 3; ++q) CHECK(worst[q] <= 1e-10, "tally %d differs by %g", q, worst[q]);
+  /* measured on an H200 (2026-11-27): Gamma 1.3e-12, sum w^2 4.8e-12, heating 3.4e-12;
+     10x margin (fp64 atomics add in a run-dependent order) */
+  const double tol[3] = {1.3e-11, 5e-11, 3.5e-11};
+  for (int q = 0; q < 3; ++q)
+    CHECK(worst[q] <= tol[q], "tally %d differs by %g (tolerance %g)", q, worst[q], tol[q]);
   mc_cuda_destroy(mc);
   cudaFree(d_nh), cudaFree(d_x), cudaFree(d_g), cudaFree(d_h), cudaFree(d_ndot), cudaFree(d_ijk);
   cudaFree(d_t);

@@ -1,8 +1,10 @@
 /**
  * @file test_sequence_gpu.c
  * @brief A production run (config sequence:) on the CUDA backend computes what the
- *        CPU backend does: every snapshot's x_HII, Gamma and T agree to 1e-10
- *        relative, n_H to 1e-14, while the sources change from interval to interval
+ *        CPU backend does: every snapshot's x_HII, Gamma and T agree to 4e-12
+ *        relative (measured on an H200, 2026-11-27: x_HII 1.1e-13, Gamma 4.0e-13, T
+ *        2.0e-13 at most; 10x margin: the GPU's atomics add in a run-dependent order),
+ *        n_H to 1e-14, while the sources change from interval to interval
  *        through set_sources: catalogues of 0, 5, 300, 3 halos give 0, 3, 294, 1
  *        sources (merged per cell, massless halos dropped): the device arrays grow
  *        twice, 294 in one batch takes the block-per-source kernel (>= 2 per SM on
@@ -97,9 +99,9 @@ static void compare(const struct seq_case *c, const char *variant) {
     printf("%s, snapshot %d (z = %g): largest CPU-GPU difference x_HII %.3g, Gamma %.3g, T %.3g, "
            "n_H %.3g\n",
            variant, k, case_z[k], dx, dg, dt, dn);
-    EXPECT(dx <= 1e-10, "%s snapshot %d: x_HII differs by %.3g", variant, k, dx);
-    EXPECT(dg <= 1e-10, "%s snapshot %d: Gamma differs by %.3g", variant, k, dg);
-    EXPECT(dt <= 1e-10, "%s snapshot %d: T differs by %.3g", variant, k, dt);
+    EXPECT(dx <= 4e-12, "%s snapshot %d: x_HII differs by %.3g", variant, k, dx);
+    EXPECT(dg <= 4e-12, "%s snapshot %d: Gamma differs by %.3g", variant, k, dg);
+    EXPECT(dt <= 4e-12, "%s snapshot %d: T differs by %.3g", variant, k, dt);
     EXPECT(dn <= 1e-14, "%s snapshot %d: n_H differs by %.3g", variant, k, dn);
   }
 }
