@@ -5,6 +5,7 @@
 # Prints one line per configuration (columns in benchmarks/bench_bvh.c); each
 # GPU line ends with "equal" when its tree is the CPU reference's, bit for bit.
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 build="${1:-build}"
 quick="${2:-}"
 bench="$build/bench_bvh"

@@ -5,6 +5,7 @@
 #   benchmarks/gpu_mc.sh BUILD_DIR [quick]
 # Columns: backend ranks N n_src packets x_hii ms_per_pass crossings crossings_per_s packets_per_s
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 build="${1:-build}"
 quick="${2:-}"
 bench="$build/bench_mc"

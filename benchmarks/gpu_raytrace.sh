@@ -4,6 +4,7 @@
 #   benchmarks/gpu_raytrace.sh BUILD_DIR [quick]
 # Prints one line per configuration (see bench_raytrace.c for the columns).
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 build="${1:-build}"
 quick="${2:-}"
 bench="$build/bench_raytrace"

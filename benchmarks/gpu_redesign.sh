@@ -10,6 +10,7 @@
 # makes .devpack.tar.xz: .devbuild, .devold, .devlibs).  From the repository root:
 #   bash benchmarks/gpu_redesign.sh tests|bench|eor
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 what="${1:-tests}"
 final="${OUT:-/tmp/out}"
 out=/tmp/gpu_redesign_logs # the logs; packed into $OUT/logs.tgz at the end (few files come back)

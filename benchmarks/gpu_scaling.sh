@@ -8,6 +8,7 @@
 # per GPU. The main loop's time ("done: ... in T s") excludes start-up; it is
 # split into trace / reduce / chemistry / I/O by ionfront's own timers.
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 build="${1:-build}"
 max="${2:-$(nvidia-smi -L | wc -l)}"
 ionfront="$(cd "$build" && pwd)/ionfront"

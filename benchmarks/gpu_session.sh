@@ -6,6 +6,7 @@
 # matplotlib there (carry .whl, see ../shared device notes: they are installed
 # into /tmp/site when .whl is present).
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 what="${1:-all}"
 out="${OUT:-/tmp/out}"
 mkdir -p "$out"

@@ -13,6 +13,7 @@
 #   1 .. 1000 sources at nside 8 (768 rays) and 32 (12288 rays);
 #   10 and 100 sources at nside 128.
 set -u
+export IONFRONT_REQUIRE_GPU=1 # a GPU test without a usable GPU fails, never skips (tests/test_util.h)
 build="${1:-build}"
 quick="${2:-}"
 n="${N:-2097152}"

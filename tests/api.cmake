@@ -5,9 +5,9 @@ foreach(t test_api_iliev1 test_api_misuse test_api_set_field)
   target_link_libraries(${t} PRIVATE ionfront::ionfront m)
   target_compile_options(${t} PRIVATE ${IONF_WARNINGS})
 endforeach()
-add_test(NAME test_api_misuse COMMAND test_api_misuse)
+add_test(NAME test_api_misuse COMMAND ${IONF_FRESH_DIR} $<TARGET_FILE:test_api_misuse>)
 # a refused ionf_engine_set_field leaves the field as it was (issue 20)
-add_test(NAME test_api_set_field COMMAND test_api_set_field)
+add_test(NAME test_api_set_field COMMAND ${IONF_FRESH_DIR} $<TARGET_FILE:test_api_set_field>)
 # the library as a guest: no printing, the caller's MPI, GSL and HDF5 error handlers kept,
 # its own duplicate of the caller's communicator (the test calls MPI, GSL, HDF5 itself)
 add_executable(test_api_guest api/test_api_guest.c)
@@ -16,7 +16,7 @@ target_link_libraries(test_api_guest PRIVATE ionfront::ionfront MPI::MPI_C GSL::
 target_include_directories(test_api_guest PRIVATE ${HDF5_INCLUDE_DIRS})
 target_compile_definitions(test_api_guest PRIVATE ${HDF5_DEFINITIONS})
 target_compile_options(test_api_guest PRIVATE ${IONF_WARNINGS})
-add_test(NAME test_api_guest COMMAND test_api_guest)
+add_test(NAME test_api_guest COMMAND ${IONF_FRESH_DIR} $<TARGET_FILE:test_api_guest>)
 set_tests_properties(test_api_guest PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_api_misuse PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 # a write error on rank 0 mid-run: every rank returns an error, none hangs (2 ranks)
@@ -33,7 +33,8 @@ set_tests_properties(api_cli_match PROPERTIES SKIP_RETURN_CODE 77)
 if(IONFRONT_CUDA) # the same on the GPU (skips without one)
   add_test(NAME api_cli_match_gpu COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/api_cli_match.sh
                                           $<TARGET_FILE:ionfront> $<TARGET_FILE:test_api_iliev1> cuda)
-  set_tests_properties(api_cli_match_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu)
+  set_tests_properties(api_cli_match_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu
+                       ENVIRONMENT IONFRONT_GPU_PROBE=$<TARGET_FILE:gpu_probe>)
 endif()
 
 # The Python package (python/ionfront) over the shared library: pytest, including a
@@ -46,6 +47,7 @@ add_test(NAME python_ionfront
          COMMAND ${CMAKE_COMMAND} -E env IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>
                  IONFRONT_TEST_API_ILIEV1=$<TARGET_FILE:test_api_iliev1>
                  IONFRONT_CLI=$<TARGET_FILE:ionfront>
+                 IONFRONT_GPU_PROBE=$<TARGET_FILE:gpu_probe>
                  ${CMAKE_CURRENT_SOURCE_DIR}/api/run_pytest.sh ${IONF_SYSTEM_PYTHON}
                  ${CMAKE_SOURCE_DIR}/python/tests)
 set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi

@@ -6,7 +6,8 @@ if(IONFRONT_CUDA)
   ionf_add_test(NAME test_mc_gpu SOURCES test_mc_gpu.cu test_mc_gpu_host.c LABELS gpu)
   add_test(NAME cli_mc_gpu COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_mc_gpu.sh ${MPIEXEC_EXECUTABLE}
                                   $<TARGET_FILE:ionfront>)
-  set_tests_properties(cli_mc_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 600)
+  set_tests_properties(cli_mc_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 600
+                       ENVIRONMENT IONFRONT_GPU_PROBE=$<TARGET_FILE:gpu_probe>)
 endif()
 add_test(NAME cli_mc COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_mc.sh ${MPIEXEC_EXECUTABLE}
                             $<TARGET_FILE:ionfront>)

@@ -13,6 +13,12 @@ endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)
 set_tests_properties(cli_particles PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
+# without h5py the file's contents cannot be checked: a skip (77), not a pass
+add_test(NAME cli_particles_no_h5py
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_skip.sh "not checked"
+                 ${CMAKE_CURRENT_SOURCE_DIR}/without_h5py.sh
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh $<TARGET_FILE:ionfront-particles>)
+set_tests_properties(cli_particles_no_h5py PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)
 # SPH ray tracing: kernel column table, volume integrals, hits, photon conservation
 ionf_add_test(NAME test_sph_kernel_table SOURCES test_sph_kernel_table.c LABELS unit)
 ionf_add_test(NAME test_sph_trace_volume SOURCES test_sph_trace_volume.c LABELS unit)
@@ -34,6 +40,14 @@ set_tests_properties(sph_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 L
 add_test(NAME cli_particles_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_run.sh
                                         ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_particles_run PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+# without h5diff the ranks' snapshots cannot be compared: a skip (77), not a pass
+add_test(NAME cli_particles_run_no_h5diff
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_skip.sh "not compared"
+                 ${CMAKE_CURRENT_SOURCE_DIR}/without_tool.sh h5diff
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_run.sh ${MPIEXEC_EXECUTABLE}
+                 $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_run_no_h5diff PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
+                     LABELS mpi)
 # particles from a density grid (kind density_file) and a grid source file: the
 # built-in iliev4_particles at 16^3, bad input
 add_test(NAME cli_particles_density COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_density.sh

@@ -66,8 +66,7 @@ static void check_inverse_square(void) {
         double r2 = (double)((i - 16) * (i - 16) + (j - 16) * (j - 16) + (k - 16) * (k - 16));
         if (r2 == 0.0) continue;
         double expected = ndot * IONF_SIGMA_HI_CM2 / (4.0 * IONF_PI * r2 * cell * cell);
-        double rel = fabs(gamma[grid_index(n, i, j, k)] / expected - 1.0);
-        if (rel > worst) worst = rel;
+        worst = test_worst(worst, test_rel_diff(gamma[grid_index(n, i, j, k)], expected, 0.0));
       }
   EXPECT(worst < 1e-6, "Gamma r^2 not constant in a thin medium: worst relative deviation %g",
          worst);

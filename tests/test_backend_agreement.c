@@ -1,12 +1,17 @@
 /**
  * @file test_backend_agreement.c
  * @brief The CUDA backend computes the same function as the CPU backend:
- *        x_HII, Gamma and T agree to 1e-10 relative after whole time steps of
+ *        x_HII, Gamma and T agree to rounding (per case, below) after whole time steps of
  *        (1) Iliev Test 1, (1b) Test 2 with an evolving temperature, (2) a
  *        log-normal density field with 1000 random sources in a periodic box with
  *        R_max set, (3) Test 3 (a plane-parallel source, a clump, T evolving) and
  *        (3b) plane sources on three faces with a point source.  The GPU adds rates with
  *        atomics in another order, so sums differ in the last bits only.
+ *        Tolerances: 10 times the differences measured on an NVIDIA H200 (a
+ *        compute-sanitizer run of this test, 2026-11-27; benchmarks/RESULTS.md reports
+ *        ~1e-13 for whole runs): the atomics' order changes from run to run and between
+ *        devices.  An isothermal run's T is never touched: equal bit for bit.  Set
+ *        without a GPU here; to be confirmed on the GPU machine.
  *        Skips (77) without a GPU.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -80,30 +85,33 @@ static int run(const char *problem, const char *backend, char **overrides, int n
   return 0;
 }
 
-static void compare(const char *label, const struct run_result *a, const struct run_result *b) {
+/* Largest relative differences allowed (x_HII, Gamma, T) after the measured (H200) ones. */
+struct tolerance {
+  double x, gamma, t;
+};
+
+static void compare(const char *label, const struct run_result *a, const struct run_result *b,
+                    struct tolerance tol) {
   double worst_x = 0.0, worst_g = 0.0, worst_t = 0.0;
   for (int64_t c = 0; c < a->cells; ++c) {
-    double dt = fabs(a->t[c] - b->t[c]) / a->t[c];
-    if (!(dt <= worst_t)) worst_t = dt;
-    double dx = fabs(a->x[c] - b->x[c]) / fmax(fabs(a->x[c]), 1e-300);
-    double dg = fabs(a->gamma[c] - b->gamma[c]) / fmax(fabs(a->gamma[c]), 1e-300);
-    if (a->gamma[c] == b->gamma[c]) dg = 0.0;
-    if (!(dx <= worst_x)) worst_x = dx;
-    if (!(dg <= worst_g)) worst_g = dg;
+    worst_t = test_worst(worst_t, test_rel_diff(b->t[c], a->t[c], 0.0));
+    worst_x = test_worst(worst_x, test_rel_diff(b->x[c], a->x[c], 1e-300));
+    worst_g = test_worst(worst_g, test_rel_diff(b->gamma[c], a->gamma[c], 1e-300));
   }
   printf("%s: largest relative CPU-GPU difference: x_HII %.3g, Gamma %.3g, T %.3g\n", label,
          worst_x, worst_g, worst_t);
-  EXPECT(worst_t <= 1e-10, "%s: T differs by %.3g", label, worst_t);
-  EXPECT(worst_x <= 1e-10, "%s: x_HII differs by %.3g", label, worst_x);
-  EXPECT(worst_g <= 1e-10, "%s: Gamma differs by %.3g", label, worst_g);
+  EXPECT(worst_t <= tol.t, "%s: T differs by %.3g (tolerance %.3g)", label, worst_t, tol.t);
+  EXPECT(worst_x <= tol.x, "%s: x_HII differs by %.3g (tolerance %.3g)", label, worst_x, tol.x);
+  EXPECT(worst_g <= tol.gamma, "%s: Gamma differs by %.3g (tolerance %.3g)", label, worst_g,
+         tol.gamma);
 }
 
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device: skipped\n");
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
     comm_finalize();
-    return TEST_SKIP_CODE;
+    return test_gpu_skip(gpu_why);
   }
   char dir[] = "/tmp/ionfront_agree_XXXXXX";
   if (!mkdtemp(dir)) return 1;
@@ -116,7 +124,9 @@ int main(int argc, char **argv) {
   if (run("default", "cpu", t1, 3, 0, 3, 10.0, &cpu) ||
       run("default", "cuda", t1, 3, 0, 3, 10.0, &gpu))
     return 1;
-  compare("Test 1", &cpu, &gpu);
+  /* measured x_HII 8.4e-14, Gamma 1.1e-13, T 0 (isothermal) */
+  compare("Test 1", &cpu, &gpu,
+          (struct tolerance){1e-12, 2e-12, 0.0});
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   /* 1b. Test 2 at 32^3 (black body, photo-heating and cooling): two steps of 10 Myr */
@@ -124,7 +134,9 @@ int main(int argc, char **argv) {
   if (run("iliev2", "cpu", t2a, 3, 0, 2, 10.0, &cpu) ||
       run("iliev2", "cuda", t2a, 3, 0, 2, 10.0, &gpu))
     return 1;
-  compare("Test 2 (temperature evolves)", &cpu, &gpu);
+  /* measured 1.1e-13, 3.7e-13, T 1.7e-13 */
+  compare("Test 2 (temperature evolves)", &cpu, &gpu,
+          (struct tolerance){2e-12, 4e-12, 2e-12});
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   /* 1c. the expanding universe with an evolving temperature (dilution, Compton, adiabatic) */
@@ -134,7 +146,9 @@ int main(int argc, char **argv) {
   if (run("expanding", "cpu", t2c, 7, 0, 3, 20.0, &cpu) ||
       run("expanding", "cuda", t2c, 7, 0, 3, 20.0, &gpu))
     return 1;
-  compare("expanding universe, temperature evolves", &cpu, &gpu);
+  /* measured 3.3e-14, 1.4e-13, T 4.2e-16 */
+  compare("expanding universe, temperature evolves", &cpu, &gpu,
+          (struct tolerance){4e-13, 2e-12, 5e-15});
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   /* 2. log-normal field, 1000 random sources, periodic, R_max = 8 cells */
@@ -155,7 +169,9 @@ int main(int argc, char **argv) {
   if (run("default", "cpu", t2, 7, 1, 2, 1.0, &cpu) ||
       run("default", "cuda", t2, 7, 1, 2, 1.0, &gpu))
     return 1;
-  compare("log-normal field, 1000 sources", &cpu, &gpu);
+  /* measured 2.2e-16 (x ~ 1: an ulp; 20 ulp allowed), 1.2e-12, T 0 (isothermal) */
+  compare("log-normal field, 1000 sources", &cpu, &gpu,
+          (struct tolerance){5e-15, 2e-11, 0.0});
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   /* 3. Iliev Test 3 at 32^3: a plane-parallel black-body flux through x = 0 onto a
@@ -163,7 +179,9 @@ int main(int argc, char **argv) {
   char *t3[] = {"grid.N=32", out_override, "output.progress=false"};
   if (run("iliev3", "cpu", t3, 3, 0, 3, 0.2, &cpu) || run("iliev3", "cuda", t3, 3, 0, 3, 0.2, &gpu))
     return 1;
-  compare("Test 3 (plane source, clump, temperature evolves)", &cpu, &gpu);
+  /* measured 3.8e-13, 9.1e-12, T 2.4e-13 */
+  compare("Test 3 (plane source, clump, temperature evolves)", &cpu, &gpu,
+          (struct tolerance){4e-12, 1e-10, 3e-12});
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   /* 3b. plane sources through the x_high, y_low and z_low faces with a point source,
@@ -176,7 +194,9 @@ int main(int argc, char **argv) {
   if (run("iliev3", "cpu", t3b, 7, 1, 2, 0.5, &cpu) ||
       run("iliev3", "cuda", t3b, 7, 1, 2, 0.5, &gpu))
     return 1;
-  compare("plane sources on three faces and a point source, log-normal field", &cpu, &gpu);
+  /* measured 1.0e-13, 6.6e-12, T 0 (isothermal) */
+  compare("plane sources on three faces and a point source, log-normal field", &cpu, &gpu,
+          (struct tolerance){1e-12, 7e-11, 0.0});
   free(cpu.x); free(cpu.gamma); free(cpu.t); free(gpu.x); free(gpu.gamma); free(gpu.t);
 
   char cmd[256];

@@ -44,9 +44,9 @@ static void compare(enum bvh_input_kind kind, int64_t n, int max_leaf) {
 }
 
 int main(void) {
-  if (cuda_util_device_count() == 0) {
-    printf("no GPU: skipped\n");
-    return TEST_SKIP_CODE;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   const int64_t sizes[] = {1, 2, 31, 32, 33, 1000, 100000};
   const int leaf_limits[] = {1, 8, 32};

@@ -69,8 +69,7 @@ static void check_riccati(void) {
     EXPECT(r.converged, "n_e iteration did not converge");
     x = r.x_end;
     double exact = riccati(x0, gamma, a, s * dt);
-    double rel = fabs(x / exact - 1.0);
-    if (rel > worst) worst = rel;
+    worst = test_worst(worst, test_rel_diff(x, exact, 0.0));
   }
   EXPECT(worst < 2e-3, "short steps: largest deviation from the Riccati solution %g", worst);
   /* one step much longer than the ionization time reaches the equilibrium */

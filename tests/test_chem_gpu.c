@@ -3,8 +3,9 @@
  * @brief The CUDA chemistry solver on host arrays staged through the GPU (the
  *        particle engine's) against the CPU solver on the same varied cells,
  *        isothermal and thermal, through the chemistry interface (chem/chem.h): the
- *        same x_av, x_end, T to 1e-10 relative (both run chem_k.h's chem_cell_pass;
- *        only libm against CUDA's maths can differ), the same counts and sums (the
+ *        same x_av, x_end, T to 3e-13 relative (both run chem_k.h's chem_cell_pass;
+ *        only libm against CUDA's maths can differ; measured on an H200, 2026-11-27:
+ *        7.6e-15 isothermal, 2.9e-14 thermal; 10x margin), the same counts and sums (the
  *        staged solver forms them on the host in cell order).  The solver on GPU
  *        arrays is checked by test_backend_agreement.  Skips (77) without a GPU.
  */
@@ -63,14 +64,16 @@ static void compare(int thermal) {
   if (rc != IONF_OK) return;
   double worst = 0.0;
   for (int i = 0; i < N; ++i) {
-    double d = fabs(xa_g[i] - xa_c[i]) / xa_c[i];
-    d = fmax(d, fabs(xe_g[i] - xe_c[i]) / xe_c[i]);
-    if (thermal) d = fmax(d, fmax(fabs(ta_g[i] - ta_c[i]) / ta_c[i], fabs(te_g[i] - te_c[i]) / te_c[i]));
-    if (d > worst) worst = d;
+    worst = test_worst(worst, test_rel_diff(xa_g[i], xa_c[i], 0.0));
+    worst = test_worst(worst, test_rel_diff(xe_g[i], xe_c[i], 0.0));
+    if (thermal) {
+      worst = test_worst(worst, test_rel_diff(ta_g[i], ta_c[i], 0.0));
+      worst = test_worst(worst, test_rel_diff(te_g[i], te_c[i], 0.0));
+    }
   }
   printf("%s: largest relative difference GPU - CPU %.3g\n", thermal ? "thermal" : "isothermal",
          worst);
-  EXPECT(worst < 1e-10, "GPU and CPU agree (%.3g)", worst);
+  EXPECT(worst <= 3e-13, "GPU and CPU agree (%.3g)", worst);
   EXPECT(llabs(rc_gpu.unconverged_cells - rc_cpu.unconverged_cells) <= 2, "unconverged counts %lld %lld",
          (long long)rc_gpu.unconverged_cells, (long long)rc_cpu.unconverged_cells);
   EXPECT_REL(rc_gpu.sum_x_end, rc_cpu.sum_x_end, 1e-10, "sum of x_end");
@@ -78,9 +81,9 @@ static void compare(int thermal) {
 }
 
 int main(void) {
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device: skipped\n");
-    return TEST_SKIP_CODE;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   compare(0);
   compare(1);

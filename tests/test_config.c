@@ -4,7 +4,7 @@
  *        the effective YAML round trip, the error messages users see, and the
  *        debug: section (test hooks, off and absent unless given).
  */
-#define _POSIX_C_SOURCE 200809L /* getcwd */
+#define _XOPEN_SOURCE 700 /* getcwd; mkdtemp, nftw: test_tmpdir.h */
 
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +16,7 @@
 #include "core/constants.h"
 #include "core/params.h"
 #include "config/problems.h"
+#include "test_tmpdir.h"
 #include "test_util.h"
 #include "core/units.h"
 
@@ -782,6 +783,8 @@ static void test_debug(void) {
 }
 
 int main(void) {
+  char tmp[4096]; /* the config files written go to a fresh temporary directory */
+  if (!test_tmpdir_enter(tmp, sizeof tmp, "ionf_config")) return 1;
   test_units();
   test_params();
   test_builtins();
@@ -790,5 +793,6 @@ int main(void) {
   test_defaults_and_paths();
   test_errors();
   test_debug();
+  EXPECT(test_tmpdir_leave(tmp), "removing %s", tmp);
   TEST_RETURN();
 }

@@ -175,7 +175,7 @@ static void test_sg87_against_ode(double ndot, double n_i, double alpha, double 
     char what[96];
     snprintf(what, sizeof what, "%s: SG87 vs ODE at t = t_i (1 + %g)", label, fr[q]);
     EXPECT_REL(r, r_ode[q], 1e-6, what);
-    if (fabs(r / r_ode[q] - 1.0) > worst) worst = fabs(r / r_ode[q] - 1.0);
+    worst = test_worst(worst, test_rel_diff(r, r_ode[q], 0.0));
   }
   printf("%s: lambda = %.4g, r_S,i = %.4g cm, worst |SG87/ODE - 1| = %.2e over %d times\n", label,
          lambda, r_s, worst, NT);
@@ -202,12 +202,12 @@ static void test_static_limit(void) {
       double y0 = -expm1(-tau), r_static = r_s * cbrt(y0);
       double dev = r / r_static - 1.0;
       double first = (2.0 * (tau - 1.0) + (2.0 - tau * tau) * exp(-tau)) / (3.0 * lambda * y0);
-      EXPECT(fabs(dev) <= 2.5 * tau / lambda, "lambda = %g tau = %g: |r/r_static - 1| = %.3e > %.3e",
+      EXPECT(test_abs_diff(dev, 0.0) <= 2.5 * tau / lambda, "lambda = %g tau = %g: |r/r_static - 1| = %.3e > %.3e",
              lambda, tau, fabs(dev), 2.5 * tau / lambda);
       EXPECT(fabs(dev - first) <= 0.02 * fabs(first) + 1e-12,
              "lambda = %g tau = %g: deviation %.6e, first-order prediction %.6e", lambda, tau, dev,
              first);
-      if (fabs(dev) > worst) worst = fabs(dev);
+      worst = test_worst(worst, test_abs_diff(dev, 0.0));
     }
     printf("static limit: lambda = %.0e, max |r/r_static - 1| = %.3e (tau <= 4)\n", lambda, worst);
   }
@@ -227,8 +227,8 @@ static void test_lcdm_difference(void) {
   sg_integrate(&p, times, NT, r_ode);
   for (int q = 0; q < NT; ++q) {
     double r = cosmology_sg87_front_comoving_cm(ndot, n_i, alpha, t_i, times[q]);
-    double d = fabs(r / r_ode[q] - 1.0);
-    if (d > worst) worst = d;
+    double d = test_rel_diff(r, r_ode[q], 0.0);
+    worst = test_worst(worst, d);
     printf("  t - t_i = %3.0f Myr (z = %.3f): SG87 %.6e cm, LCDM ODE %.6e cm, rel diff %.2e\n",
            myr[q], cosmology_redshift_at_age(&c, times[q]), r, r_ode[q], d);
   }

@@ -46,8 +46,7 @@ int main(int argc, char **argv) {
         double mirrors[3] = {x[grid_index(n, n - 1 - i, j, k)], x[grid_index(n, i, n - 1 - j, k)],
                              x[grid_index(n, j, i, k)]};
         for (int m = 0; m < 3; ++m) {
-          double d = fabs(v - mirrors[m]) / v;
-          if (d > worst) worst = d;
+          worst = test_worst(worst, test_rel_diff(mirrors[m], v, 0.0));
         }
       }
   printf("largest asymmetry of x_HII under the dice's mirrors: %.3g\n", worst);

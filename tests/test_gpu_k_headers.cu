@@ -17,6 +17,7 @@ extern "C" {
 #include "rt/photo_k.h"
 #include "rt/planar/planar_k.h"
 }
+#include "test_util.h"
 
 #define N_CASES 4096
 #define N_OUT 11
@@ -167,10 +168,9 @@ static int check_planar(struct photo_table_view t, struct photo_table_view t_dev
 }
 
 int main(void) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    printf("no CUDA device: skipped\n");
-    return 77;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   srand(12345);
   static struct k_case cases[N_CASES];

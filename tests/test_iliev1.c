@@ -1,8 +1,13 @@
 /**
  * @file test_iliev1.c
  * @brief Iliev et al. 2006 Test 1 at 64^3 through the engine: the I-front
- *        (x_HI = 0.5 along x, interpolated) lies within 5% of
- *        r_S (1 - exp(-t/t_rec))^(1/3) at 30, 100, 200 and 500 Myr.
+ *        (x_HI = 0.5 along x, interpolated) follows r_S (1 - exp(-t/t_rec))^(1/3)
+ *        at 30, 100, 200 and 500 Myr, to a tolerance per time: measured (64^3, dt =
+ *        10 Myr, 2026-11-27) |r_I / r_analytic - 1| = 6.0e-4, 9.1e-3, 1.89e-2, 4.23e-2
+ *        (the front runs ahead of the analytic one as it slows: the published codes
+ *        do too); allowed 2e-3, 1.5e-2, 2.5e-2, 5e-2: the measured value plus 0.15 to
+ *        0.8% of r_I (a tenth to a third of a cell), the room for a change of the
+ *        chemistry's convergence or the front's interpolation.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -35,6 +40,7 @@ int main(int argc, char **argv) {
     EXPECT(rep.n_snapshots == 6, "%d snapshots (initial + 5 outputs)", rep.n_snapshots);
     EXPECT(rep.n_ifront == 5, "%d I-front records", rep.n_ifront);
     const double checked_myr[] = {30, 100, 200, 500};
+    const double tolerance[] = {2e-3, 1.5e-2, 2.5e-2, 5e-2}; /* see the file's comment */
     for (int c = 0; c < 4; ++c) {
       int found = 0;
       for (int i = 0; i < rep.n_ifront; ++i) {
@@ -44,8 +50,9 @@ int main(int argc, char **argv) {
         double ratio = r->r_numeric_cm / r->r_analytic_cm;
         printf("t = %5.0f Myr: r_I = %.4f kpc, analytic %.4f kpc, ratio %.4f\n", checked_myr[c],
                r->r_numeric_cm / IONF_KPC_CM, r->r_analytic_cm / IONF_KPC_CM, ratio);
-        EXPECT(r->r_numeric_cm > 0 && fabs(ratio - 1.0) < 0.05,
-               "I-front at %.0f Myr off by %.2f%%", checked_myr[c], 100.0 * (ratio - 1.0));
+        EXPECT(r->r_numeric_cm > 0 && test_abs_diff(ratio, 1.0) <= tolerance[c],
+               "I-front at %.0f Myr off by %.3f%% (tolerance %.2f%%)", checked_myr[c],
+               100.0 * (ratio - 1.0), 100.0 * tolerance[c]);
       }
       EXPECT(found, "no I-front record at %.0f Myr", checked_myr[c]);
     }

@@ -10,9 +10,15 @@
  * I-front [kpc] at 10, 30, 100, 200, 500 Myr, and the mean T [K] of shells
  * 25, 37 and 49 (0-based rows of the published profiles; r = 1.31, 1.92,
  * 2.55 kpc) at 100 and 500 Myr.  They are
- * widened by 3% (front) and 10% (T): this run's cells are 2.7 times larger
- * and its steps twice as long as the paper's, which moves the front by up to
- * a cell (~3% of r) and the shell temperatures by several per cent.
+ * The front's is widened by 3%: this run's cells are 2.7 times larger and its
+ * steps twice as long as the paper's, which moves the front by up to a cell (~3% of
+ * r).  The temperature band is the codes' spread itself, not widened: it spans a
+ * factor 1.5 to 2.3, and the measured shell temperatures (2026-11-27: 15738,
+ * 14278, 13363 K at 100 and 500 Myr) lie 8 to 12% inside its top and far above its
+ * bottom.  Tighter: the ionized shells are in equilibrium by 100 Myr (six of the
+ * eight published codes keep T from 100 to 500 Myr to 4e-4 or better, C2-Ray to
+ * 1e-6; OTVET to 2e-2, Zeus not, 0.3); here measured |T(500) / T(100) - 1| =
+ * 1.3e-4 at most, allowed 1e-3 (7x margin).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -61,6 +67,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   int next = 0, t_index = 0;
+  double t_shell_k[2][3];
   while (next < 5) {
     struct engine_step_info info;
     if (engine_step(e, 10.0 * IONF_MYR_S, &info) != IONF_OK) {
@@ -76,14 +83,21 @@ int main(int argc, char **argv) {
     if (front_t_myr[next] == 100 || front_t_myr[next] == 500) {
       for (int s = 0; s < 3; ++s) {
         double t = shell_temperature(e, shells[s]);
+        t_shell_k[t_index][s] = t;
         printf("   shell %d: T = %.0f K (published codes %.0f..%.0f)\n", shells[s], t,
                t_min_k[t_index][s], t_max_k[t_index][s]);
-        EXPECT(t >= 0.9 * t_min_k[t_index][s] && t <= 1.1 * t_max_k[t_index][s],
+        EXPECT(t >= t_min_k[t_index][s] && t <= t_max_k[t_index][s],
                "T %.0f K in shell %d outside the published spread", t, shells[s]);
       }
       ++t_index;
     }
     ++next;
+  }
+  for (int s = 0; s < 3; ++s) {
+    double d = test_rel_diff(t_shell_k[1][s], t_shell_k[0][s], 0.0);
+    printf("shell %d: |T(500 Myr) / T(100 Myr) - 1| = %.3g (tolerance 1e-3)\n", shells[s], d);
+    EXPECT(d <= 1e-3, "shell %d not in thermal equilibrium: T %.1f K at 100 Myr, %.1f K at 500 Myr",
+           shells[s], t_shell_k[0][s], t_shell_k[1][s]);
   }
   engine_destroy(e);
   config_free(&cfg);

@@ -21,6 +21,7 @@ extern "C" {
 #include "rt/mc/mc_k.h"
 void mc_test_host_philox(const uint32_t *counter, const uint32_t *key, uint32_t *out);
 }
+#include "test_util.h"
 
 #define N_BITS (1 << 16)
 
@@ -41,10 +42,9 @@ static int failures = 0;
   } while (0)
 
 int main(void) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    printf("no GPU: skipped\n");
-    return 77;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   /* ---- the bits */
   uint32_t *in = (uint32_t *)malloc(sizeof(uint32_t) * 6 * N_BITS);
@@ -140,9 +140,7 @@ int main(void) {
   for (int64_t c = 0; c < cells; ++c) {
     const double *a[3] = {g, sq_cpu, h}, *b[3] = {g_gpu, st.gamma_sq, h_gpu};
     for (int q = 0; q < 3; ++q) {
-      double d = fabs(a[q][c] - b[q][c]) / (fabs(a[q][c]) > 0 ? fabs(a[q][c]) : 1e-300);
-      if (a[q][c] == b[q][c]) d = 0.0;
-      worst[q] = d > worst[q] ? d : worst[q];
+      worst[q] = test_worst(worst[q], test_rel_diff(b[q][c], a[q][c], 1e-300));
     }
     lit += g[c] > 0.0;
   }
@@ -150,7 +148,11 @@ int main(void) {
          "sum w^2 %.3g, heating %.3g\n",
          (long long)lit, (long long)crossed_cpu, worst[0], worst[1], worst[2]);
   CHECK(lit > cells / 2, "too few cells lit (%lld)", (long long)lit);
-  for (int q = 0; q < 3; ++q) CHECK(worst[q] < 1e-10, "tally %d differs by %g", q, worst[q]);
+  /* measured on an H200 (2026-11-27): Gamma 1.3e-12, sum w^2 4.8e-12, heating 3.4e-12;
+     10x margin (fp64 atomics add in a run-dependent order) */
+  const double tol[3] = {1.3e-11, 5e-11, 3.5e-11};
+  for (int q = 0; q < 3; ++q)
+    CHECK(worst[q] <= tol[q], "tally %d differs by %g (tolerance %g)", q, worst[q], tol[q]);
   mc_cuda_destroy(mc);
   cudaFree(d_nh), cudaFree(d_x), cudaFree(d_g), cudaFree(d_h), cudaFree(d_ndot), cudaFree(d_ijk);
   cudaFree(d_t);

@@ -167,8 +167,7 @@ int main(void) {
   pass(&st, cell_cm, n_h, x, &src, 1, 1, g2, sq2);
   double worst = 0.0, total = 0.0;
   for (int64_t c = 0; c < CELLS; ++c) {
-    double d = fabs(g[c] - g2[c]) / (g[c] > 0.0 ? g[c] : 1.0);
-    worst = d > worst ? d : worst;
+    worst = test_worst(worst, test_rel_diff(g2[c], g[c], 1.0)); /* relative above 1, else absolute */
     total += g[c];
   }
   printf("1 thread, one pass vs %d threads, two passes: largest relative difference %.3g\n",

@@ -3,9 +3,10 @@
  * @brief output_dir_prepare_all on several ranks: when it returns IONF_OK the
  *        directory (and its parents) exists for every rank; when rank 0 cannot make
  *        it, rank 0 returns its own I/O error and every other rank IONF_ERR_PEER with
- *        a message naming the directory, and no rank hangs.  Run on 3 ranks.
+ *        a message naming the directory, and no rank hangs.  Run on 3 ranks, in a
+ *        fresh temporary directory that rank 0 makes (and removes at the end).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw: test_tmpdir.h */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,8 @@
 
 #include "io/output_dir.h"
 #include "mpi/comm.h"
+#include "mpi/comm_mpi.h"
+#include "test_tmpdir.h"
 #include "test_util.h"
 
 #define ROOT "output_dir_test"
@@ -40,6 +43,16 @@ static void expect_failure(ionf_err rc, const char *dir, const char *what) {
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
   EXPECT(comm_size() > 1, "run this test on several ranks (it has %d)", comm_size());
+  /* every rank works in rank 0's fresh temporary directory (ROOT is relative) */
+  char tmp[4096] = "";
+  if (comm_rank() == 0 && !test_tmpdir_make(tmp, sizeof tmp, "ionf_output_dir")) tmp[0] = '\0';
+  MPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, comm_mpi());
+  char home[4096];
+  if (!tmp[0] || !getcwd(home, sizeof home) || chdir(tmp) != 0) {
+    fprintf(stderr, "rank %d: no temporary directory to work in\n", comm_rank());
+    comm_finalize();
+    return 1;
+  }
 
   /* rank 0 leaves a fresh tree: ROOT/afile (a regular file), nothing else */
   if (comm_rank() == 0) {
@@ -72,6 +85,9 @@ int main(int argc, char **argv) {
   /* the ranks still agree afterwards: nobody is left waiting in a collective */
   ionf_err any = IONF_OK;
   EXPECT(comm_agree(IONF_OK, &any) == IONF_OK && any == IONF_OK, "agreeing after the failures");
+  EXPECT(chdir(home) == 0, "rank %d: back to %s", comm_rank(), home);
+  MPI_Barrier(comm_mpi()); /* everybody out before rank 0 removes it */
+  if (comm_rank() == 0) EXPECT(test_tmpdir_remove(tmp), "removing %s", tmp);
   comm_finalize();
   TEST_RETURN();
 }

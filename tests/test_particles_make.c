@@ -35,7 +35,7 @@ static struct stats density_stats(const struct particle_set *p, double target) {
     double r = p->density_g_cm3[i] / target;
     s.mean += r;
     s.rms_rel += (r - 1.0) * (r - 1.0);
-    if (fabs(r - 1.0) > s.max_rel) s.max_rel = fabs(r - 1.0);
+    s.max_rel = test_worst(s.max_rel, test_abs_diff(r, 1.0)); /* a NaN density is kept */
   }
   s.mean /= (double)p->count;
   s.rms_rel = sqrt(s.rms_rel / (double)p->count);

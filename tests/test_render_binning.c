@@ -45,7 +45,7 @@ static void check(int n, int64_t count, int ns, int periodic) {
                               periodic);
     total_m += m[p] * s;
     total_mv += m[p] * val[p] * s;
-    vmin = fmin(vmin, val[p]), vmax = fmax(vmax, val[p]);
+    vmin = test_least(vmin, val[p]), vmax = test_worst(vmax, val[p]);
   }
   size_t cells = (size_t)n * n * n;
   double *wv = malloc(cells * sizeof *wv), *w = malloc(cells * sizeof *w),
@@ -59,7 +59,7 @@ static void check(int n, int64_t count, int ns, int periodic) {
   double kept = 0.0, lo = INFINITY, hi = -INFINITY;
   for (size_t c = 0; c < cells; ++c) {
     kept += w[c] * grid[c];
-    lo = fmin(lo, grid[c]), hi = fmax(hi, grid[c]);
+    lo = test_least(lo, grid[c]), hi = test_worst(hi, grid[c]); /* a NaN is kept */
   }
   printf("n %d, %lld particles, stencil %d, periodic %d: %lld cells empty; weight %.12g vs "
          "%.12g, weighted values %.12g vs %.12g, after averaging %.12g; grid in [%.4g, %.4g]\n",

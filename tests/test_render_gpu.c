@@ -40,11 +40,13 @@ static void compare_images(const struct render_volume *vol, const float *tf, dou
     worst = d > worst ? d : worst;
     differing += d > 0;
     beyond_one += d > 1;
-    worst_float = fmax(worst_float, fabs((double)cpu[p] - (double)gpu[p]));
+    worst_float = test_worst(worst_float, test_abs_diff(cpu[p], gpu[p]));
   }
   printf("%s: az %.0f el %.0f: worst %d grey level(s), %ld of %ld channels differ, "
          "worst float difference %.3g\n", what, az, el, worst, differing, (long)(count / 4 * 3),
          worst_float);
+  /* RGBA lies in [0, 1]: a larger difference is a NaN or an infinity (+inf here) */
+  EXPECT(worst_float <= 1.0, "%s: CPU and GPU RGBA differ by %.3g (a NaN?)", what, worst_float);
   if (strict)
     EXPECT(worst <= 1, "%s: CPU and GPU differ by %d grey levels", what, worst);
   else
@@ -91,10 +93,10 @@ static void compare_samples(const struct render_volume *vol) {
   for (int64_t q = 0; q < m; ++q) {
     const float *p = pts + 3 * q;
     float emu = render_sample_trilinear(vol->s, vol->nx, vol->ny, vol->nz, p);
-    double d = fabs((double)gpu[q] - emu);
-    worst = fmax(worst, d);
+    double d = test_abs_diff(gpu[q], emu);
+    worst = test_worst(worst, d);
     exact += d < 1e-5;
-    worst_trunc = fmax(worst_trunc, fabs((double)gpu[q] - sample_truncated(vol, p)));
+    worst_trunc = test_worst(worst_trunc, test_abs_diff(gpu[q], sample_truncated(vol, p)));
     /* the spread of the 8 texels around p (clamped like the texture) */
     float lo = INFINITY, hi = -INFINITY;
     for (int c = 0; c < 8; ++c) {
@@ -106,7 +108,8 @@ static void compare_samples(const struct render_volume *vol) {
       float v = vol->s[((size_t)idx[0] * vol->ny + idx[1]) * vol->nz + idx[2]];
       lo = fminf(lo, v), hi = fmaxf(hi, v);
     }
-    if (hi > lo) worst_steps = fmax(worst_steps, (d - 1e-6) / ((hi - lo) / 256.0));
+    if (hi > lo) worst_steps = test_worst(worst_steps, (d - 1e-6) / ((hi - lo) / 256.0));
+    else worst_steps = test_worst(worst_steps, isnan(d) ? NAN : 0.0); /* a NaN is kept */
   }
   printf("tex3D at %lld points: %lld match the emulation (weights rounded to 1/256) to 1e-5; "
          "worst difference %.3g = %.2f weight steps of the local spread; from truncated "
@@ -138,8 +141,8 @@ static void compare_binning(int n_smooth, int periodic) {
   EXPECT(render_bin_cuda(&in, b_wv, b_w, &out_b) == IONF_OK, "bin gpu");
   double worst = 0.0;
   for (size_t c = 0; c < cells; ++c) {
-    worst = fmax(worst, fabs(a_wv[c] - b_wv[c]) / fmax(fabs(a_wv[c]), 1e-300));
-    worst = fmax(worst, fabs(a_w[c] - b_w[c]) / fmax(fabs(a_w[c]), 1e-300));
+    worst = test_worst(worst, test_rel_diff(b_wv[c], a_wv[c], 1e-300));
+    worst = test_worst(worst, test_rel_diff(b_w[c], a_w[c], 1e-300));
   }
   printf("binning stencil %d periodic %d: worst relative difference %.3g, outside %lld / %lld\n",
          n_smooth, periodic, worst, (long long)out_a, (long long)out_b);
@@ -150,9 +153,9 @@ static void compare_binning(int n_smooth, int periodic) {
 }
 
 int main(void) {
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device (or a CPU-only build): skipped\n");
-    return TEST_SKIP_CODE;
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
+    return test_gpu_skip(gpu_why);
   }
   float *sphere = render_scene_sphere(N, 0.5 * N, 0.45 * N, 0.55 * N, 0.3 * N);
   float *waves = malloc((size_t)N * N * N * sizeof *waves);

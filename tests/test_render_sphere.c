@@ -47,16 +47,16 @@ static void check_view(const struct render_volume *vol, const float *tf, double 
       /* grey: the three channels carry the same brightness, equal to the opacity */
       EXPECT(p[0] == p[1] && p[1] == p[2] && fabs(p[0] - p[3]) < 1e-6, "grey pixel %d,%d", u, v);
       if (b <= 0.8 * R_CELLS) {
-        worst_inner = fmax(worst_inner, fabs(got - expect));
+        worst_inner = test_worst(worst_inner, test_abs_diff(got, expect));
         ring_sum[(int)b] += got - expect;
         ++ring_count[(int)b];
       }
       /* a cell touching the sphere has its centre within R + sqrt(3)/2, and the
          trilinear sample reaches a cell diagonal (sqrt(3)) further */
-      if (b >= R_CELLS + 2.6) worst_outside = fmax(worst_outside, got);
+      if (b >= R_CELLS + 2.6) worst_outside = test_worst(worst_outside, got);
     }
   for (int r = 0; r < 32; ++r)
-    if (ring_count[r]) worst_ring = fmax(worst_ring, fabs(ring_sum[r] / ring_count[r]));
+    if (ring_count[r]) worst_ring = test_worst(worst_ring, test_abs_diff(ring_sum[r] / ring_count[r], 0.0));
   double v_exact = 4.0 / 3.0 * 3.14159265358979323846 * R_CELLS * R_CELLS * R_CELLS;
   printf("az %5.1f el %5.1f step %.2f: worst |L - L_analytic| inside 0.8 R %.4f cells, "
          "ring means %.4f, outside %.2g, volume %.2f vs %.2f cells^3 (%.2e)\n",

@@ -1,8 +1,10 @@
 /**
  * @file test_sequence_gpu.c
  * @brief A production run (config sequence:) on the CUDA backend computes what the
- *        CPU backend does: every snapshot's x_HII, Gamma and T agree to 1e-10
- *        relative, n_H to 1e-14, while the sources change from interval to interval
+ *        CPU backend does: every snapshot's x_HII, Gamma and T agree to 4e-12
+ *        relative (measured on an H200, 2026-11-27: x_HII 1.1e-13, Gamma 4.0e-13, T
+ *        2.0e-13 at most; 10x margin: the GPU's atomics add in a run-dependent order),
+ *        n_H to 1e-14, while the sources change from interval to interval
  *        through set_sources: catalogues of 0, 5, 300, 3 halos give 0, 3, 294, 1
  *        sources (merged per cell, massless halos dropped): the device arrays grow
  *        twice, 294 in one batch takes the block-per-source kernel (>= 2 per SM on
@@ -78,8 +80,7 @@ static double worst_difference(const struct seq_case *c, const char *variant, in
       io_field_read(pb, name, c->n, name, name, b) == IONF_OK) {
     worst = 0.0;
     for (int64_t q = 0; q < cells; ++q) {
-      double d = a[q] == b[q] ? 0.0 : fabs(a[q] - b[q]) / fmax(fabs(a[q]), 1e-300);
-      if (!(d <= worst)) worst = d;
+      worst = test_worst(worst, test_rel_diff(b[q], a[q], 1e-300));
     }
   } else {
     fprintf(stderr, "%s\n", ionf_error_message());
@@ -98,19 +99,19 @@ static void compare(const struct seq_case *c, const char *variant) {
     printf("%s, snapshot %d (z = %g): largest CPU-GPU difference x_HII %.3g, Gamma %.3g, T %.3g, "
            "n_H %.3g\n",
            variant, k, case_z[k], dx, dg, dt, dn);
-    EXPECT(dx <= 1e-10, "%s snapshot %d: x_HII differs by %.3g", variant, k, dx);
-    EXPECT(dg <= 1e-10, "%s snapshot %d: Gamma differs by %.3g", variant, k, dg);
-    EXPECT(dt <= 1e-10, "%s snapshot %d: T differs by %.3g", variant, k, dt);
+    EXPECT(dx <= 4e-12, "%s snapshot %d: x_HII differs by %.3g", variant, k, dx);
+    EXPECT(dg <= 4e-12, "%s snapshot %d: Gamma differs by %.3g", variant, k, dg);
+    EXPECT(dt <= 4e-12, "%s snapshot %d: T differs by %.3g", variant, k, dt);
     EXPECT(dn <= 1e-14, "%s snapshot %d: n_H differs by %.3g", variant, k, dn);
   }
 }
 
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
-  if (cuda_util_device_count() == 0) {
-    printf("no CUDA device: skipped\n");
+  char gpu_why[256];
+  if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
     comm_finalize();
-    return TEST_SKIP_CODE;
+    return test_gpu_skip(gpu_why);
   }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   if (!mkdtemp(tmp_dir)) return 1;

@@ -13,6 +13,7 @@
  * With arguments "ranks DIR": a multi-source run with an x-dependent tracer
  * whose snapshot tests/sph_mpi_ranks.sh compares across rank counts.
  */
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw: test_tmpdir.h */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "io/sph_snapshot.h"
+#include "test_tmpdir.h"
 #include "test_util.h"
 
 #define MYR IONF_MYR_S
@@ -111,8 +113,7 @@ static double thin_error(double dt_myr) {
   for (int64_t i = 0; i < e->particles->set.count; ++i) {
     double g = thin_gamma(e->particles->set.pos_cm + 3 * i);
     double want = riccati_x(cfg.base.x_hii_initial, g, alpha * e->fields.n_h_cm3[i], e->time_s);
-    double err = fabs(e->fields.x_ion[i] - want);
-    if (err > worst) worst = err;
+    worst = test_worst(worst, test_abs_diff(e->fields.x_ion[i], want));
   }
   engine_destroy(e);
   sph_config_free(&cfg);
@@ -543,11 +544,19 @@ int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "ranks")) {
     code = run_ranks(argv[2], argv + 3, argc - 3);
   } else {
+    /* the snapshots and checkpoints (relative output directories) go to a fresh
+       temporary directory, removed at the end */
+    char tmp[4096];
+    if (!test_tmpdir_enter(tmp, sizeof tmp, "ionf_sph_engine")) {
+      comm_finalize();
+      return 1;
+    }
     test_config();
     test_thin_chemistry();
     test_periodic_config();
     test_snapshot();
     test_checkpoint();
+    EXPECT(test_tmpdir_leave(tmp), "removing %s", tmp);
     code = test_failures ? 1 : 0;
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     else printf("all checks passed\n");

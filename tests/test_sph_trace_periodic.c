@@ -22,6 +22,7 @@
  *    source or a particle outside the box; both paths' preparations carry the box;
  *  - deposition onto a grid wraps kernels across the faces.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,8 +141,7 @@ static void check_images(int64_t n_side, int k, double r_max) {
     double sum = 0.0;
     for (int64_t b = 0; b < copies; ++b) sum += til.gamma[b * n + i];
     double g = per.gamma[i];
-    double e = g == sum ? 0.0 : fabs(g - sum) / fmax(fabs(sum), 1e-300);
-    if (e > max_rel) max_rel = e;
+    max_rel = test_worst(max_rel, test_rel_diff(g, sum, 1e-300));
     if (sum > 0.0) ++lit;
     if (sum - til.gamma[centre * n + i] > 0.1 * sum) ++wrapped;
   }
@@ -158,7 +158,7 @@ static void check_images(int64_t n_side, int k, double r_max) {
     }
   double open_diff = 0.0;
   for (int64_t i = 0; i < n; ++i)
-    open_diff = fmax(open_diff, fabs(open[i] - per.gamma[i]) / fmax(per.gamma[i], 1e-300));
+    open_diff = test_worst(open_diff, test_rel_diff(open[i], per.gamma[i], 1e-300));
   printf("%d^3 tiling, %lld particles, r_max %.2f L, h_max %.3f L: periodic %lld hits, tiled %lld; "
          "max rel diff %.3g; %lld of %lld lit, %lld with > 10%% through the faces; %lld "
          "source-holding images off the box; open set differs by up to %.3g\n",
@@ -167,7 +167,9 @@ static void check_images(int64_t n_side, int k, double r_max) {
          open_diff);
   EXPECT(st_per.hits == st_til.hits && st_per.hits > 0, "hits: periodic %lld, tiled %lld",
          (long long)st_per.hits, (long long)st_til.hits);
-  EXPECT(max_rel <= 1e-12, "periodic vs tiled rates: max rel diff %.3g", max_rel);
+  /* the same hits summed in another order: measured 2.6e-15 (3^3) and 3.0e-15 (5^3),
+     2026-11-27; 10x margin */
+  EXPECT(max_rel <= 3e-14, "periodic vs tiled rates: max rel diff %.3g", max_rel);
   EXPECT(wrapped > n / 10, "only %lld of %lld particles get > 10%% through the faces",
          (long long)wrapped, (long long)n);
   EXPECT(held_by_image > 0, "no image off the box holds a source: the half-chord rule untested");
@@ -200,7 +202,11 @@ static void check_conservation(void) {
     absorbed_open += c.gamma[i] * c.p.n_h_atoms[i] * (1.0 - c.x_hii[i]);
   printf("thick box (%lld hits): absorbed / emitted = 1 %+.3g periodic, %.4f open\n",
          (long long)st.hits, absorbed / ndot - 1.0, absorbed_open / ndot);
-  EXPECT(fabs(absorbed - ndot) <= 1e-10 * ndot, "periodic: absorbed %.17g of %.17g", absorbed, ndot);
+  /* photons telescope along each ray and escape as e^-60: rounding is left; measured 0
+     (2026-11-27); allowed: the rounding bound of the sum, particles x epsilon */
+  double tol = (double)c.p.count * DBL_EPSILON;
+  EXPECT(test_abs_diff(absorbed, ndot) <= tol * ndot, "periodic: absorbed %.17g of %.17g "
+         "(relative tolerance %.3g)", absorbed, ndot, tol);
   EXPECT(absorbed_open < 0.9 * ndot, "open: absorbed %.6g of %.6g (nothing escapes?)",
          absorbed_open, ndot);
   trace_case_free(&c);

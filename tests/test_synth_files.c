@@ -197,8 +197,7 @@ static void test_eor(void) {
     m1 /= cells;
     double ratio = steps[r].growth / steps[0].growth;
     for (size_t q = 0; q < cells; ++q) {
-      double e = fabs((ln[r][q] - m1) - ratio * (ln[0][q] - m0));
-      if (e > worst) worst = e;
+      worst = test_worst(worst, test_abs_diff(ln[r][q] - m1, ratio * (ln[0][q] - m0)));
     }
   }
   EXPECT(worst < 1e-10, "the fields are not one linear field grown with D: off by %g", worst);

@@ -94,6 +94,15 @@ def skip_missing_modules(script, import_error):
     return 77
 
 
+def skip_missing_reference(script, path, what):
+    """The message and exit code (77: ctest's skip) when the comparison project's data
+    (--reference, by default ../shared/reference/iliev2006) is absent and `what` (the
+    checks that need it) could not be made: never 0, which would read as checked."""
+    print(f"{script}: SKIP: no reference data at {path}: {what} not made (pass --reference "
+          "PATH: the Iliev et al. 2006 comparison project's data)", file=sys.stderr)
+    return 77
+
+
 def obtain_run(args, name, run_problem, run_class):
     """Run the problem (or take --use-existing) and read it: -> run object, or None
     after printing why not."""

@@ -18,3 +18,25 @@ def run_to_end(engine):
         if t_end - engine.time_s - step < 1e-9 * dt:
             step = t_end - engine.time_s
         engine.step(step)
+
+
+def require_gpu():
+    """Skip the calling test without a usable GPU, through the tests' one GPU detection
+    (tests/gpu_probe.c, its path in IONFRONT_GPU_PROBE, set by ctest); with
+    IONFRONT_REQUIRE_GPU=1 a missing GPU fails the test instead (a broken driver must
+    not read as "no GPU")."""
+    import subprocess
+
+    import pytest
+    required = os.environ.get("IONFRONT_REQUIRE_GPU") == "1"
+    probe = os.environ.get("IONFRONT_GPU_PROBE")
+    if not probe:
+        why = "IONFRONT_GPU_PROBE (tests/gpu_probe) not set: run through ctest"
+    else:
+        r = subprocess.run([probe], capture_output=True, text=True)
+        if r.returncode == 0:
+            return
+        why = (r.stdout + r.stderr).strip() or f"gpu_probe exit code {r.returncode}"
+    if required:
+        pytest.fail(f"no usable GPU and IONFRONT_REQUIRE_GPU=1: {why}")
+    pytest.skip(why)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ionfront
-from conftest import SMALL_TEST1, run_to_end
+from conftest import SMALL_TEST1, require_gpu, run_to_end
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -222,9 +222,7 @@ def test_gpu_fields_and_sources_match_cpu(tmp_path):
     """On a GPU (CUDA build): fields set from Python reach the GPU, sources too, and the
     steps give the CPU's result (x_HII and T to 1e-10, Gamma to 1e-9, as
     test_backend_agreement and cli_mc_gpu).  Skips without a GPU."""
-    if not shutil.which("nvidia-smi") or subprocess.run(
-            ["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU") < 1:
-        pytest.skip("no GPU")
+    require_gpu()
     results = {}
     for backend in ("cpu", "cuda"):
         with small(tmp_path / backend, **{"raytracing.backend": backend,

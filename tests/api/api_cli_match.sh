@@ -9,11 +9,11 @@ api="$2"
 backend="${3:-cpu}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
 if [ "$backend" = cuda ]; then
-  gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU" || true)
-  [ "${gpus:-0}" -ge 1 ] || { echo "no GPU: skipped"; exit 77; }
+  # the tests' one GPU detection (tests/gpu_probe.c): 77 without a GPU, 1 with IONFRONT_REQUIRE_GPU=1
+  gpus=$("${IONFRONT_GPU_PROBE:?the path of tests/gpu_probe (set by ctest)}") || { rc=$?; echo "$gpus"; exit $rc; }
 fi
+command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
 export OMP_NUM_THREADS=2
 sets=(grid.N=24 'time.dt=20 Myr' 'time.t_end=90 Myr' 'time.outputs=[90 Myr]'
       output.progress=false "raytracing.backend=$backend")

@@ -7,9 +7,10 @@
  * spectra (GSL quadratures), snapshots and a failed HDF5 read (which calls the caller's
  * HDF5 reporting not once); and it works on its own duplicate of the caller's
  * communicator, so the caller may free its communicator while the engine lives.
- * usage: test_api_guest   (one rank; writes under guest_out/)
+ * usage: test_api_guest   (one rank; writes into a fresh temporary directory, removed
+ *        at the end)
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw: test_tmpdir.h */
 #include <fcntl.h>
 #include <gsl/gsl_errno.h>
 #include <hdf5.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include <ionfront.h>
+
+#include "../test_tmpdir.h"
 
 static int failures = 0;
 #define CHECK(cond, ...)                                   \
@@ -105,6 +108,11 @@ static void run_engine(int comm_f, MPI_Comm *to_free, const char *const *extra, 
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  char tmp[4096]; /* the runs' files go to a fresh temporary directory */
+  if (!test_tmpdir_enter(tmp, sizeof tmp, "ionf_api_guest")) {
+    MPI_Finalize();
+    return 1;
+  }
   MPI_Errhandler mine;
   MPI_Comm_create_errhandler(caller_mpi_handler, &mine);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, mine);
@@ -177,6 +185,7 @@ int main(int argc, char **argv) {
   CHECK(!finalized, "ionf_finalize finalized the caller's MPI");
   MPI_Errhandler_free(&mine);
   MPI_Finalize();
+  CHECK(test_tmpdir_leave(tmp), "removing %s", tmp);
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   else printf("all checks passed\n");
   return failures ? 1 : 0;

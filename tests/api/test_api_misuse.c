@@ -3,11 +3,14 @@
  * NULL pointers, wrong sizes, unknown names, bad values, calls out of order, bad
  * configs; and a good engine keeps working after its failed calls.
  */
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw: test_tmpdir.h */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <ionfront.h>
+
+#include "../test_tmpdir.h"
 
 static int failures = 0;
 
@@ -24,7 +27,7 @@ static void expect(const char *what, ionf_status got, ionf_status want, const io
   }
 }
 
-int main(void) {
+static int run_checks(void) {
   const char *small[] = {"grid.N=8", "time.dt=10 Myr", "time.t_end=20 Myr", "time.outputs=[20 Myr]",
                          "output.progress=false", "raytracing.backend=cpu",
                          "output.directory=test_api_misuse_out"};
@@ -163,4 +166,15 @@ int main(void) {
   }
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   return failures ? 1 : 0;
+}
+
+int main(void) {
+  char tmp[4096]; /* the engines' output directories go to a fresh temporary directory */
+  if (!test_tmpdir_enter(tmp, sizeof tmp, "ionf_api_misuse")) return 1;
+  int code = run_checks();
+  if (!test_tmpdir_leave(tmp)) {
+    fprintf(stderr, "FAIL: removing %s\n", tmp);
+    code = 1;
+  }
+  return code;
 }
