@@ -9,3 +9,5 @@ ionf_add_test(NAME test_comm_chunks SOURCES test_comm_chunks.c RANKS 3 LABELS mp
 ionf_add_test(NAME test_iliev2 SOURCES test_iliev2.c LABELS physics TIMEOUT 900)
 ionf_add_test(NAME test_expanding SOURCES test_expanding.c LABELS physics TIMEOUT 900)
 ionf_add_test(NAME test_dice SOURCES test_dice.c LABELS physics TIMEOUT 600)
+# hydrogen and helium atomic data (src/chem/atomic_k.h) against published values (issue 21)
+ionf_add_test(NAME test_atomic SOURCES test_atomic.c LABELS unit)
