@@ -11,3 +11,5 @@ ionf_add_test(NAME test_expanding SOURCES test_expanding.c LABELS physics TIMEOU
 ionf_add_test(NAME test_dice SOURCES test_dice.c LABELS physics TIMEOUT 600)
 # hydrogen and helium atomic data (src/chem/atomic_k.h) against published values (issue 21)
 ionf_add_test(NAME test_atomic SOURCES test_atomic.c LABELS unit)
+# the hydrogen + helium ionization update (src/chem/chem_he_k.h) (issue 21)
+ionf_add_test(NAME test_chem_he SOURCES test_chem_he.c LABELS unit)
