@@ -91,7 +91,7 @@ static void test_helium_equilibrium(void) {
 
 /* The coupled update in equilibrium: each ion's balance holds with the final n_e. */
 static void test_coupled_equilibrium(void) {
-  struct chem_he_params p = {0.08, 7.1e-7, 0, 1, 2.59e-13, -0.7}; /* case A */
+  struct chem_he_params p = {0.08, 7.1e-7, 0, 1, 2.59e-13, -0.7, 0.0, 0.0}; /* case A */
   struct chem_he_state s0 = {1.2e-3, 1e-4, 1e-6};
   struct chem_he_rates g = {1e-12, 5e-13, 1e-14};
   const double n_h = 1e-3, t_k = 1.5e4;
@@ -129,7 +129,50 @@ static void test_coupled_equilibrium(void) {
   EXPECT(r.end.x_heii == s0.x_heii && r.end.x_heiii == s0.x_heiii, "helium changed without helium");
 }
 
+/* The temperature: a long step settles where heating equals cooling; adiabatic cooling
+   alone follows T0 exp(-2 H t); the coupled update converges. */
+static void test_thermal(void) {
+  struct chem_he_params p = {0.08, 7.1e-7, 1, 1, 2.59e-13, -0.7, 0.0, 0.0};
+  struct chem_he_state av = {0.9, 0.5, 0.4};
+  const double n_h = 1e-3, heat[3] = {1e-23, 3e-23, 5e-23}; /* erg/s per atom */
+  /* T_eq by bisection on heating - cooling */
+  double a_he = p.abundance_he;
+  double h_rate = n_h * ((1 - av.x_hii) * heat[0] + a_he * (1 - av.x_heii - av.x_heiii) * heat[1] +
+                         a_he * av.x_heii * heat[2]);
+  double lo = 1e3, hi = 1e7;
+  for (int i = 0; i < 200; ++i) {
+    double mid = sqrt(lo * hi);
+    if (h_rate > chem_he_cooling(&p, n_h, &av, mid)) lo = mid; else hi = mid;
+  }
+  double t_eq = sqrt(lo * hi), t_av;
+  double t_end = chem_he_thermal_update(&p, 1e4, n_h, &av, &av, heat, 1e17, &t_av);
+  printf("thermal equilibrium: T_end %.6g K, heating = cooling at %.6g K (rel %.2e)\n", t_end,
+         t_eq, fabs(t_end / t_eq - 1.0));
+  /* the sub-steps shrink as heating and cooling meet: measured 2.3e-11; 1e-9 */
+  EXPECT(rel(t_end, t_eq) < 1e-9, "equilibrium temperature %.6g vs %.6g", t_end, t_eq);
+  /* adiabatic alone: a gas too thin to cool, T0 exp(-2 H dt) */
+  p.hubble_per_s = 1e-17;
+  const double heat0[3] = {0.0, 0.0, 0.0}, t0 = 1e4, dt = 5e16;
+  t_end = chem_he_thermal_update(&p, t0, 1e-12, &av, &av, heat0, dt, &t_av);
+  double want = t0 * exp(-2.0 * p.hubble_per_s * dt);
+  printf("adiabatic: T_end %.8g K, exact %.8g K (rel %.2e)\n", t_end, want, rel(t_end, want));
+  /* first-order sub-steps of at most 5%: measured 2.55e-2 after a factor e^-1; 1.5x */
+  EXPECT(rel(t_end, want) < 3.8e-2, "adiabatic cooling %.8g vs %.8g", t_end, want);
+  /* the coupled update of a photo-heated cell converges and stays in range */
+  p.hubble_per_s = 0.0;
+  struct chem_he_state s0 = {1e-3, 1e-3, 1e-6};
+  struct chem_he_rates g = {1e-13, 5e-14, 1e-15};
+  struct chem_he_thermal_result r = chem_he_cell_update_thermal(&p, s0, s0, 100.0, 100.0, n_h, g,
+                                                                heat, 3e13);
+  printf("heated cell: T %.1f -> %.1f K (average %.1f), x_HII %.4f, x_HeII %.4f, x_HeIII %.2e, "
+         "%d iterations\n", 100.0, r.t_end_k, r.t_av_k, r.ion.end.x_hii, r.ion.end.x_heii,
+         r.ion.end.x_heiii, r.iterations);
+  EXPECT(r.ion.converged && r.t_end_k > 100.0 && r.t_end_k < 1e6 && r.t_av_k > 100.0,
+         "heated cell: T_end %g, converged %d", r.t_end_k, r.ion.converged);
+}
+
 int main(void) {
+  test_thermal();
   test_helium_exact();
   test_helium_equilibrium();
   test_coupled_equilibrium();

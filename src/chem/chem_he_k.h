@@ -51,6 +51,8 @@ struct chem_he_params {
   int collisional;       /*!< collisional ionization of HI, HeI, HeII */
   double alpha_hii_b_1e4_cm3_s; /*!< hydrogen's case B at 1e4 K (chemistry.alpha_B) */
   double alpha_hii_b_power;     /*!< ... and its power of T / 1e4 K */
+  double t_cmb_k;        /*!< CMB temperature for Compton cooling [K]; 0: none */
+  double hubble_per_s;   /*!< expansion rate for adiabatic cooling [1/s]; 0: static */
 };
 
 /** Ion fractions: x_HII of hydrogen, x_HeII and x_HeIII of helium. */
@@ -250,6 +252,113 @@ IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update(const struct chem_
     }
   }
   if (r.iterations > CHEM_HE_MAX_ITERATIONS) r.iterations = CHEM_HE_MAX_ITERATIONS;
+  return r;
+}
+
+/* ---- temperature --------------------------------------------------------------- */
+
+#define CHEM_HE_T_FLOOR_K 1.0
+#define CHEM_HE_MAX_THERMAL_SUBSTEPS 100000
+#define CHEM_HE_THERMAL_STEP_FRACTION 0.05 /* each sub-step changes T by at most ~5% */
+#define CHEM_HE_MIN_FRACTIONAL_T_CHANGE 1e-3
+#define CHEM_HE_MAX_THERMAL_ITERATIONS 50
+
+/** Particles per cm^3: nuclei and free electrons of H and He (not the carbon floor). */
+IONF_HD IONF_INLINE double chem_he_n_tot(const struct chem_he_params *p, double n_h_cm3,
+                                         const struct chem_he_state *s) {
+  return n_h_cm3 * (1.0 + s->x_hii + p->abundance_he * (1.0 + s->x_heii + 2.0 * s->x_heiii));
+}
+
+/** Cooling [erg s^-1 cm^-3] of the cell in state `s` at t_k: atomic_cooling and Compton
+    off the CMB (negative, heating, below T_CMB). */
+IONF_HD IONF_INLINE double chem_he_cooling(const struct chem_he_params *p, double n_h_cm3,
+                                           const struct chem_he_state *s, double t_k) {
+  struct atomic_densities d;
+  d.n_e = chem_he_electron_density(p, n_h_cm3, s);
+  d.n_hi = n_h_cm3 * (1.0 - s->x_hii);
+  d.n_hii = n_h_cm3 * s->x_hii;
+  d.n_hei = n_h_cm3 * p->abundance_he * (1.0 - s->x_heii - s->x_heiii);
+  d.n_heii = n_h_cm3 * p->abundance_he * s->x_heii;
+  d.n_heiii = n_h_cm3 * p->abundance_he * s->x_heiii;
+  double cool = atomic_cooling(&d, t_k, p->case_b);
+  if (p->t_cmb_k > 0.0) {
+    double t4 = p->t_cmb_k * p->t_cmb_k * p->t_cmb_k * p->t_cmb_k;
+    cool += 1.017e-37 * t4 * (t_k - p->t_cmb_k) * d.n_e;
+  }
+  return cool;
+}
+
+/**
+ * Temperature over dt with the ionization state held at its time average `av`:
+ * (3/2) k n_tot dT/dt = sum_s n_s heat_s - Lambda(T) - (3/2) k n_tot 2 H T, explicit
+ * sub-steps that change T by a few per cent at most (as chem_k.h's hydrogen update);
+ * the end value rescaled from n_tot(av) to n_tot(end) at fixed thermal energy.
+ * heat_erg_s[s]: photo-heating per absorber atom of HI, HeI, HeII [erg/s].
+ */
+IONF_HD IONF_INLINE double chem_he_thermal_update(const struct chem_he_params *p, double t0_k,
+                                                  double n_h_cm3, const struct chem_he_state *av,
+                                                  const struct chem_he_state *end,
+                                                  const double heat_erg_s[3], double dt_s,
+                                                  double *t_av_k) {
+  const double a_he = p->abundance_he;
+  const double n_tot = chem_he_n_tot(p, n_h_cm3, av);
+  const double per_energy = 1.0 / (1.5 * IONF_K_B_ERG_PER_K * n_tot); /* K per erg/cm^3 */
+  const double heat = per_energy * n_h_cm3 *
+                      ((1.0 - av->x_hii) * heat_erg_s[0] +
+                       a_he * (1.0 - av->x_heii - av->x_heiii) * heat_erg_s[1] +
+                       a_he * av->x_heii * heat_erg_s[2]); /* K/s */
+  double t = t0_k, elapsed = 0.0, integral = 0.0;
+  for (int sub = 0; sub < CHEM_HE_MAX_THERMAL_SUBSTEPS && elapsed < dt_s; ++sub) {
+    double cool = chem_he_cooling(p, n_h_cm3, av, t) * per_energy + 2.0 * p->hubble_per_s * t;
+    double rate = heat - cool;
+    double scale = fabs(heat) > fabs(cool) ? fabs(heat) : fabs(cool);
+    double h = dt_s - elapsed;
+    if (scale > 0.0 && CHEM_HE_THERMAL_STEP_FRACTION * t / scale < h)
+      h = CHEM_HE_THERMAL_STEP_FRACTION * t / scale;
+    if (sub == CHEM_HE_MAX_THERMAL_SUBSTEPS - 1) h = dt_s - elapsed;
+    double t_next = t + h * rate;
+    if (t_next < CHEM_HE_T_FLOOR_K) t_next = CHEM_HE_T_FLOOR_K;
+    integral += 0.5 * (t + t_next) * h;
+    t = t_next;
+    elapsed += h;
+  }
+  *t_av_k = dt_s > 0.0 ? integral / dt_s : t0_k;
+  double t_end = t * n_tot / chem_he_n_tot(p, n_h_cm3, end);
+  return t_end > CHEM_HE_T_FLOOR_K ? t_end : CHEM_HE_T_FLOOR_K;
+}
+
+/** Result of one cell's update with its temperature. */
+struct chem_he_thermal_result {
+  struct chem_he_result ion;  /*!< the ionization update at the final average temperature */
+  double t_end_k, t_av_k;
+  int iterations;             /*!< ionization iterations in all */
+};
+
+/**
+ * One cell with an evolving temperature: the ionization update at the time-averaged
+ * temperature, then the temperature at the new time-averaged ionization, repeated until
+ * the average temperature settles (C2-Ray's |dT/T| criterion, as chem_k.h).
+ */
+IONF_HD IONF_INLINE struct chem_he_thermal_result chem_he_cell_update_thermal(
+    const struct chem_he_params *p, struct chem_he_state s0, struct chem_he_state guess,
+    double t0_k, double t_av_guess, double n_h_cm3, struct chem_he_rates g,
+    const double heat_erg_s[3], double dt_s) {
+  struct chem_he_thermal_result r;
+  double t_av = t_av_guess;
+  r.iterations = 0;
+  r.t_end_k = t0_k;
+  for (int it = 0; it < CHEM_HE_MAX_THERMAL_ITERATIONS; ++it) {
+    r.ion = chem_he_cell_update(p, s0, guess, n_h_cm3, t_av, g, dt_s);
+    r.iterations += r.ion.iterations;
+    guess = r.ion.av;
+    double t_av_new;
+    r.t_end_k = chem_he_thermal_update(p, t0_k, n_h_cm3, &r.ion.av, &r.ion.end, heat_erg_s, dt_s,
+                                       &t_av_new);
+    double change = fabs(t_av_new - t_av) / t_av_new;
+    t_av = t_av_new;
+    if (change < CHEM_HE_MIN_FRACTIONAL_T_CHANGE) break;
+  }
+  r.t_av_k = t_av;
   return r;
 }
 
