@@ -77,6 +77,9 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
     return 0;
   }
   struct bands_view v = bands_view_of(&b);
+  EXPECT(setup->e_max_ev < 150.0 || (v.first_xray_bin < v.n_bins &&
+                                     v.first_xray_bin > setup->n_sub[0] + setup->n_sub[1]),
+         "%s: X-ray sub-bins from %d of %d", name, v.first_xray_bin, v.n_bins);
   /* the sub-bins hold the whole spectrum: sum of thick_b(0) = 1 */
   double total = 0.0;
   for (int k = 0; k < v.n_bins; ++k) total += v.thick[k * (v.num_tau + 1)];
@@ -100,8 +103,14 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
     w_surv = e > w_surv || e != e ? e : w_surv;
     for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
       memcpy(p.dcol, dcols[d], sizeof p.dcol);
-      double gamma[3] = {0}, heat[3] = {0};
-      bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, gamma, heat);
+      double gamma[3] = {0}, heat[3] = {0}, soft[3] = {0}, xray[3] = {0}, g2[3] = {0};
+      bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, gamma, heat, NULL);
+      /* with the X-rays apart: the same rates, the same energy in all */
+      bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, g2, soft, xray);
+      for (int s = 0; s < 3; ++s)
+        EXPECT(g2[s] == gamma[s] && fabs(soft[s] + xray[s] - heat[s]) <= 1e-13 * fabs(heat[s]) &&
+                   (v.first_xray_bin < v.n_bins || xray[s] == 0.0),
+               "%s: X-ray split of absorber %d: %g + %g vs %g", name, s, soft[s], xray[s], heat[s]);
       double absorbed_all = 0.0;
       for (int s = 0; s < 3; ++s) {
         if (p.dcol[s] <= 0.0) continue;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chem/atomic_k.h"
+#include "chem/secondary_k.h"
 #include "core/constants.h"
 
 #define BANDS_WORKSPACE 2000
@@ -181,5 +182,8 @@ struct bands_view bands_view_of(const struct bands *b) {
   v.e_thin = b->e_thin;
   for (int a = 0; a < BANDS_N_ABSORBERS; ++a)
     v.threshold_erg[a] = atomic_threshold_ev(a) * IONF_EV_ERG;
+  v.first_xray_bin = b->n_bins;
+  for (int k = b->n_bins - 1; k >= 0 && sqrt(b->e_lo_ev[k] * b->e_hi_ev[k]) >= SECONDARY_MIN_EV; --k)
+    v.first_xray_bin = k;
   return v;
 }

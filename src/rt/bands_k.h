@@ -45,6 +45,7 @@ struct bands_view {
   const double *sigma_cm2;     /*!< [bin][absorber]: sigma_s(E_b) */
   const double *thick, *thin;  /*!< [bin][num_tau + 1] photons per source photon */
   const double *e_thick, *e_thin; /*!< [bin][num_tau + 1] energy per source photon [erg] */
+  int first_xray_bin;          /*!< sub-bins from here have their middle above 100 eV */
   double threshold_erg[BANDS_N_ABSORBERS];
 };
 
@@ -53,13 +54,16 @@ struct bands_view {
  * photo-heating per absorber atom heat[s] [erg/s] that one source of ndot_per_s
  * photons/s gives a cell entered after the columns col_in_cm2[s] and crossed over
  * ds_cm with columns dcol_cm2[s] (= n_s ds) of each absorber, in a shell of
- * volume_cm3.  Adds to gamma[] and heat[] (the caller sums over sources).
+ * volume_cm3.  Adds to gamma[] and heat[] (the caller sums over sources).  When xray
+ * is not NULL, the photoelectron energy of the X-ray sub-bins (first_xray_bin on) goes
+ * to xray[s] [erg/s per absorber atom] instead of heat[s], for secondary_k.h's split.
  */
 IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per_s,
                                      const double col_in_cm2[BANDS_N_ABSORBERS],
                                      const double dcol_cm2[BANDS_N_ABSORBERS], double ds_cm,
                                      double volume_cm3, double gamma[BANDS_N_ABSORBERS],
-                                     double heat[BANDS_N_ABSORBERS]) {
+                                     double heat[BANDS_N_ABSORBERS],
+                                     double xray[BANDS_N_ABSORBERS]) {
   const double scale = ndot_per_s * ds_cm / volume_cm3;
   const int heating = v->heating && heat;
   const int stride = v->num_tau + 1;
@@ -83,9 +87,10 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
       a = photo_table_at(v->thin + b * stride, pout);
       if (heating) a_e = photo_table_at(v->e_thin + b * stride, pout);
     }
+    double *excess = xray && b >= v->first_xray_bin ? xray : heat;
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
       gamma[s] += scale * sig[s] * a;
-      if (heating) heat[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
+      if (heating) excess[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
     }
   }
 }
