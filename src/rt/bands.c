@@ -26,6 +26,7 @@ struct bands_integrand {
 /* Photons per unit energy, unnormalised, in E [eV]. */
 static double bands_photons(const struct bands_setup *s, double e_ev) {
   if (s->type == BANDS_POWERLAW) return pow(e_ev / IONF_E_HI_EV, -s->powerlaw_index - 1.0);
+  if (s->type == BANDS_TABLE) return sed_photons_at(s->table, e_ev);
   double x = e_ev / (IONF_K_B_EV_PER_K * s->t_eff_k);
   if (x > 700.0) return 0.0;
   return e_ev * e_ev / expm1(x);
@@ -80,6 +81,8 @@ static ionf_err bands_check(const struct bands_setup *s) {
   IONF_CHECK(s->type != BANDS_POWERLAW || (isfinite(s->powerlaw_index) && fabs(s->powerlaw_index) < 20.0),
              IONF_ERR_CONFIG, "spectrum index = %g: a finite power law, |index| < 20",
              s->powerlaw_index);
+  IONF_CHECK(s->type != BANDS_TABLE || (s->table && s->table->n >= 2), IONF_ERR_CONFIG,
+             "a tabulated spectrum without a table");
   IONF_CHECK(s->num_tau >= 100 && s->num_tau <= 1000000 && s->max_log_tau > s->min_log_tau,
              IONF_ERR_CONFIG, "band tables: num_tau = %d (100..1000000), log tau %g..%g", s->num_tau,
              s->min_log_tau, s->max_log_tau);

@@ -7,14 +7,16 @@
 
 #include "core/error.h"
 #include "rt/bands_k.h"
+#include "rt/sed.h"
 
 /** The sources' spectrum for helium runs. */
-enum bands_spectrum_type { BANDS_BLACKBODY, BANDS_POWERLAW };
+enum bands_spectrum_type { BANDS_BLACKBODY, BANDS_POWERLAW, BANDS_TABLE };
 
 struct bands_setup {
   enum bands_spectrum_type type;
   double t_eff_k;        /*!< black body: temperature [K] */
   double powerlaw_index; /*!< power law: L_nu ~ nu^-index (photons ~ nu^-(index+1)) */
+  const struct sed *table; /*!< BANDS_TABLE: the tabulated spectrum (rt/sed.h) */
   double e_max_ev;       /*!< the spectrum ends here [eV] (> 54.416) */
   int n_sub[3];          /*!< sub-bins of the bands HI-HeI, HeI-HeII, above HeII (>= 1 each) */
   int num_tau;           /*!< table intervals: num_tau + 1 points */
