@@ -32,7 +32,7 @@ struct cuda_backend {
   struct fields *host;
   int sm_count;
   cudaStream_t stream;
-  double *d_tables[IONF_N_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
+  double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
@@ -48,7 +48,7 @@ static ionf_err cuda_move(struct backend *be, unsigned mask, int64_t first, int6
     if (!(mask & bit)) continue;
     double *host0 = backend_field_array(cb->host, bit), *dev0 = backend_field_array(&be->work, bit);
     if (!host0 || !dev0) continue; /* a thermal field in an isothermal run */
-    int blocks = backend_field_per_species(bit) ? IONF_N_SPECIES : 1;
+    int blocks = backend_field_per_species(bit) ? cb->host->n_species : 1;
     for (int b = 0; b < blocks; ++b) { /* the range of every species */
       double *host = host0 + b * cb->host->cells + first;
       double *dev = dev0 + b * cb->host->cells + first;
@@ -75,9 +75,11 @@ static ionf_err cuda_download(struct backend *be, unsigned mask, int64_t first, 
 /* The working fields on the device, the same layout as the host's. */
 static ionf_err alloc_fields(struct backend *be, const struct fields *h) {
   size_t field_bytes = sizeof(double) * (size_t)h->cells;
-  size_t species_bytes = field_bytes * IONF_N_SPECIES; /* [species][cells] */
+  size_t species_bytes = field_bytes * (size_t)h->n_species; /* [species][cells] */
   struct fields *w = &be->work;
   w->cells = h->cells;
+  w->n_species = h->n_species;
+  w->abundance_he = h->abundance_he;
   double **fields[] = {&w->n_h_cm3, &w->x_ion, &w->x_ion_av, &w->x_ion_end, &w->temperature_k,
                        &w->gamma_per_s};
   int per_species[] = {0, 1, 1, 1, 0, 1};
@@ -98,7 +100,7 @@ static ionf_err copy_tables(struct backend *be, const struct photo_tables *t) {
   struct cuda_backend *cb = cuda_of(be);
   be->tables = photo_tables_view(t);
   size_t bytes = sizeof(double) * ((size_t)t->num_tau + 1);
-  for (int sp = 0; sp < IONF_N_SPECIES; ++sp) { /* every species' tables */
+  for (int sp = 0; sp < PHOTO_TABLE_SPECIES; ++sp) { /* every species' tables */
     const struct photo_species_tables *s = &t->sp[sp];
     const double *host[4] = {s->thick, s->thin, s->heat_thick, s->heat_thin};
     for (int q = 0; q < 4; ++q) {
@@ -123,7 +125,7 @@ static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
   /* Page-lock the host fields that cross PCIe every iteration under MPI (Gamma,
      x_av) or at outputs, so those copies run at full speed.  Best effort. */
   if (comm_size() > 1) {
-    size_t species_bytes = sizeof(double) * (size_t)s->host->cells * IONF_N_SPECIES;
+    size_t species_bytes = sizeof(double) * (size_t)s->host->cells * (size_t)s->host->n_species;
     double *pin[] = {s->host->gamma_per_s, s->host->x_ion_av, s->host->x_ion_end};
     /* (the thermal fields cross too, but pinning them is not worth the locked memory) */
     for (size_t i = 0; i < sizeof pin / sizeof pin[0]; ++i)
@@ -171,7 +173,7 @@ static ionf_err cuda_scale_density(struct backend *be, double factor) {
 
 static ionf_err cuda_sum_rates(struct backend *be) {
   struct cuda_backend *cb = cuda_of(be);
-  long long values = be->work.cells * IONF_N_SPECIES; /* every species */
+  long long values = be->work.cells * be->work.n_species; /* every species */
   IONF_CALL(nccl_sum_allreduce(cb->nccl, be->work.gamma_per_s, values, cb->stream));
   if (be->work.heating_erg_per_s && be->tables.heating)
     IONF_CALL(nccl_sum_allreduce(cb->nccl, be->work.heating_erg_per_s, values, cb->stream));
@@ -199,7 +201,7 @@ static void cuda_destroy(struct backend *be) {
                    w->heating_erg_per_s};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
       if (all[i]) cudaFree(all[i]);
-    for (int sp = 0; sp < IONF_N_SPECIES; ++sp)
+    for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp)
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
     nccl_sum_destroy(cb->nccl);

@@ -105,7 +105,7 @@ void chem_solver_destroy(struct chem_solver *s);
  * floor `abu_c`, `thermal` (the temperature evolves).  t_cmb_k and hubble_per_s
  * are 0 (cosmological runs set them per step).
  */
-struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+struct chem_params chem_params_make(const struct species_data species[IONF_MAX_SPECIES],
                                     int collisional, double abu_c, int thermal);
 
 /** Update every cell (OpenMP). */

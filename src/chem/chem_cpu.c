@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+struct chem_params chem_params_make(const struct species_data species[IONF_MAX_SPECIES],
                                     int collisional, double abu_c, int thermal) {
   struct chem_params p;
   const struct species_data *h = &species[SPECIES_HI];

@@ -74,8 +74,13 @@ void engine_describe(const struct engine *e, char *buf, size_t size) {
 
 ionf_err engine_trace_pass(struct engine *e, struct trace_stats *stats) {
   const struct fields *w = &e->backend->work;
-  struct tracer_fields f = {w->cells, w->n_h_cm3, w->x_ion_av, w->temperature_k,
-                            e->grid.cell_cm};
+  struct tracer_fields f = {.cells = w->cells,
+                            .n_species = w->n_species,
+                            .abundance_he = w->abundance_he,
+                            .n_h_cm3 = w->n_h_cm3,
+                            .x_ion_av = w->x_ion_av,
+                            .temperature_k = w->temperature_k,
+                            .cell_cm = e->grid.cell_cm};
   memset(stats, 0, sizeof *stats);
   return tracer_pass(e->tracers, e->n_tracers, &f, w->gamma_per_s, w->heating_erg_per_s, stats);
 }

@@ -45,12 +45,12 @@ static ionf_err share_slabs(const struct engine *e, double *field) {
 }
 
 /* The host arrays of the fields in `mask` (bits of enum backend_field), in bit order,
-   and how many blocks each holds (IONF_N_SPECIES for the per-species ones). */
+   and how many blocks each holds (the run's species for the per-species ones). */
 static int host_fields(struct engine *e, unsigned mask, double **out, int *blocks) {
   int n = 0;
   for (unsigned bit = 1; bit <= FIELD_HEAT; bit <<= 1)
     if (mask & bit) {
-      blocks[n] = backend_field_per_species(bit) ? IONF_N_SPECIES : 1;
+      blocks[n] = backend_field_per_species(bit) ? e->fields.n_species : 1;
       out[n++] = backend_field_array(&e->fields, bit);
     }
   return n;
@@ -197,9 +197,9 @@ ionf_err engine_share_end_state(struct engine *e) {
 ionf_err engine_complete_rates(struct engine *e) {
   int64_t cells = e->fields.cells;
   if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)
-    IONF_CALL(comm_bcast(e->fields.gamma_per_s, cells * IONF_N_SPECIES, 0));
+    IONF_CALL(comm_bcast(e->fields.gamma_per_s, cells * e->fields.n_species, 0));
   if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)
-    for (int s = 0; s < IONF_N_SPECIES; ++s)
+    for (int s = 0; s < e->fields.n_species; ++s)
       IONF_CALL(share_slabs(e, fields_species(e->fields.gamma_per_s, cells, s)));
   return IONF_OK;
 }

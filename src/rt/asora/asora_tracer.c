@@ -27,6 +27,8 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.grid.cell_cm = f->cell_cm;
   in.n_h_cm3 = f->n_h_cm3;
   in.x_ion_av = f->x_ion_av;
+  in.n_species = f->n_species;
+  in.abundance_he = f->abundance_he;
   in.sources = t->sources.list;
   in.first_source = t->sources.first;
   in.source_count = t->sources.count;
