@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "chem/chem.h"
 #include "chem/chem_he_k.h"
 #include "test_util.h"
 
@@ -171,7 +172,42 @@ static void test_thermal(void) {
          "heated cell: T_end %g, converged %d", r.t_end_k, r.ion.converged);
 }
 
+/* The CPU pass with helium runs chem_he_cell_pass on every cell of [species][cell] arrays. */
+static void test_cpu_pass(void) {
+  enum { N = 37 };
+  double n_h[N], t[N], g[3 * N], heat[3 * N], x0[3 * N], av[3 * N], end[3 * N], t_av[N], t_end[N];
+  for (int c = 0; c < N; ++c) {
+    n_h[c] = 1e-3 * (1.0 + 0.1 * c);
+    t[c] = t_av[c] = 1e4 + 100.0 * c;
+    for (int s = 0; s < 3; ++s) {
+      g[s * N + c] = 1e-13 * (1 + s + c % 5) / (1 + s * s);
+      heat[s * N + c] = 1e-24 * (1 + s);
+      x0[s * N + c] = av[s * N + c] = s == 2 ? 1e-6 : 1e-3 * (1 + c % 3);
+    }
+  }
+  struct chem_params hp = {2.59e-13, -0.7, 0.0, 0.0, 1, 7.1e-7, 1, 0.0, 0.0};
+  struct chem_he_params he = {0.08, 7.1e-7, 1, 1, 2.59e-13, -0.7, 0.0, 0.0};
+  struct chem_input in = {N, 3e13, hp, n_h, t, g, x0, heat, N, 3, he};
+  struct chem_state st = {av, end, t_av, t_end};
+  struct chem_pass_result res;
+  EXPECT(chem_cpu_pass(&in, &st, &res) == IONF_OK, "pass");
+  int differ = 0;
+  for (int c = 0; c < N; ++c) {
+    struct chem_he_state s0 = {x0[c], x0[N + c], x0[2 * N + c]}, a = s0;
+    struct chem_he_rates gr = {g[c], g[N + c], g[2 * N + c]};
+    double h3[3] = {heat[c], heat[N + c], heat[2 * N + c]}, tav = t[c];
+    int moved;
+    struct chem_he_pass_result r = chem_he_cell_pass(&he, 1, 3e13, s0, n_h[c], t[c], gr, h3, &a,
+                                                     &tav, &moved);
+    differ += r.end.x_hii != end[c] || r.end.x_heii != end[N + c] || r.end.x_heiii != end[2 * N + c] ||
+              a.x_heii != av[N + c] || tav != t_av[c] || r.t_end_k != t_end[c];
+  }
+  EXPECT(differ == 0, "%d cells of the CPU pass differ from chem_he_cell_pass", differ);
+  EXPECT(res.unconverged_cells >= 0 && res.sum_x_end > 0.0, "pass sums");
+}
+
 int main(void) {
+  test_cpu_pass();
   test_thermal();
   test_helium_exact();
   test_helium_equilibrium();

@@ -362,4 +362,60 @@ IONF_HD IONF_INLINE struct chem_he_thermal_result chem_he_cell_update_thermal(
   return r;
 }
 
+/* ---- one cell of a pass ------------------------------------------------------- */
+
+/** Whether a cell's averaged state still moved in this global pass: hydrogen's test of
+    chem_k.h, and the same on helium's ionized fraction and its He III fraction. */
+IONF_HD IONF_INLINE int chem_he_unconverged(const struct chem_he_state *old,
+                                            const struct chem_he_state *now) {
+  const double tol = 1e-3, neutral_min = 1e-8;
+  const double dx = fabs(now->x_hii - old->x_hii);
+  const double he_old = old->x_heii + old->x_heiii, he_now = now->x_heii + now->x_heiii;
+  const double dhe = fabs(he_now - he_old), d3 = fabs(now->x_heiii - old->x_heiii);
+  return (dx > tol && dx / (1.0 - old->x_hii) > tol && (1.0 - old->x_hii) > neutral_min) ||
+         (dhe > tol && dhe / (1.0 - he_old) > tol && (1.0 - he_old) > neutral_min) ||
+         (d3 > tol && d3 / (1.0 - old->x_heiii) > tol && (1.0 - old->x_heiii) > neutral_min);
+}
+
+/** Result of one cell of a pass. */
+struct chem_he_pass_result {
+  struct chem_he_state end;
+  double t_end_k;
+  int converged;
+};
+
+/**
+ * One cell of a chemistry pass with helium (the CPU loop and the CUDA kernel run exactly
+ * this, as chem_cell_pass for hydrogen): from the start-of-step state s0 and T t_k, with
+ * the cell's current averages *av (and *t_av_k when `thermal`), which it replaces;
+ * *unconverged when the cell still moved.  heat_erg_s may be NULL when not thermal.
+ */
+IONF_HD IONF_INLINE struct chem_he_pass_result chem_he_cell_pass(
+    const struct chem_he_params *p, int thermal, double dt_s, struct chem_he_state s0,
+    double n_h_cm3, double t_k, struct chem_he_rates g, const double *heat_erg_s,
+    struct chem_he_state *av, double *t_av_k, int *unconverged) {
+  struct chem_he_pass_result out;
+  const struct chem_he_state old = *av;
+  if (thermal) {
+    const double t_av_old = *t_av_k;
+    struct chem_he_thermal_result r =
+        chem_he_cell_update_thermal(p, s0, old, t_k, t_av_old, n_h_cm3, g, heat_erg_s, dt_s);
+    *av = r.ion.av;
+    *t_av_k = r.t_av_k;
+    out.end = r.ion.end;
+    out.t_end_k = r.t_end_k;
+    out.converged = r.ion.converged;
+    *unconverged = chem_he_unconverged(&old, av) ||
+                   fabs(r.t_av_k - t_av_old) > CHEM_HE_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
+  } else {
+    struct chem_he_result r = chem_he_cell_update(p, s0, old, n_h_cm3, t_k, g, dt_s);
+    *av = r.av;
+    out.end = r.end;
+    out.t_end_k = t_k;
+    out.converged = r.converged;
+    *unconverged = chem_he_unconverged(&old, av);
+  }
+  return out;
+}
+
 #endif /* IONF_CHEM_HE_K_H */

@@ -60,15 +60,17 @@ ionf_err engine_chemistry_pass(struct engine *e, double dt_s, int64_t first, int
                           struct chem_pass_result *cr) {
   const struct fields *w = &e->backend->work;
   int thermal = w->temperature_av_k != NULL;
-  struct chem_input in = {count,
-                          dt_s,
-                          e->chem_now,
-                          w->n_h_cm3 + first,
-                          w->temperature_k + first,
-                          w->gamma_per_s + first,
-                          w->x_ion + first,
-                          thermal ? w->heating_erg_per_s + first : NULL,
-                          w->cells};
+  struct chem_input in = {.n_cells = count,
+                          .dt_s = dt_s,
+                          .params = e->chem_now,
+                          .n_h_cm3 = w->n_h_cm3 + first,
+                          .temperature_k = w->temperature_k + first,
+                          .gamma_per_s = w->gamma_per_s + first,
+                          .x_ion = w->x_ion + first,
+                          .heating_erg_per_s = thermal ? w->heating_erg_per_s + first : NULL,
+                          .species_stride = w->cells,
+                          .n_species = w->n_species,
+                          .he = e->chem_he_now};
   struct chem_state state = {w->x_ion_av + first, w->x_ion_end + first,
                              thermal ? w->temperature_av_k + first : NULL,
                              thermal ? w->temperature_end_k + first : NULL};
