@@ -33,6 +33,7 @@ struct cuda_backend {
   int sm_count;
   cudaStream_t stream;
   double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
+  double *d_bands[5];           /* with helium: sigma, thick, thin, e_thick, e_thin */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
@@ -118,6 +119,30 @@ static ionf_err copy_tables(struct backend *be, const struct photo_tables *t) {
   return IONF_OK;
 }
 
+/* With helium: the band tables on the device, and their view with device pointers. */
+static ionf_err copy_bands(struct backend *be, const struct bands *b) {
+  struct cuda_backend *cb = cuda_of(be);
+  memset(&be->bands, 0, sizeof be->bands);
+  if (!b) return IONF_OK;
+  be->bands = bands_view_of(b);
+  const size_t table = sizeof(double) * ((size_t)b->num_tau + 1) * (size_t)b->n_bins;
+  const double *host[5] = {b->sigma_cm2, b->thick, b->thin, b->e_thick, b->e_thin};
+  const size_t bytes[5] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins, table, table,
+                           table, table};
+  for (int q = 0; q < 5; ++q) {
+    if (!host[q]) continue; /* no energy tables without heating */
+    IONF_CALL(cuda_util_alloc((void **)&cb->d_bands[q], bytes[q], "the band tables"));
+    CUDA_CHECK(cudaMemcpy(cb->d_bands[q], host[q], bytes[q], cudaMemcpyHostToDevice),
+               "copy of the band tables");
+  }
+  be->bands.sigma_cm2 = cb->d_bands[0];
+  be->bands.thick = cb->d_bands[1];
+  be->bands.thin = cb->d_bands[2];
+  be->bands.e_thick = cb->d_bands[3];
+  be->bands.e_thin = cb->d_bands[4];
+  return IONF_OK;
+}
+
 static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
   struct cuda_backend *cb = cuda_of(be);
   cb->host = s->host;
@@ -142,6 +167,7 @@ static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
              cb->nccl ? "on the GPUs by NCCL" : "through the host: ", cb->nccl ? "" : why);
   }
   if (!cb->nccl) be->ops.sum_rates = NULL;
+  IONF_CALL(copy_bands(be, s->bands));
   return copy_tables(be, s->tables);
 }
 
@@ -204,6 +230,8 @@ static void cuda_destroy(struct backend *be) {
     for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp)
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
+    for (int q = 0; q < 5; ++q)
+      if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);
     if (cb->stream) cudaStreamDestroy(cb->stream);
     for (int i = 0; i < cb->n_pinned; ++i) cudaHostUnregister(cb->pinned[i]);

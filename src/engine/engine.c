@@ -23,6 +23,7 @@ ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on) {
   struct backend_setup setup;
   setup.host = &e->fields;
   setup.tables = &e->tables;
+  setup.bands = e->bands.n_bins > 0 ? &e->bands : NULL;
   setup.want_device_sum =
       on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
   IONF_CALL(e->backend->ops.setup(e->backend, &setup));
@@ -59,6 +60,7 @@ void engine_destroy(struct engine *e) {
   backend_destroy(e->backend);
   if (e->domain && e->domain->destroy) e->domain->destroy(e);
   photo_tables_free(&e->tables);
+  bands_free(&e->bands);
   sources_free(&e->sources);
   fields_free(&e->fields);
   free(e);

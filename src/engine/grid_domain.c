@@ -196,6 +196,7 @@ static ionf_err grid_make_compute(struct engine *e) {
     struct asora_tracer_setup as = {.grid = e->grid,
                                     .r_max_cells = cfg->r_max_cells,
                                     .tables = be->tables,
+                                    .bands = be->bands,
                                     .n_species = e->fields.n_species,
                                     .order = ASORA_ORDER_LINES,
                                     .source_batch_size = cfg->source_batch_size,

@@ -135,6 +135,8 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
   }
   for (int s = 0; s < PHOTO_TABLE_SPECIES && rc == IONF_OK; ++s)
     rc = build_species(spectrum, &species[s], ws, norm, t, &t->sp[s]);
+  /* every species' threshold cross-section (the tracers' interpolation weights) */
+  for (int s = PHOTO_TABLE_SPECIES; s < IONF_MAX_SPECIES; ++s) t->sp[s].sigma0_cm2 = species[s].sigma0_cm2;
   if (ws) gsl_integration_workspace_free(ws);
   gsl_set_error_handler(old_handler);
   if (rc != IONF_OK) photo_tables_free(t);
@@ -155,6 +157,7 @@ void photo_tables_free(struct photo_tables *t) {
 struct photo_table_view photo_tables_view(const struct photo_tables *t) {
   struct photo_table_view v;
   memset(&v, 0, sizeof v); /* the species without tables: NULL */
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) v.sp[s].sigma0_cm2 = t->sp[s].sigma0_cm2;
   for (int s = 0; s < PHOTO_TABLE_SPECIES; ++s) {
     v.sp[s].thick = t->sp[s].thick;
     v.sp[s].thin = t->sp[s].thin;

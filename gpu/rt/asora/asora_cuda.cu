@@ -47,6 +47,7 @@ struct trace_kernel_args {
   double cell_cm;
   double r_max_cells;
   struct photo_table_view tables;
+  struct bands_view bands;
   unsigned long long *cells_visited;
 };
 
@@ -66,6 +67,7 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
   v->ndot_per_s = a->src_ndot[s];
   asora_domain_make(v->src, a->n, a->periodic, &a->box, a->r_max_cells, &v->dom);
   v->tables = a->tables;
+  v->bands = a->bands;
 }
 
 /* One traced cell: its rates onto Gamma (and heating) of every species (NS of them). */
@@ -253,7 +255,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
                            struct trace_stats *stats) {
   struct asora_cuda *ac = cuda_of(t);
   size_t species_bytes = sizeof(double) * (size_t)f->cells * (size_t)f->n_species;
-  double *heat = ac->s.tables.heating ? r->heating_erg_per_s : NULL;
+  double *heat = ac->s.tables.heating || ac->s.bands.heating ? r->heating_erg_per_s : NULL;
   if (!r->accumulate) {
     CUDA_CHECK(cudaMemsetAsync(r->gamma_per_s, 0, species_bytes, ac->stream), "clearing Gamma");
     if (heat)
@@ -278,6 +280,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.cell_cm = f->cell_cm;
   a.r_max_cells = ac->s.r_max_cells;
   a.tables = ac->s.tables;
+  a.bands = ac->s.bands;
   a.cells_visited = ac->d_visited;
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
   for (long long first = 0; first < ac->src.count; first += ac->batch) {

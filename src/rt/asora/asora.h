@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
+#include "rt/bands_k.h"
 #include "rt/photo_k.h"
 #include "rt/tracer.h"
 
@@ -33,6 +34,7 @@ struct trace_input {
   int64_t source_count;
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables */
+  struct bands_view bands;          /*!< three species: the band tables (bands_k.h) */
   enum asora_cpu_order order;       /*!< CPU visiting order (0 = lines) */
   double *heating_out;              /*!< optional (NULL): [species][box cells] photo-heating
                                          per absorber atom is added here */
@@ -65,6 +67,7 @@ struct asora_tracer_setup {
                                          start; each pass brings its own) */
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables, in the tracer's memory */
+  struct bands_view bands;          /*!< three species: the band tables, in its memory */
   int n_species;                    /*!< the fields' species (column buffers per species) */
   enum asora_cpu_order order;       /*!< CPU: visiting order (results identical) */
   int64_t source_batch_size;        /*!< CUDA: sources in flight; 0 = from the SMs and memory */

@@ -108,11 +108,12 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   asora_domain_make(v->src, in->grid.n, in->grid.periodic, &in->grid.box, in->r_max_cells,
                     &v->dom);
   v->tables = in->tables;
+  v->bands = in->bands;
   sw->gamma = gamma;
   sw->cells = grid_box_cells(&in->grid.box);
   sw->n_species = in->n_species > 0 ? in->n_species : 1;
   sw->column_out = in->column_out;
-  sw->heating = in->tables.heating ? in->heating_out : NULL;
+  sw->heating = in->tables.heating || in->bands.heating ? in->heating_out : NULL;
   sw->order = in->order;
 }
 

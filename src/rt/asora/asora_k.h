@@ -19,6 +19,7 @@
 #include "chem/species_k.h"
 #include "core/ionf_hd.h"
 #include "grid/grid.h"
+#include "rt/bands_k.h"
 #include "rt/photo_k.h"
 
 /** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
@@ -338,6 +339,7 @@ struct asora_source_view {
   double ndot_per_s;              /*!< source photon rate */
   struct asora_domain dom;        /*!< traced domain */
   struct photo_table_view tables;
+  struct bands_view bands;        /*!< three species (helium): the band tables */
 };
 
 /**
@@ -390,6 +392,23 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   }
   double ds_cm = ds_cells * v->cell_cm;
   *idx = c;
+  if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
+    double dcol[BANDS_N_ABSORBERS];
+    int lit = 0;
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
+      dcol[s] = n_abs[s] * ds_cm;
+      double out = col_in[s] + dcol[s];
+      column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+      col_out[s] = out;
+      gamma[s] = 0.0;
+      if (heat) heat[s] = 0.0;
+      lit = lit || col_in[s] <= PHOTO_MAX_COLUMN_CM2;
+    }
+    if (lit)
+      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma,
+                  v->bands.heating ? heat : (double *)0, (double *)0);
+    return 1;
+  }
   for (int s = 0; s < ns; ++s) {
     double out = col_in[s] + n_abs[s] * ds_cm;
     column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
