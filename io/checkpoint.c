@@ -24,7 +24,7 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
   return h5_util_attr_get(file, path, name, type, out);
 }
 
-ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *temperature_k,
+ionf_err checkpoint_read(const char *path, int64_t n, int n_species, double *x_ion, double *temperature_k,
                          struct checkpoint_state *state) {
   struct h5_util_quiet quiet;
   hid_t file;
@@ -68,7 +68,7 @@ ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion, double *tem
              "checkpoint '%s' holds a %lld^3 grid; this run's grid.N is %lld", path,
              (long long)grid_n, (long long)n);
   state->next_index = (int)next;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) { /* /Grid/x_HII, ... */
+  for (int s = 0; s < n_species; ++s) { /* /Grid/x_HII, ... */
     char dataset[48], name[40];
     snprintf(name, sizeof name, "x_%s", species_names_of(s)->ion_name);
     snprintf(dataset, sizeof dataset, "/Grid/%s", name);

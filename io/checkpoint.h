@@ -25,7 +25,7 @@ struct checkpoint_state {
  * when the checkpoint has them: expanding runs; /Grid/n_H is then read separately).  Errors name the file: not a
  * checkpoint, a grid of another size, missing datasets or attributes.
  */
-IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, double *x_ion,
+IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, int n_species, double *x_ion,
                                         double *temperature_k, struct checkpoint_state *state);
 
 /**

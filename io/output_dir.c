@@ -112,7 +112,7 @@ int output_dir_is_run_file(const char *name) {
            output_dir_ends_with(base, len, ".hdf"); /* snapshot_NNNN.vtk.hdf */
   if (!output_dir_ends_with(base, len, ".bin")) return 0;
   if (!strncmp(base, "Temper3D_", 9)) return 1;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) { /* every species' C2-Ray stems */
     const struct species_names *sn = species_names_of(s);
     const char *stems[2] = {sn->c2ray_xfrac_stem, sn->c2ray_rates_stem};
     for (int k = 0; k < 2; ++k) {

@@ -219,10 +219,10 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");
 
   /* per species x_<ion> (x_HII) and Gamma_<species> (Gamma_HI), then the other fields */
-  char names[2 * IONF_N_SPECIES][32], about[2 * IONF_N_SPECIES][96];
-  struct field_spec specs[2 * IONF_N_SPECIES + 4];
+  char names[2 * IONF_MAX_SPECIES][32], about[2 * IONF_MAX_SPECIES][96];
+  struct field_spec specs[2 * IONF_MAX_SPECIES + 4];
   size_t n_specs = 0;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  for (int s = 0; s < fields->n_species; ++s) {
     const struct species_names *sn = species_names_of(s);
     snprintf(names[s], sizeof names[s], "x_%s", sn->ion_name);
     snprintf(about[s], sizeof about[s], "ionized %s fraction n_%s / n_%s", sn->element_name,
@@ -230,9 +230,9 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
     specs[n_specs++] = (struct field_spec){names[s], fields_species(fields->x_ion, fields->cells, s), "1",
                                            about[s]};
   }
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  for (int s = 0; s < fields->n_species; ++s) {
     const struct species_names *sn = species_names_of(s);
-    int q = IONF_N_SPECIES + s;
+    int q = IONF_MAX_SPECIES + s;
     snprintf(names[q], sizeof names[q], "Gamma_%s", sn->name);
     snprintf(about[q], sizeof about[q], "%s photoionization rate", sn->name);
     specs[n_specs++] = (struct field_spec){names[q], fields_species(fields->gamma_per_s, fields->cells, s),

@@ -94,7 +94,7 @@ def main():
         pa, pb = os.path.join(da, name), os.path.join(db, name)
         if os.path.isdir(pa):
             continue
-        if name.endswith(".h5"):
+        if name.endswith((".h5", ".hdf")):  # snapshots, checkpoints, VTKHDF sidecars
             compare_h5(pa, pb, out)
         elif name == "log.csv":
             compare_log(pa, pb, out)

@@ -4,3 +4,5 @@ ionf_add_test(NAME test_io SOURCES test_io.c LABELS unit)
 ionf_add_test(NAME test_output_dir SOURCES test_output_dir.c RANKS 3 LABELS unit mpi)
 # The HDF5 attribute helpers (io/h5_util): types, values, failures and their reasons.
 ionf_add_test(NAME test_h5_util SOURCES test_h5_util.c LABELS unit)
+# tabulated source spectra (io/io_sed.c) (issue 21)
+ionf_add_test(NAME test_io_sed SOURCES test_io_sed.c LABELS unit)

@@ -96,7 +96,7 @@ static inline void trace_case_free(struct trace_case *c) {
 static inline int blackbody_tables(double sigma0_cm2, struct photo_tables *t) {
   struct photo_spectrum spectrum = {SPECTRUM_BLACKBODY, 1e5, 2000, -20.0, 4.0};
   struct species_params params = {sigma0_cm2, 2.8, 0.0, 0.0};
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   species_table(&params, species);
   return photo_tables_build(&spectrum, species, 1, t) == IONF_OK;
 }

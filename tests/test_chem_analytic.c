@@ -102,7 +102,7 @@ static void check_grid_pass(void) {
   p.collisional = 1;
   p.col_h0 = 5.835e-11;
   p.abu_c = 7.1e-7;
-  struct chem_input in = {cells, 3.15e14, p, n_h, t, g, x, NULL, cells};
+  struct chem_input in = {cells, 3.15e14, p, n_h, t, g, x, NULL, cells, 1, {.abundance_he = 0.0}};
   struct chem_state st = {x_av, x_end, NULL, NULL};
   struct chem_pass_result res;
   EXPECT(chem_cpu_pass(&in, &st, &res) == IONF_OK, "pass");

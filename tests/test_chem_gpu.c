@@ -41,7 +41,7 @@ static void compare(int thermal) {
     ta_c[i] = ta_g[i] = t_k[i];
   }
   struct chem_params p = {2.59e-13, -0.7, 5.8e-11, 157809.0, 1, 7.1e-7, thermal, 0.0, 0.0};
-  struct chem_input in = {N, 3.15576e14, p, n_h, t_k, gamma, x0, thermal ? heat : NULL, N};
+  struct chem_input in = {N, 3.15576e14, p, n_h, t_k, gamma, x0, thermal ? heat : NULL, N, 1, {.abundance_he = 0.0}};
   struct chem_state cpu = {xa_c, xe_c, thermal ? ta_c : NULL, thermal ? te_c : NULL};
   struct chem_state gpu = {xa_g, xe_g, thermal ? ta_g : NULL, thermal ? te_g : NULL};
   struct chem_pass_result rc_cpu, rc_gpu;

@@ -103,6 +103,8 @@ static int check_planar(struct photo_table_view t, struct photo_table_view t_dev
     struct planar_column_view v;
     v.n_h_cm3 = n_h;
     v.x_ion_av = x;
+    v.n_species = 1;
+    v.abundance_he = 0.0;
     v.n = n;
     v.cell_cm = cell_cm;
     v.face = face;

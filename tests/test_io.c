@@ -230,7 +230,7 @@ static void check_snapshot_file(const char *path, const struct fields *f,
 
 static void test_snapshot(void) {
   struct fields f;
-  if (fields_alloc((int64_t)N * N * N, 0, &f) != IONF_OK) {
+  if (fields_alloc((int64_t)N * N * N, 0, 1, &f) != IONF_OK) {
     EXPECT(0, "grid_fields_alloc");
     return;
   }

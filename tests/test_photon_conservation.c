@@ -31,7 +31,7 @@
 static struct photo_tables bb_tables(double t_eff) {
   struct photo_spectrum spectrum = {SPECTRUM_BLACKBODY, t_eff, 20000, -20.0, 4.0};
   struct species_params params = {IONF_SIGMA_HI_CM2, 2.8, 0.0, 0.0};
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   species_table(&params, species);
   struct photo_tables t;
   if (photo_tables_build(&spectrum, species, 1, &t) != IONF_OK) { /* with heating tables */

@@ -66,7 +66,7 @@ static struct photo_tables bb_tables(void) {
   cfg.t_eff_k = 1e5;
   cfg.isothermal = 0; /* heating tables too */
   struct photo_spectrum spectrum = config_views_spectrum(&cfg);
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   config_views_species(&cfg, species);
   struct photo_tables t;
   if (photo_tables_build(&spectrum, species, !cfg.isothermal, &t) != IONF_OK) {
@@ -89,6 +89,8 @@ static void trace(const struct medium *m, int face, double flux, struct photo_ta
   in.grid.periodic = 0;
   in.n_h_cm3 = m->n_h;
   in.x_ion_av = m->x;
+  in.n_species = 1;
+  in.abundance_he = 0.0;
   in.planes = &p;
   in.n_planes = 1;
   in.tables = view;

@@ -66,7 +66,7 @@ static struct ionf_config load(const char *problem, char **sets, int n_sets) {
 /* The rate tables of a config, as the engine builds them. */
 static ionf_err build_tables(const struct ionf_config *cfg, struct photo_tables *t) {
   struct photo_spectrum spectrum = config_views_spectrum(cfg);
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   config_views_species(cfg, species);
   return photo_tables_build(&spectrum, species, !cfg->isothermal, t);
 }
@@ -75,7 +75,7 @@ static void check_table_entry(void) {
   char *sets[] = {"spectrum.sigma_0=5.5e-18", "spectrum.power_law_index=3.1",
                   "chemistry.alpha_B=2.3e-13", "chemistry.alpha_B_power=-0.75"};
   struct ionf_config cfg = load("iliev2", sets, 4);
-  struct species_data sp[IONF_N_SPECIES];
+  struct species_data sp[IONF_MAX_SPECIES];
   config_views_species(&cfg, sp);
   const struct species_data *h = &sp[SPECIES_HI];
   EXPECT(h->sigma0_cm2 == 5.5e-18 && h->sigma_power_law_index == 3.1, "HI cross-section %g %g",
@@ -169,30 +169,37 @@ static void check_densities(void) {
   int wrong = 0;
   for (int i = 0; i < 100000; ++i) {
     double n_h = pow(10.0, -6.0 + 6.0 * rand() / (double)RAND_MAX);
-    double x_ion[IONF_N_SPECIES];
-    for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = rand() / (double)RAND_MAX;
+    double x_ion[IONF_MAX_SPECIES];
+    for (int s = 0; s < IONF_MAX_SPECIES; ++s) x_ion[s] = rand() / (double)RAND_MAX;
     double x = x_ion[SPECIES_HI];
     wrong += chem_electron_density(&p, n_h, x_ion) != n_h * (x + p.abu_c);
-    wrong += species_absorber_density(SPECIES_HI, n_h, x_ion) != n_h * (1.0 - x);
+    wrong += species_absorber_density(SPECIES_HI, n_h, x_ion, 0.08) != n_h * (1.0 - x);
+    /* helium's absorbers: HeI n_H A (1 - x_HeII - x_HeIII), HeII n_H A x_HeII */
+    double y1 = 0.4 * x_ion[SPECIES_HEI], y2 = 0.5 * x_ion[SPECIES_HEII], y[3] = {x, y1, y2};
+    wrong += species_absorber_density(SPECIES_HEI, n_h, y, 0.08) != n_h * 0.08 * (1.0 - y1 - y2);
+    wrong += species_absorber_density(SPECIES_HEII, n_h, y, 0.08) != n_h * 0.08 * y1;
+    wrong += species_electrons_per_h(y, 1, 0.08) != x;
+    wrong += species_electrons_per_h(y, 3, 0.08) != x + 0.08 * (y1 + 2.0 * y2);
   }
-  EXPECT(wrong == 0, "%d electron / HI densities differ from n_H (x + abu_c), n_H (1 - x)",
+  EXPECT(wrong == 0, "%d electron / absorber densities differ from n_H (x + abu_c), n_H (1 - x), ...",
          wrong);
 }
 
-static void check_fields(void) {
+static void check_fields(int n_species) {
   struct fields f;
   const int64_t cells = grid_cells(6);
-  if (fields_alloc(cells, 1, &f) != IONF_OK) {
+  if (fields_alloc(cells, 1, n_species, &f) != IONF_OK) {
     EXPECT(0, "fields_alloc");
     return;
   }
+  EXPECT(f.n_species == n_species, "fields of %d species", f.n_species);
   /* every species' block is written and read back whole (ASan/valgrind see overruns) */
   double *per_species[] = {f.x_ion, f.x_ion_av, f.x_ion_end, f.gamma_per_s, f.heating_erg_per_s};
   int wrong = 0;
   for (size_t q = 0; q < sizeof per_species / sizeof per_species[0]; ++q) {
-    for (int s = 0; s < IONF_N_SPECIES; ++s)
+    for (int s = 0; s < n_species; ++s)
       for (int64_t c = 0; c < cells; ++c) fields_species(per_species[q], cells, s)[c] = s * 1e3 + c;
-    for (int64_t k = 0; k < cells * IONF_N_SPECIES; ++k)
+    for (int64_t k = 0; k < cells * n_species; ++k)
       wrong += per_species[q][k] != (double)(k / cells) * 1e3 + (double)(k % cells);
   }
   EXPECT(wrong == 0, "%d values out of place in the [species][cell] fields", wrong);
@@ -204,6 +211,7 @@ int main(void) {
   check_table_entry();
   check_tables();
   check_densities();
-  check_fields();
+  check_fields(1);
+  check_fields(3);
   TEST_RETURN();
 }

@@ -17,6 +17,7 @@
 
 extern "C" {
 #include "chem/chem.h"
+#include "chem/chem_he_k.h"
 #include "chem/chem_k.h"
 #include "gpu/core/cuda_util.h"
 }
@@ -40,6 +41,36 @@ struct chem_kernel_args {
   struct chem_sums *sums;                      /* device mode */
   unsigned char *flags;                        /* host mode: per-cell flags */
 };
+
+/* The block's sums added to the pass's (device mode): CUB block reductions, then one
+   atomic add per block and quantity. */
+__device__ static void add_block_sums(struct chem_sums *sums, unsigned long long unconverged,
+                                      unsigned long long at_max, double sx, double sn, double sm,
+                                      double st) {
+  typedef cub::BlockReduce<double, CHEM_THREADS> reduce_d;
+  typedef cub::BlockReduce<unsigned long long, CHEM_THREADS> reduce_u;
+  __shared__ union {
+    typename reduce_d::TempStorage d;
+    typename reduce_u::TempStorage u;
+  } tmp;
+  unsigned long long u = reduce_u(tmp.u).Sum(unconverged);
+  if (threadIdx.x == 0) atomicAdd(&sums->unconverged, u);
+  __syncthreads();
+  u = reduce_u(tmp.u).Sum(at_max);
+  if (threadIdx.x == 0) atomicAdd(&sums->at_max, u);
+  __syncthreads();
+  double v = reduce_d(tmp.d).Sum(sx);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_x, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sn);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_neutral, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(sm);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_mass, v);
+  __syncthreads();
+  v = reduce_d(tmp.d).Sum(st);
+  if (threadIdx.x == 0) atomicAdd(&sums->sum_t, v);
+}
 
 template <bool FLAGS>
 __global__ void __launch_bounds__(CHEM_THREADS, 3) chem_pass_kernel(struct chem_kernel_args a) {
@@ -72,29 +103,56 @@ __global__ void __launch_bounds__(CHEM_THREADS, 3) chem_pass_kernel(struct chem_
     }
   }
   if (FLAGS) return;
-  typedef cub::BlockReduce<double, CHEM_THREADS> reduce_d;
-  typedef cub::BlockReduce<unsigned long long, CHEM_THREADS> reduce_u;
-  __shared__ union {
-    typename reduce_d::TempStorage d;
-    typename reduce_u::TempStorage u;
-  } tmp;
-  unsigned long long u = reduce_u(tmp.u).Sum(unconverged);
-  if (threadIdx.x == 0) atomicAdd(&a.sums->unconverged, u);
-  __syncthreads();
-  u = reduce_u(tmp.u).Sum(at_max);
-  if (threadIdx.x == 0) atomicAdd(&a.sums->at_max, u);
-  __syncthreads();
-  double v = reduce_d(tmp.d).Sum(sx);
-  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_x, v);
-  __syncthreads();
-  v = reduce_d(tmp.d).Sum(sn);
-  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_neutral, v);
-  __syncthreads();
-  v = reduce_d(tmp.d).Sum(sm);
-  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_mass, v);
-  __syncthreads();
-  v = reduce_d(tmp.d).Sum(st);
-  if (threadIdx.x == 0) atomicAdd(&a.sums->sum_t, v);
+  add_block_sums(a.sums, unconverged, at_max, sx, sn, sm, st);
+}
+
+/* Hydrogen with helium (grids, arrays in GPU memory): chem_he_cell_pass on every cell of
+   the [species][cell] arrays (species `stride` apart), as chem_cpu.c's loop. */
+struct chem_he_kernel_args {
+  long long cells, stride;
+  double dt_s;
+  struct chem_he_params p;
+  const double *n_h, *t_k, *gamma, *x0, *heat; /* heat: thermal runs, else NULL */
+  double *x_av, *x_end, *t_av, *t_end;
+  struct chem_sums *sums;
+};
+
+__global__ void __launch_bounds__(CHEM_THREADS) chem_he_pass_kernel(struct chem_he_kernel_args a) {
+  unsigned long long unconverged = 0, at_max = 0;
+  double sx = 0.0, sn = 0.0, sm = 0.0, st = 0.0;
+  const int thermal = a.heat != NULL;
+  const long long k = a.stride;
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < a.cells;
+       c += (long long)gridDim.x * blockDim.x) {
+    struct chem_he_state s0 = {a.x0[c], a.x0[k + c], a.x0[2 * k + c]};
+    struct chem_he_state av = {a.x_av[c], a.x_av[k + c], a.x_av[2 * k + c]};
+    struct chem_he_rates g = {a.gamma[c], a.gamma[k + c], a.gamma[2 * k + c]};
+    double heat[3] = {0.0, 0.0, 0.0};
+    if (thermal)
+      for (int s = 0; s < 3; ++s) heat[s] = a.heat[s * k + c];
+    double t_av = thermal ? a.t_av[c] : 0.0;
+    int moved;
+    const double n_h = a.n_h[c];
+    struct chem_he_pass_result r =
+        chem_he_cell_pass(&a.p, thermal, a.dt_s, s0, n_h, a.t_k[c], g, heat, &av, &t_av, &moved);
+    a.x_av[c] = av.x_hii;
+    a.x_av[k + c] = av.x_heii;
+    a.x_av[2 * k + c] = av.x_heiii;
+    a.x_end[c] = r.end.x_hii;
+    a.x_end[k + c] = r.end.x_heii;
+    a.x_end[2 * k + c] = r.end.x_heiii;
+    if (thermal) {
+      a.t_av[c] = t_av;
+      a.t_end[c] = r.t_end_k;
+    }
+    unconverged += moved;
+    at_max += !r.converged;
+    sx += r.end.x_hii;
+    sn += 1.0 - r.end.x_hii;
+    sm += n_h * r.end.x_hii;
+    st += r.t_end_k;
+  }
+  add_block_sums(a.sums, unconverged, at_max, sx, sn, sm, st);
 }
 
 struct cuda_chem {
@@ -139,15 +197,43 @@ static struct chem_kernel_args kernel_args(const struct chem_input *in, struct c
   return a;
 }
 
+/* The kernel arguments of a pass with helium (every species' block). */
+static struct chem_he_kernel_args he_kernel_args(const struct chem_input *in, struct chem_state *st) {
+  struct chem_he_kernel_args a;
+  memset(&a, 0, sizeof a);
+  const int thermal = in->params.thermal && in->heating_erg_per_s && st->t_av_k && st->t_end_k;
+  a.cells = in->n_cells;
+  a.stride = in->species_stride;
+  a.dt_s = in->dt_s;
+  a.p = in->he;
+  a.n_h = in->n_h_cm3;
+  a.t_k = in->temperature_k;
+  a.gamma = in->gamma_per_s;
+  a.x0 = in->x_ion;
+  a.heat = thermal ? in->heating_erg_per_s : NULL;
+  a.x_av = st->x_ion_av;
+  a.x_end = st->x_ion_end;
+  a.t_av = thermal ? st->t_av_k : NULL;
+  a.t_end = thermal ? st->t_end_k : NULL;
+  return a;
+}
+
 static ionf_err device_pass(struct chem_solver *s, const struct chem_input *in,
                             struct chem_state *state, struct chem_pass_result *out) {
   struct cuda_chem *cc = chem_of(s);
-  struct chem_kernel_args a = kernel_args(in, state);
-  a.sums = cc->d_sums;
   CUDA_CHECK(cudaMemsetAsync(cc->d_sums, 0, sizeof(struct chem_sums), cc->stream),
              "clearing the sums");
-  chem_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
-                            cc->stream>>>(a);
+  if (in->n_species == 3) {
+    struct chem_he_kernel_args a = he_kernel_args(in, state);
+    a.sums = cc->d_sums;
+    chem_he_pass_kernel<<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
+                          cc->stream>>>(a);
+  } else {
+    struct chem_kernel_args a = kernel_args(in, state);
+    a.sums = cc->d_sums;
+    chem_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
+                              cc->stream>>>(a);
+  }
   CUDA_CHECK(cudaGetLastError(), "launch of the chemistry kernel");
   struct chem_sums sums;
   CUDA_CHECK(cudaMemcpyAsync(&sums, cc->d_sums, sizeof sums, cudaMemcpyDeviceToHost, cc->stream),
@@ -212,6 +298,8 @@ static ionf_err host_pass(struct chem_solver *s, const struct chem_input *in,
                           struct chem_state *state, struct chem_pass_result *out) {
   struct cuda_chem *cc = chem_of(s);
   long long n = in->n_cells;
+  IONF_CHECK(in->n_species <= 1, IONF_ERR_UNSUPPORTED,
+             "the GPU chemistry of particle runs is hydrogen's; helium runs on grids");
   memset(out, 0, sizeof *out);
   if (n <= 0) return IONF_OK;
   struct chem_kernel_args h = kernel_args(in, state); /* the host arrays */

@@ -32,7 +32,8 @@ struct cuda_backend {
   struct fields *host;
   int sm_count;
   cudaStream_t stream;
-  double *d_tables[IONF_N_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
+  double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
+  double *d_bands[5];           /* with helium: sigma, thick, thin, e_thick, e_thin */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
@@ -48,7 +49,7 @@ static ionf_err cuda_move(struct backend *be, unsigned mask, int64_t first, int6
     if (!(mask & bit)) continue;
     double *host0 = backend_field_array(cb->host, bit), *dev0 = backend_field_array(&be->work, bit);
     if (!host0 || !dev0) continue; /* a thermal field in an isothermal run */
-    int blocks = backend_field_per_species(bit) ? IONF_N_SPECIES : 1;
+    int blocks = backend_field_per_species(bit) ? cb->host->n_species : 1;
     for (int b = 0; b < blocks; ++b) { /* the range of every species */
       double *host = host0 + b * cb->host->cells + first;
       double *dev = dev0 + b * cb->host->cells + first;
@@ -75,9 +76,11 @@ static ionf_err cuda_download(struct backend *be, unsigned mask, int64_t first, 
 /* The working fields on the device, the same layout as the host's. */
 static ionf_err alloc_fields(struct backend *be, const struct fields *h) {
   size_t field_bytes = sizeof(double) * (size_t)h->cells;
-  size_t species_bytes = field_bytes * IONF_N_SPECIES; /* [species][cells] */
+  size_t species_bytes = field_bytes * (size_t)h->n_species; /* [species][cells] */
   struct fields *w = &be->work;
   w->cells = h->cells;
+  w->n_species = h->n_species;
+  w->abundance_he = h->abundance_he;
   double **fields[] = {&w->n_h_cm3, &w->x_ion, &w->x_ion_av, &w->x_ion_end, &w->temperature_k,
                        &w->gamma_per_s};
   int per_species[] = {0, 1, 1, 1, 0, 1};
@@ -98,7 +101,7 @@ static ionf_err copy_tables(struct backend *be, const struct photo_tables *t) {
   struct cuda_backend *cb = cuda_of(be);
   be->tables = photo_tables_view(t);
   size_t bytes = sizeof(double) * ((size_t)t->num_tau + 1);
-  for (int sp = 0; sp < IONF_N_SPECIES; ++sp) { /* every species' tables */
+  for (int sp = 0; sp < PHOTO_TABLE_SPECIES; ++sp) { /* every species' tables */
     const struct photo_species_tables *s = &t->sp[sp];
     const double *host[4] = {s->thick, s->thin, s->heat_thick, s->heat_thin};
     for (int q = 0; q < 4; ++q) {
@@ -116,6 +119,30 @@ static ionf_err copy_tables(struct backend *be, const struct photo_tables *t) {
   return IONF_OK;
 }
 
+/* With helium: the band tables on the device, and their view with device pointers. */
+static ionf_err copy_bands(struct backend *be, const struct bands *b) {
+  struct cuda_backend *cb = cuda_of(be);
+  memset(&be->bands, 0, sizeof be->bands);
+  if (!b) return IONF_OK;
+  be->bands = bands_view_of(b);
+  const size_t table = sizeof(double) * ((size_t)b->num_tau + 1) * (size_t)b->n_bins;
+  const double *host[5] = {b->sigma_cm2, b->thick, b->thin, b->e_thick, b->e_thin};
+  const size_t bytes[5] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins, table, table,
+                           table, table};
+  for (int q = 0; q < 5; ++q) {
+    if (!host[q]) continue; /* no energy tables without heating */
+    IONF_CALL(cuda_util_alloc((void **)&cb->d_bands[q], bytes[q], "the band tables"));
+    CUDA_CHECK(cudaMemcpy(cb->d_bands[q], host[q], bytes[q], cudaMemcpyHostToDevice),
+               "copy of the band tables");
+  }
+  be->bands.sigma_cm2 = cb->d_bands[0];
+  be->bands.thick = cb->d_bands[1];
+  be->bands.thin = cb->d_bands[2];
+  be->bands.e_thick = cb->d_bands[3];
+  be->bands.e_thin = cb->d_bands[4];
+  return IONF_OK;
+}
+
 static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
   struct cuda_backend *cb = cuda_of(be);
   cb->host = s->host;
@@ -123,7 +150,7 @@ static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
   /* Page-lock the host fields that cross PCIe every iteration under MPI (Gamma,
      x_av) or at outputs, so those copies run at full speed.  Best effort. */
   if (comm_size() > 1) {
-    size_t species_bytes = sizeof(double) * (size_t)s->host->cells * IONF_N_SPECIES;
+    size_t species_bytes = sizeof(double) * (size_t)s->host->cells * (size_t)s->host->n_species;
     double *pin[] = {s->host->gamma_per_s, s->host->x_ion_av, s->host->x_ion_end};
     /* (the thermal fields cross too, but pinning them is not worth the locked memory) */
     for (size_t i = 0; i < sizeof pin / sizeof pin[0]; ++i)
@@ -140,6 +167,7 @@ static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
              cb->nccl ? "on the GPUs by NCCL" : "through the host: ", cb->nccl ? "" : why);
   }
   if (!cb->nccl) be->ops.sum_rates = NULL;
+  IONF_CALL(copy_bands(be, s->bands));
   return copy_tables(be, s->tables);
 }
 
@@ -171,7 +199,7 @@ static ionf_err cuda_scale_density(struct backend *be, double factor) {
 
 static ionf_err cuda_sum_rates(struct backend *be) {
   struct cuda_backend *cb = cuda_of(be);
-  long long values = be->work.cells * IONF_N_SPECIES; /* every species */
+  long long values = be->work.cells * be->work.n_species; /* every species */
   IONF_CALL(nccl_sum_allreduce(cb->nccl, be->work.gamma_per_s, values, cb->stream));
   if (be->work.heating_erg_per_s && be->tables.heating)
     IONF_CALL(nccl_sum_allreduce(cb->nccl, be->work.heating_erg_per_s, values, cb->stream));
@@ -199,9 +227,11 @@ static void cuda_destroy(struct backend *be) {
                    w->heating_erg_per_s};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
       if (all[i]) cudaFree(all[i]);
-    for (int sp = 0; sp < IONF_N_SPECIES; ++sp)
+    for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp)
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
+    for (int q = 0; q < 5; ++q)
+      if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);
     if (cb->stream) cudaStreamDestroy(cb->stream);
     for (int i = 0; i < cb->n_pinned; ++i) cudaHostUnregister(cb->pinned[i]);

@@ -289,7 +289,7 @@ static ionf_err find_field(struct engine *c, const char *name, enum field_kind *
   }
   char known[512] = "n_H, T";
   size_t used = strlen(known);
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  for (int s = 0; s < c->fields.n_species; ++s) {
     const struct species_names *sn = species_names_of(s);
     char x_name[32], gamma_name[32];
     snprintf(x_name, sizeof x_name, "x_%s", sn->ion_name);

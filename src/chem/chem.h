@@ -6,13 +6,15 @@
  *        (gpu/chem/chem_cuda.cu); both run chem_k.h's chem_cell_pass on every cell.
  *
  * The state is the species list of species_k.h: per-species arrays are
- * [species][cell] with a stride between species; today's update is hydrogen's.
+ * [species][cell] with a stride between species; hydrogen alone is updated by
+ * chem_k.h's chem_cell_pass, hydrogen with helium by chem_he_k.h's chem_he_cell_pass.
  */
 #ifndef IONF_CHEM_H
 #define IONF_CHEM_H
 
 #include <stdint.h>
 
+#include "chem/chem_he_k.h"
 #include "chem/chem_k.h"
 #include "chem/species.h"
 #include "core/error.h"
@@ -32,6 +34,8 @@ struct chem_input {
   const double *x_ion;         /*!< [species] start-of-step ion fractions */
   const double *heating_erg_per_s; /*!< [species] photo-heating per absorber (thermal runs; else NULL) */
   int64_t species_stride;      /*!< distance between species in the arrays above */
+  int n_species;               /*!< 0 or 1: hydrogen's update (chem_k.h); 3: with helium */
+  struct chem_he_params he;    /*!< n_species 3: the H + He update's parameters (chem_he_k.h) */
 };
 
 struct chem_state {
@@ -105,7 +109,7 @@ void chem_solver_destroy(struct chem_solver *s);
  * floor `abu_c`, `thermal` (the temperature evolves).  t_cmb_k and hubble_per_s
  * are 0 (cosmological runs set them per step).
  */
-struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+struct chem_params chem_params_make(const struct species_data species[IONF_MAX_SPECIES],
                                     int collisional, double abu_c, int thermal);
 
 /** Update every cell (OpenMP). */

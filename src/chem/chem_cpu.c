@@ -1,14 +1,14 @@
 /**
  * @file chem_cpu.c
  * @brief The chemistry pass on the CPU: an OpenMP loop over cells calling
- *        chem_cell_update from chem_k.h.
+ *        chem_k.h's chem_cell_pass (hydrogen) or chem_he_k.h's chem_he_cell_pass.
  */
 #include "chem/chem.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-struct chem_params chem_params_make(const struct species_data species[IONF_N_SPECIES],
+struct chem_params chem_params_make(const struct species_data species[IONF_MAX_SPECIES],
                                     int collisional, double abu_c, int thermal) {
   struct chem_params p;
   const struct species_data *h = &species[SPECIES_HI];
@@ -24,8 +24,49 @@ struct chem_params chem_params_make(const struct species_data species[IONF_N_SPE
   return p;
 }
 
+/* Hydrogen with helium: chem_he_cell_pass on every cell; the sums are hydrogen's. */
+static ionf_err chem_cpu_pass_he(const struct chem_input *in, struct chem_state *state,
+                                 struct chem_pass_result *result) {
+  int64_t unconverged = 0, at_max = 0;
+  double sum_x = 0.0, sum_neutral = 0.0, sum_mass = 0.0, sum_t = 0.0;
+  const int thermal = in->params.thermal && in->heating_erg_per_s && state->t_av_k && state->t_end_k;
+  const int64_t st = in->species_stride;
+  const struct chem_he_params he = in->he;
+#pragma omp parallel for schedule(static) reduction(+ : unconverged, at_max, sum_x, sum_neutral, sum_mass, sum_t)
+  for (int64_t c = 0; c < in->n_cells; ++c) {
+    struct chem_he_state s0 = {in->x_ion[c], in->x_ion[st + c], in->x_ion[2 * st + c]};
+    struct chem_he_state av = {state->x_ion_av[c], state->x_ion_av[st + c],
+                               state->x_ion_av[2 * st + c]};
+    struct chem_he_rates g = {in->gamma_per_s[c], in->gamma_per_s[st + c],
+                              in->gamma_per_s[2 * st + c]};
+    double heat[3] = {0.0, 0.0, 0.0};
+    if (thermal)
+      for (int s = 0; s < 3; ++s) heat[s] = in->heating_erg_per_s[s * st + c];
+    int moved;
+    struct chem_he_pass_result r =
+        chem_he_cell_pass(&he, thermal, in->dt_s, s0, in->n_h_cm3[c], in->temperature_k[c], g,
+                          heat, &av, thermal ? &state->t_av_k[c] : NULL, &moved);
+    state->x_ion_av[c] = av.x_hii;
+    state->x_ion_av[st + c] = av.x_heii;
+    state->x_ion_av[2 * st + c] = av.x_heiii;
+    state->x_ion_end[c] = r.end.x_hii;
+    state->x_ion_end[st + c] = r.end.x_heii;
+    state->x_ion_end[2 * st + c] = r.end.x_heiii;
+    if (thermal) state->t_end_k[c] = r.t_end_k;
+    unconverged += moved;
+    at_max += !r.converged;
+    sum_x += r.end.x_hii;
+    sum_neutral += 1.0 - r.end.x_hii;
+    sum_mass += in->n_h_cm3[c] * r.end.x_hii;
+    sum_t += r.t_end_k;
+  }
+  chem_pass_result_set(result, unconverged, at_max, sum_x, sum_neutral, sum_mass, sum_t);
+  return IONF_OK;
+}
+
 ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
                        struct chem_pass_result *result) {
+  if (in->n_species == 3) return chem_cpu_pass_he(in, state, result);
   int64_t unconverged = 0, at_max = 0;
   double sum_x = 0.0, sum_neutral = 0.0, sum_mass = 0.0, sum_t = 0.0;
   const struct chem_params p = in->params;

@@ -51,12 +51,12 @@ IONF_HD IONF_INLINE double chem_collisional_rate(const struct chem_params *p, do
 }
 
 /**
- * Electron density [cm^-3] of a cell with ion fractions x_ion[species]: the
- * electrons of every ion of the list plus the floor, n_H (x_HII + abu_c) today.
+ * Electron density [cm^-3] of a hydrogen cell with ion fractions x_ion[species]:
+ * n_H (x_HII + abu_c) (hydrogen with helium: chem_he_k.h).
  */
 IONF_HD IONF_INLINE double chem_electron_density(const struct chem_params *p, double n_h_cm3,
                                                  const double *x_ion) {
-  return n_h_cm3 * (species_electrons_per_h(x_ion) + p->abu_c);
+  return n_h_cm3 * (species_electrons_per_h(x_ion, 1, 0.0) + p->abu_c);
 }
 
 /** Result of one cell update. */
@@ -106,7 +106,7 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_p
   r.x_end = x0;
   for (r.iterations = 1; r.iterations <= CHEM_MAX_ITERATIONS; ++r.iterations) {
     double x_av_old = x_av;
-    double x_ion[IONF_N_SPECIES];
+    double x_ion[IONF_MAX_SPECIES];
     x_ion[SPECIES_HI] = x_av;
     double n_e = chem_electron_density(p, n_h_cm3, x_ion);
     r.x_end = chem_hydrogen_analytic(x0, gamma_per_s, n_e, coll, alpha, dt_s, &x_av);
@@ -168,7 +168,7 @@ IONF_HD IONF_INLINE double chem_thermal_update(const struct chem_params *p, doub
                                                double heat_per_hi_erg_s, double dt_s,
                                                double *t_av_k) {
   double n_hi = n_h_cm3 * (1.0 - x_av), n_hii = n_h_cm3 * x_av;
-  double x_ion[IONF_N_SPECIES];
+  double x_ion[IONF_MAX_SPECIES];
   x_ion[SPECIES_HI] = x_av;
   double n_e = chem_electron_density(p, n_h_cm3, x_ion);
   double n_tot = n_h_cm3 * (1.0 + x_av);

@@ -52,10 +52,10 @@ struct species_params {
   double alpha_b_power;          /*!< alpha_B(T) = alpha_B(1e4 K) (T / 1e4 K)^power */
 };
 
-/** The names of species s (0 <= s < IONF_N_SPECIES). */
+/** The names of species s (0 <= s < IONF_MAX_SPECIES). */
 const struct species_names *species_names_of(int s);
 
-/** The table of all IONF_N_SPECIES species with the values `p` (index: enum species_id). */
-void species_table(const struct species_params *p, struct species_data table[IONF_N_SPECIES]);
+/** The table of all IONF_MAX_SPECIES species with the values `p` (index: enum species_id). */
+void species_table(const struct species_params *p, struct species_data table[IONF_MAX_SPECIES]);
 
 #endif /* IONF_SPECIES_H */

@@ -3,33 +3,42 @@
  * @brief The list of absorbing species and what a cell's state says about
  *        each (shared host/device maths).
  *
- * Species s is an absorber (HI; later HeI, HeII) and, at the same index, the
- * ion its photoionization makes: x_ion[s] is the fraction of s's element in
- * that ion (HI -> x_HII; HeI -> x_HeII; HeII -> x_HeIII).  Per-species fields
- * are species-major, [species][cell].  IONF_N_SPECIES is a compile-time
- * constant so that GPU kernels keep fixed-size arrays in registers; loops over
- * it compile to the single-species code today.
+ * Species s is an absorber (HI, HeI, HeII) and, at the same index, the ion its
+ * photoionization makes: x_ion[s] is the fraction of s's element in that ion
+ * (HI -> x_HII; HeI -> x_HeII; HeII -> x_HeIII).  Per-species fields are
+ * species-major, [species][cell], with the run's number of species (fields.h
+ * n_species: 1 for hydrogen alone, so that its arrays, work and results are
+ * those of a hydrogen-only code; 3 with helium).  IONF_MAX_SPECIES sizes the
+ * fixed arrays GPU kernels keep in registers.
  */
 #ifndef IONF_SPECIES_K_H
 #define IONF_SPECIES_K_H
 
 #include "core/ionf_hd.h"
 
-/** Absorbing species.  Helium would add SPECIES_HEI, SPECIES_HEII here. */
+/** Absorbing species, in the order of atomic_k.h's ions. */
 enum species_id {
-  SPECIES_HI = 0, /*!< neutral hydrogen; its ion fraction is x_HII */
-  /* SPECIES_HEI,    neutral helium; x_HeII  */
-  /* SPECIES_HEII,   singly ionized helium; x_HeIII */
-  IONF_N_SPECIES  /*!< number of species */
+  SPECIES_HI = 0,   /*!< neutral hydrogen; its ion fraction is x_HII */
+  SPECIES_HEI = 1,  /*!< neutral helium; x_HeII */
+  SPECIES_HEII = 2, /*!< singly ionized helium; x_HeIII */
+  IONF_MAX_SPECIES  /*!< the most species a run has (array sizes) */
 };
 
+/** Species of a run: hydrogen alone (1) or hydrogen and helium (3). */
+IONF_HD IONF_INLINE int species_count(double abundance_he) { return abundance_he > 0.0 ? 3 : 1; }
+
 /**
- * Number density [cm^-3] of species s's absorbers in one cell, from n_H and
- * the cell's ion fractions x_ion[0..IONF_N_SPECIES-1].
- * (HeI: n_H abu_He (1 - x_HeII - x_HeIII); HeII: n_H abu_He x_HeII.)
+ * Number density [cm^-3] of species s's absorbers in one cell, from n_H, the
+ * helium abundance n_He/n_H and the cell's ion fractions x_ion[species]:
+ * HI n_H (1 - x_HII); HeI n_H A_He (1 - x_HeII - x_HeIII); HeII n_H A_He x_HeII.
  */
-IONF_HD IONF_INLINE double species_absorber_density(int s, double n_h_cm3, const double *x_ion) {
+IONF_HD IONF_INLINE double species_absorber_density(int s, double n_h_cm3, const double *x_ion,
+                                                    double abundance_he) {
   switch (s) {
+    case SPECIES_HEI:
+      return n_h_cm3 * abundance_he * (1.0 - x_ion[SPECIES_HEI] - x_ion[SPECIES_HEII]);
+    case SPECIES_HEII:
+      return n_h_cm3 * abundance_he * x_ion[SPECIES_HEI];
     case SPECIES_HI:
     default:
       return n_h_cm3 * (1.0 - x_ion[SPECIES_HI]);
@@ -37,19 +46,13 @@ IONF_HD IONF_INLINE double species_absorber_density(int s, double n_h_cm3, const
 }
 
 /**
- * Free electrons per hydrogen nucleus from the ions of the list: x_HII today
- * (helium would add abu_He (x_HeII + 2 x_HeIII)).
+ * Free electrons per hydrogen nucleus from the ions of the run's n_species:
+ * x_HII, plus A_He (x_HeII + 2 x_HeIII) with helium.
  */
-IONF_HD IONF_INLINE double species_electrons_per_h(const double *x_ion) {
-  double e = 0.0;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
-    switch (s) {
-      case SPECIES_HI:
-      default:
-        e += x_ion[s];
-        break;
-    }
-  }
+IONF_HD IONF_INLINE double species_electrons_per_h(const double *x_ion, int n_species,
+                                                   double abundance_he) {
+  double e = x_ion[SPECIES_HI];
+  if (n_species > 1) e += abundance_he * (x_ion[SPECIES_HEI] + 2.0 * x_ion[SPECIES_HEII]);
   return e;
 }
 

@@ -13,13 +13,13 @@ struct species_params config_views_species_params(const struct ionf_config *cfg)
 }
 
 void config_views_species(const struct ionf_config *cfg,
-                          struct species_data table[IONF_N_SPECIES]) {
+                          struct species_data table[IONF_MAX_SPECIES]) {
   struct species_params p = config_views_species_params(cfg);
   species_table(&p, table);
 }
 
 struct chem_params config_views_chem(const struct ionf_config *cfg) {
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   config_views_species(cfg, species);
   return chem_params_make(species, cfg->collisional_ionization, cfg->abu_c, !cfg->isothermal);
 }

@@ -18,7 +18,7 @@ struct species_params config_views_species_params(const struct ionf_config *cfg)
 
 /** The species table of cfg (species_table with config_views_species_params). */
 void config_views_species(const struct ionf_config *cfg,
-                          struct species_data table[IONF_N_SPECIES]);
+                          struct species_data table[IONF_MAX_SPECIES]);
 
 /** The chemistry parameters of cfg: the species table's, chemistry.collisional_ionization,
     chemistry.abu_c, and thermal = !material.isothermal. */

@@ -45,7 +45,13 @@
 
 /* ---- hydrogen and helium (C2-Ray's values) ------------------------------------ */
 #define IONF_E_HI_EV 13.598       /* H ionization threshold [eV] (C2-Ray eth0) */
+#define IONF_E_HEI_EV 24.587      /* He ionization threshold [eV] (C2-Ray ethe0) */
 #define IONF_E_HEII_EV 54.416     /* He+ ionization threshold [eV] (C2-Ray ethe1) */
+/* The ionization potentials as temperatures E/k [K] of Hui & Gnedin (1997), whose
+ * rate fits take them: 157807, 285335, 631515 K (HI, HeI, HeII). */
+#define IONF_T_HI_K 157807.0
+#define IONF_T_HEI_K 285335.0
+#define IONF_T_HEII_K 631515.0
 #define IONF_SIGMA_HI_CM2 6.30e-18 /* H photoionization cross-section at threshold [cm^2]
                                       (C2-Ray sigma_HI_at_ion_freq) */
 

@@ -40,12 +40,12 @@ int backend_step_copies(const struct fields *f, int at_end, double **dst, const 
                         int64_t *count) {
   int n = 0, thermal = f->temperature_av_k != NULL;
   if (at_end) {
-    dst[n] = f->x_ion, src[n] = f->x_ion_end, count[n++] = f->cells * IONF_N_SPECIES;
+    dst[n] = f->x_ion, src[n] = f->x_ion_end, count[n++] = f->cells * f->n_species;
     if (thermal) dst[n] = f->temperature_k, src[n] = f->temperature_end_k, count[n++] = f->cells;
     return n;
   }
-  dst[n] = f->x_ion_av, src[n] = f->x_ion, count[n++] = f->cells * IONF_N_SPECIES;
-  dst[n] = f->x_ion_end, src[n] = f->x_ion, count[n++] = f->cells * IONF_N_SPECIES;
+  dst[n] = f->x_ion_av, src[n] = f->x_ion, count[n++] = f->cells * f->n_species;
+  dst[n] = f->x_ion_end, src[n] = f->x_ion, count[n++] = f->cells * f->n_species;
   if (thermal) {
     dst[n] = f->temperature_av_k, src[n] = f->temperature_k, count[n++] = f->cells;
     dst[n] = f->temperature_end_k, src[n] = f->temperature_k, count[n++] = f->cells;

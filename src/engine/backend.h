@@ -20,6 +20,7 @@
 #include "config/config.h" /* enum backend_kind */
 #include "core/error.h"
 #include "fields/fields.h"
+#include "rt/bands.h"
 #include "rt/photo_k.h"
 #include "rt/photo_tables.h"
 
@@ -61,6 +62,7 @@ int backend_step_copies(const struct fields *f, int at_end, double **dst, const 
 struct backend_setup {
   struct fields *host;               /*!< the engine's host fields */
   const struct photo_tables *tables; /*!< the rate tables (the CUDA backend copies them) */
+  const struct bands *bands;         /*!< with helium: the band tables (copied likewise); else NULL */
   int want_device_sum;               /*!< set up sum_rates if possible (collective) */
 };
 
@@ -97,6 +99,7 @@ struct backend {
   void *impl;                     /*!< implementation-private state */
   struct fields work;             /*!< the working copies (after setup), in the backend's memory */
   struct photo_table_view tables; /*!< the rate tables, in the backend's memory */
+  struct bands_view bands;        /*!< with helium: the band tables there (n_bins 0: none) */
   void *stream;                   /*!< CUDA: the cudaStream_t of every kernel of the run */
   int device;                     /*!< CUDA device; -1 on the CPU */
   char description[480];          /*!< for the start-up log (device name, threads) */

@@ -20,6 +20,8 @@ static ionf_err cpu_setup(struct backend *be, const struct backend_setup *s) {
   cpu_of(be)->host = s->host;
   be->work = *s->host;
   be->tables = photo_tables_view(s->tables);
+  memset(&be->bands, 0, sizeof be->bands);
+  if (s->bands) be->bands = bands_view_of(s->bands);
   return IONF_OK;
 }
 

@@ -25,6 +25,7 @@ ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on) {
   struct backend_setup setup;
   setup.host = &e->fields;
   setup.tables = &e->tables;
+  setup.bands = e->bands.n_bins > 0 ? &e->bands : NULL;
   setup.want_device_sum =
       on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
   IONF_CALL(e->backend->ops.setup(e->backend, &setup));
@@ -61,6 +62,7 @@ void engine_destroy(struct engine *e) {
   backend_destroy(e->backend);
   if (e->domain && e->domain->destroy) e->domain->destroy(e);
   photo_tables_free(&e->tables);
+  bands_free(&e->bands);
   sources_free(&e->sources);
   fields_free(&e->fields);
   free(e);
@@ -76,8 +78,13 @@ void engine_describe(const struct engine *e, char *buf, size_t size) {
 
 ionf_err engine_trace_pass(struct engine *e, struct trace_stats *stats) {
   const struct fields *w = &e->backend->work;
-  struct tracer_fields f = {w->cells, w->n_h_cm3, w->x_ion_av, w->temperature_k,
-                            e->grid.cell_cm};
+  struct tracer_fields f = {.cells = w->cells,
+                            .n_species = w->n_species,
+                            .abundance_he = w->abundance_he,
+                            .n_h_cm3 = w->n_h_cm3,
+                            .x_ion_av = w->x_ion_av,
+                            .temperature_k = w->temperature_k,
+                            .cell_cm = e->grid.cell_cm};
   memset(stats, 0, sizeof *stats);
   return tracer_pass(e->tracers, e->n_tracers, &f, w->gamma_per_s, w->heating_erg_per_s, stats);
 }

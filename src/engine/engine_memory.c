@@ -37,14 +37,15 @@ void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int
                         int on_gpu, struct engine_memory *m) {
   memset(m, 0, sizeof *m);
   const double cells = (double)cfg->n_cells_1d * (double)cfg->n_cells_1d * (double)cfg->n_cells_1d;
-  const double s = IONF_N_SPECIES, d = sizeof(double);
+  /* the run's species blocks (grid_fields_make: hydrogen's one until helium's keys exist) */
+  const double s = 1.0, d = sizeof(double);
   const int thermal = !cfg->isothermal;
   /* fields_alloc: n_H, x (3 copies), T, Gamma; evolving T: T_av, T_end, heating */
   const double per_cell = thermal ? 4.0 + 5.0 * s : 2.0 + 4.0 * s;
   m->fields_bytes = cells * per_cell * d;
   /* photo_tables_build: thick and thin per species; heating ones for a black body's T */
   const int heating = thermal && cfg->spectrum != SPECTRUM_GREY;
-  const double tables = s * ((double)cfg->num_tau + 1.0) * d * (heating ? 4.0 : 2.0);
+  const double tables = PHOTO_TABLE_SPECIES * ((double)cfg->num_tau + 1.0) * d * (heating ? 4.0 : 2.0);
   const double column = s * memory_domain_cells(cfg) * d; /* one source's buffers */
   const int mc = cfg->method == RT_METHOD_MONTECARLO;
   if (!on_gpu && !mc) { /* asora_cpu.c: one buffer, or one per thread over many sources */

@@ -45,12 +45,12 @@ static ionf_err share_slabs(const struct engine *e, double *field) {
 }
 
 /* The host arrays of the fields in `mask` (bits of enum backend_field), in bit order,
-   and how many blocks each holds (IONF_N_SPECIES for the per-species ones). */
+   and how many blocks each holds (the run's species for the per-species ones). */
 static int host_fields(struct engine *e, unsigned mask, double **out, int *blocks) {
   int n = 0;
   for (unsigned bit = 1; bit <= FIELD_HEAT; bit <<= 1)
     if (mask & bit) {
-      blocks[n] = backend_field_per_species(bit) ? IONF_N_SPECIES : 1;
+      blocks[n] = backend_field_per_species(bit) ? e->fields.n_species : 1;
       out[n++] = backend_field_array(&e->fields, bit);
     }
   return n;
@@ -60,15 +60,17 @@ ionf_err engine_chemistry_pass(struct engine *e, double dt_s, int64_t first, int
                           struct chem_pass_result *cr) {
   const struct fields *w = &e->backend->work;
   int thermal = w->temperature_av_k != NULL;
-  struct chem_input in = {count,
-                          dt_s,
-                          e->chem_now,
-                          w->n_h_cm3 + first,
-                          w->temperature_k + first,
-                          w->gamma_per_s + first,
-                          w->x_ion + first,
-                          thermal ? w->heating_erg_per_s + first : NULL,
-                          w->cells};
+  struct chem_input in = {.n_cells = count,
+                          .dt_s = dt_s,
+                          .params = e->chem_now,
+                          .n_h_cm3 = w->n_h_cm3 + first,
+                          .temperature_k = w->temperature_k + first,
+                          .gamma_per_s = w->gamma_per_s + first,
+                          .x_ion = w->x_ion + first,
+                          .heating_erg_per_s = thermal ? w->heating_erg_per_s + first : NULL,
+                          .species_stride = w->cells,
+                          .n_species = w->n_species,
+                          .he = e->chem_he_now};
   struct chem_state state = {w->x_ion_av + first, w->x_ion_end + first,
                              thermal ? w->temperature_av_k + first : NULL,
                              thermal ? w->temperature_end_k + first : NULL};
@@ -197,9 +199,9 @@ ionf_err engine_share_end_state(struct engine *e) {
 ionf_err engine_complete_rates(struct engine *e) {
   int64_t cells = e->fields.cells;
   if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)
-    IONF_CALL(comm_bcast(e->fields.gamma_per_s, cells * IONF_N_SPECIES, 0));
+    IONF_CALL(comm_bcast(e->fields.gamma_per_s, cells * e->fields.n_species, 0));
   if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)
-    for (int s = 0; s < IONF_N_SPECIES; ++s)
+    for (int s = 0; s < e->fields.n_species; ++s)
       IONF_CALL(share_slabs(e, fields_species(e->fields.gamma_per_s, cells, s)));
   return IONF_OK;
 }

@@ -135,7 +135,7 @@ static ionf_err grid_fields_make(struct engine *e) {
   e->slab_units = e->grid.n; /* slabs of i-planes */
   e->slab_unit_cells = e->grid.n * e->grid.n;
   e->seq_interval = -1;
-  return fields_alloc(grid_box_cells(&e->grid.box), !cfg->isothermal, &e->fields);
+  return fields_alloc(grid_box_cells(&e->grid.box), !cfg->isothermal, 1, &e->fields);
 }
 
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
@@ -154,7 +154,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   struct photo_spectrum spectrum = config_views_spectrum(cfg);
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   config_views_species(cfg, species);
   e->chem = config_views_chem(cfg);
   if (rc == IONF_OK) rc = photo_tables_build(&spectrum, species, !cfg->isothermal, &e->tables);
@@ -197,8 +197,14 @@ static ionf_err grid_make_compute(struct engine *e) {
     if (cuda) rc = mc_tracer_create_cuda(&ms, &t);
 #endif
   } else {
-    struct asora_tracer_setup as = {e->grid,           cfg->r_max_cells, be->tables,
-                                    ASORA_ORDER_LINES, cfg->source_batch_size, be->stream};
+    struct asora_tracer_setup as = {.grid = e->grid,
+                                    .r_max_cells = cfg->r_max_cells,
+                                    .tables = be->tables,
+                                    .bands = be->bands,
+                                    .n_species = e->fields.n_species,
+                                    .order = ASORA_ORDER_LINES,
+                                    .source_batch_size = cfg->source_batch_size,
+                                    .stream = be->stream};
     rc = cuda ? IONF_ERR_UNSUPPORTED : asora_tracer_create_cpu(&as, &t);
 #if IONF_HAVE_CUDA
     if (cuda) rc = asora_tracer_create_cuda(&as, &t);

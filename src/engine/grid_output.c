@@ -29,14 +29,14 @@ static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
   int64_t cells = e->fields.cells;
   if (cfg->write_xdmf || cfg->write_vtkhdf) {
     /* the snapshot's datasets: x_<ion> and Gamma_<species> of every species, then the rest */
-    char names[2 * IONF_N_SPECIES][32];
-    const char *datasets[2 * IONF_N_SPECIES + 3];
-    int n_sets = 0;
-    for (int s = 0; s < IONF_N_SPECIES; ++s)
+    char names[2 * IONF_MAX_SPECIES][32];
+    const char *datasets[2 * IONF_MAX_SPECIES + 3];
+    int n_sets = 0, ns = e->fields.n_species;
+    for (int s = 0; s < ns; ++s)
       snprintf(names[s], sizeof names[s], "x_%s", species_names_of(s)->ion_name);
-    for (int s = 0; s < IONF_N_SPECIES; ++s)
-      snprintf(names[IONF_N_SPECIES + s], sizeof names[0], "Gamma_%s", species_names_of(s)->name);
-    for (int q = 0; q < 2 * IONF_N_SPECIES; ++q) datasets[n_sets++] = names[q];
+    for (int s = 0; s < ns; ++s)
+      snprintf(names[ns + s], sizeof names[0], "Gamma_%s", species_names_of(s)->name);
+    for (int q = 0; q < 2 * ns; ++q) datasets[n_sets++] = names[q];
     datasets[n_sets++] = "n_H";
     datasets[n_sets++] = "T";
     if (e->fields.dtb_mk) datasets[n_sets++] = "dTb";
@@ -49,7 +49,7 @@ static ionf_err write_sidecars(const struct engine *e, const char *snapshot) {
   if (cfg->write_c2ray_binary) {
     char path[IONF_PATH_MAX + 64];
     double t_myr = e->time_s / IONF_MYR_S, z = engine_redshift(e);
-    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    for (int s = 0; s < e->fields.n_species; ++s) {
       const struct species_names *sn = species_names_of(s);
       export_c2ray_name(path, sizeof path, cfg->output_dir, sn->c2ray_xfrac_stem, z, t_myr);
       IONF_CALL(export_c2ray_write(path, e->grid.n, fields_species(e->fields.x_ion, cells, s), 0));
@@ -151,7 +151,8 @@ ionf_err grid_write_checkpoint(struct engine *e, int next_index, char *path, siz
 
 ionf_err grid_restart(struct engine *e, const char *path) {
   struct checkpoint_state st;
-  IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.x_ion, e->fields.temperature_k, &st));
+  IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.n_species, e->fields.x_ion,
+                            e->fields.temperature_k, &st));
   IONF_CHECK(st.time_s < e->cfg->t_end_s ||
                  engine_output_missed_at(e->cfg, st.time_s, st.next_index),
              IONF_ERR_INPUT,
@@ -175,8 +176,9 @@ ionf_err grid_restart(struct engine *e, const char *path) {
     e->z_density = st.density_redshift;
     e->sum_n_h_cm3 = st.sum_n_h_cm3;
   }
-  memcpy(e->fields.x_ion_av, e->fields.x_ion, sizeof(double) * (size_t)cells * IONF_N_SPECIES);
-  memcpy(e->fields.x_ion_end, e->fields.x_ion, sizeof(double) * (size_t)cells * IONF_N_SPECIES);
+  const size_t species_bytes = sizeof(double) * (size_t)cells * (size_t)e->fields.n_species;
+  memcpy(e->fields.x_ion_av, e->fields.x_ion, species_bytes);
+  memcpy(e->fields.x_ion_end, e->fields.x_ion, species_bytes);
   IONF_CALL(e->backend->ops.upload(e->backend, FIELD_X | FIELD_X_AV | FIELD_X_END | FIELD_T, 0,
                                    cells));
   if (e->mc_on) { /* the same packets as the interrupted run: same seed, same count */

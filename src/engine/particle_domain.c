@@ -192,7 +192,7 @@ static ionf_err alloc_state(struct engine *e) {
   struct engine_particles *ep = e->particles;
   int64_t n = ep->set.count;
   const struct ionf_config *b = &ep->cfg->base;
-  IONF_CALL(fields_alloc(n, !b->isothermal, &e->fields));
+  IONF_CALL(fields_alloc(n, !b->isothermal, 1, &e->fields));
   e->global_cells = n;
   e->slab_units = n;
   e->slab_unit_cells = 1;
@@ -237,7 +237,7 @@ static ionf_err particle_setup(struct engine *e, sph_trace_fn trace) {
   }
 #endif
   struct photo_spectrum spectrum = config_views_spectrum(&cfg->base);
-  struct species_data species[IONF_N_SPECIES];
+  struct species_data species[IONF_MAX_SPECIES];
   config_views_species(&cfg->base, species);
   IONF_CALL(photo_tables_build(&spectrum, species, !cfg->base.isothermal, &e->tables));
   e->chem = config_views_chem(&cfg->base);

@@ -7,15 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-ionf_err fields_alloc(int64_t cells, int thermal, struct fields *f) {
+ionf_err fields_alloc(int64_t cells, int thermal, int n_species, struct fields *f) {
   memset(f, 0, sizeof *f);
+  IONF_CHECK(n_species >= 1 && n_species <= IONF_MAX_SPECIES, IONF_ERR_INTERNAL,
+             "fields of %d species", n_species);
   f->cells = cells;
+  f->n_species = n_species;
   double **all[] = {&f->n_h_cm3,          &f->x_ion,          &f->x_ion_av,
                     &f->x_ion_end,        &f->temperature_k,  &f->gamma_per_s,
                     &f->temperature_av_k, &f->temperature_end_k, &f->heating_erg_per_s};
   /* values per cell: 1, or one per species */
-  size_t per_cell[] = {1, IONF_N_SPECIES, IONF_N_SPECIES, IONF_N_SPECIES, 1, IONF_N_SPECIES,
-                       1, 1, IONF_N_SPECIES};
+  const size_t ns = (size_t)n_species;
+  size_t per_cell[] = {1, ns, ns, ns, 1, ns, 1, 1, ns};
   size_t count = thermal ? 9 : 6;
   for (size_t a = 0; a < count; ++a) {
     *all[a] = calloc((size_t)(cells > 0 ? cells : 1) * per_cell[a], sizeof(double));
@@ -23,10 +26,11 @@ ionf_err fields_alloc(int64_t cells, int thermal, struct fields *f) {
       fields_free(f);
       return ionf_error_set(IONF_ERR_MEM,
                             "could not allocate the fields: %lld cells need %.2f GB",
-                            (long long)cells, (double)count * IONF_N_SPECIES * 8.0 * (double)cells / 1e9);
+                            (long long)cells, (double)count * (double)ns * 8.0 * (double)cells / 1e9);
     }
   }
   f->cells = cells;
+  f->n_species = n_species;
   return IONF_OK;
 }
 

@@ -11,7 +11,7 @@
  * x_ion_av, x_ion_end, gamma_per_s, heating_erg_per_s) hold one block of `cells`
  * per species, species-major (species s at s * cells, fields_species), so that one
  * pointer, one allocation, one copy or MPI sum carries every species.  The ion
- * fractions are x_HII (then x_HeII, x_HeIII when helium comes).
+ * fractions are x_HII, and x_HeII, x_HeIII with helium (n_species 3).
  */
 #ifndef IONF_FIELDS_H
 #define IONF_FIELDS_H
@@ -24,6 +24,8 @@
 
 struct fields {
   int64_t cells;              /*!< cells (or particles): the length of a block */
+  int n_species;              /*!< blocks of the per-species fields (species_k.h) */
+  double abundance_he;        /*!< n_He / n_H, uniform (0: hydrogen alone) */
   double *n_h_cm3;            /*!< hydrogen number density [cm^-3] */
   double *x_ion;              /*!< [species] ion fractions at the start of the step */
   double *x_ion_av;           /*!< [species] time-averaged over the step (the iterate) */
@@ -38,8 +40,9 @@ struct fields {
   double *dtb_mk;             /*!< 21-cm differential brightness temperature [mK] (grids) */
 };
 
-/** Allocate the fields of `cells` cells (zeroed), the thermal ones when `thermal`. */
-IONF_NODISCARD ionf_err fields_alloc(int64_t cells, int thermal, struct fields *f);
+/** Allocate the fields of `cells` cells and `n_species` species (zeroed), the thermal
+    ones when `thermal`. */
+IONF_NODISCARD ionf_err fields_alloc(int64_t cells, int thermal, int n_species, struct fields *f);
 void fields_free(struct fields *f);
 
 /** Species s's block of a per-species field of `cells` cells. */

@@ -41,7 +41,7 @@ struct photo_table_view {
   double min_log_tau;   /*!< log10 tau of point 1 */
   double dlog_tau;      /*!< spacing in log10 tau */
   int grey;             /*!< 1: exact exp(-tau) forms, tables unused */
-  struct photo_species_view sp[IONF_N_SPECIES]; /*!< indexed by enum species_id */
+  struct photo_species_view sp[IONF_MAX_SPECIES]; /*!< indexed by enum species_id */
 };
 
 /**

@@ -103,7 +103,7 @@ static ionf_err build_species(const struct photo_spectrum *spectrum,
 }
 
 ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
-                            const struct species_data species[IONF_N_SPECIES], int thermal,
+                            const struct species_data species[IONF_MAX_SPECIES], int thermal,
                             struct photo_tables *t) {
   memset(t, 0, sizeof *t);
   t->num_tau = spectrum->num_tau;
@@ -133,8 +133,10 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
                           "spectrum.T_eff = %g K emits no ionizing photons above 13.6 eV",
                           spectrum->t_eff_k);
   }
-  for (int s = 0; s < IONF_N_SPECIES && rc == IONF_OK; ++s)
+  for (int s = 0; s < PHOTO_TABLE_SPECIES && rc == IONF_OK; ++s)
     rc = build_species(spectrum, &species[s], ws, norm, t, &t->sp[s]);
+  /* every species' threshold cross-section (the tracers' interpolation weights) */
+  for (int s = PHOTO_TABLE_SPECIES; s < IONF_MAX_SPECIES; ++s) t->sp[s].sigma0_cm2 = species[s].sigma0_cm2;
   if (ws) gsl_integration_workspace_free(ws);
   gsl_set_error_handler(old_handler);
   if (rc != IONF_OK) photo_tables_free(t);
@@ -142,7 +144,7 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
 }
 
 void photo_tables_free(struct photo_tables *t) {
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  for (int s = 0; s < PHOTO_TABLE_SPECIES; ++s) {
     struct photo_species_tables *sp = &t->sp[s];
     free(sp->thick);
     free(sp->thin);
@@ -154,7 +156,9 @@ void photo_tables_free(struct photo_tables *t) {
 
 struct photo_table_view photo_tables_view(const struct photo_tables *t) {
   struct photo_table_view v;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  memset(&v, 0, sizeof v); /* the species without tables: NULL */
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) v.sp[s].sigma0_cm2 = t->sp[s].sigma0_cm2;
+  for (int s = 0; s < PHOTO_TABLE_SPECIES; ++s) {
     v.sp[s].thick = t->sp[s].thick;
     v.sp[s].thin = t->sp[s].thin;
     v.sp[s].heat_thick = t->sp[s].heat_thick;

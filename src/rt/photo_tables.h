@@ -9,6 +9,10 @@
 #include "rt/photo_k.h"
 #include "chem/species.h"
 
+/** The species the tables are built for: hydrogen (runs with helium take the band
+    tables of bands.h). */
+#define PHOTO_TABLE_SPECIES 1
+
 /** The sources' spectrum (spectrum.type). */
 enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
 
@@ -34,7 +38,7 @@ struct photo_tables {
   double min_log_tau, dlog_tau;
   int heating;     /*!< temperature evolves and the spectrum heats */
   int grey;
-  struct photo_species_tables sp[IONF_N_SPECIES]; /*!< indexed by enum species_id */
+  struct photo_species_tables sp[IONF_MAX_SPECIES]; /*!< indexed by enum species_id */
 };
 
 /**
@@ -47,7 +51,7 @@ struct photo_tables {
  * tolerance 1e-10).
  */
 IONF_NODISCARD ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
-                                           const struct species_data species[IONF_N_SPECIES],
+                                           const struct species_data species[IONF_MAX_SPECIES],
                                            int thermal, struct photo_tables *t);
 void photo_tables_free(struct photo_tables *t);
 /** View for photo_rates (host pointers). */

@@ -27,7 +27,7 @@ ionf_err tracer_alloc(const char *name, enum tracer_memory memory, const struct 
 
 void tracer_clear_host(const struct tracer_fields *f, const struct tracer_rates *r, int heating) {
   if (r->accumulate) return;
-  int64_t count = f->cells * IONF_N_SPECIES;
+  int64_t count = f->cells * f->n_species;
   double *gamma = r->gamma_per_s, *heat = heating ? r->heating_erg_per_s : NULL;
 #pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < count; ++c) {

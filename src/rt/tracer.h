@@ -35,6 +35,8 @@ enum tracer_memory { TRACER_HOST = 0, TRACER_DEVICE = 1 };
 /** What a pass reads, in the tracer's memory: the state at the iteration's averages. */
 struct tracer_fields {
   int64_t cells;              /*!< cells (or particles) held: the stride between species */
+  int n_species;              /*!< species blocks of x_ion_av and the rates (species_k.h) */
+  double abundance_he;        /*!< n_He / n_H (0: hydrogen alone) */
   const double *n_h_cm3;      /*!< [cells] */
   const double *x_ion_av;     /*!< [species][cells] time-averaged ion fractions */
   const double *temperature_k;/*!< [cells] start-of-step temperature (Monte Carlo's diffuse field) */

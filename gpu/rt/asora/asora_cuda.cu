@@ -32,6 +32,7 @@ extern "C" {
 struct trace_kernel_args {
   const double *n_h_cm3;
   const double *x_ion_av;       /* [species][box cells] */
+  double abundance_he;          /* n_He / n_H */
   double *gamma;                /* [species][box cells] */
   double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
   double *columns;              /* batch x column_stride (each: [species][domain box]) */
@@ -46,6 +47,7 @@ struct trace_kernel_args {
   double cell_cm;
   double r_max_cells;
   struct photo_table_view tables;
+  struct bands_view bands;
   unsigned long long *cells_visited;
 };
 
@@ -54,6 +56,7 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
                                    struct asora_source_view *v) {
   v->n_h_cm3 = a->n_h_cm3;
   v->x_ion_av = a->x_ion_av;
+  v->abundance_he = a->abundance_he;
   v->n = a->n;
   v->periodic = a->periodic;
   v->box = a->box;
@@ -64,17 +67,19 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
   v->ndot_per_s = a->src_ndot[s];
   asora_domain_make(v->src, a->n, a->periodic, &a->box, a->r_max_cells, &v->dom);
   v->tables = a->tables;
+  v->bands = a->bands;
 }
 
-/* One traced cell: its rates onto Gamma (and heating) of every species. */
+/* One traced cell: its rates onto Gamma (and heating) of every species (NS of them). */
+template <int NS>
 __device__ static void add_cell(const struct trace_kernel_args *a, const struct asora_source_view *v,
                                 double *column, int di, int dj, int dk, long long cells,
                                 unsigned long long *visited) {
   long long idx;
-  double g[IONF_N_SPECIES], heat[IONF_N_SPECIES], col_out[IONF_N_SPECIES];
-  if (asora_cell_step(v, column, di, dj, dk, &idx, g, a->heat ? heat : NULL, col_out)) {
+  double g[NS], heat[NS], col_out[NS];
+  if (asora_cell_step(v, NS, column, di, dj, dk, &idx, g, a->heat ? heat : NULL, col_out)) {
     ++*visited;
-    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    for (int s = 0; s < NS; ++s) {
       long long at = s * cells + idx;
       if (g[s] != 0.0) atomicAdd(&a->gamma[at], g[s]);
       if (a->heat && heat[s] != 0.0) atomicAdd(&a->heat[at], heat[s]);
@@ -82,7 +87,7 @@ __device__ static void add_cell(const struct trace_kernel_args *a, const struct 
   }
 }
 
-template <int THREADS, int MIN_BLOCKS>
+template <int THREADS, int MIN_BLOCKS, int NS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_trace_kernel(struct trace_kernel_args a) {
   if (blockIdx.x >= a.count) return;
@@ -99,7 +104,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
       int di, dj, dk;
       asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-      add_cell(&a, &v, column, di, dj, dk, cells, &visited);
+      add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
     }
     __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
   }
@@ -115,6 +120,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
  * (blockIdx.y = source), one launch per shell; the launch boundary orders the
  * shells.  Same per-cell maths, same results as the block-per-source kernel.
  */
+template <int NS>
 __global__ void __launch_bounds__(TRACE_THREADS)
     asora_shell_kernel(struct trace_kernel_args a, int h) {
   struct asora_source_view v;
@@ -130,7 +136,7 @@ __global__ void __launch_bounds__(TRACE_THREADS)
        t += (long long)gridDim.x * blockDim.x) {
     int di, dj, dk;
     asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-    add_cell(&a, &v, column, di, dj, dk, cells, &visited);
+    add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
   }
   typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
@@ -189,7 +195,7 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
     int ijk[3] = {p[0], p[1], p[2]};
     struct asora_domain dom;
     asora_domain_make(ijk, g->n, g->periodic, &g->box, ac->s.r_max_cells, &dom);
-    long long c = IONF_N_SPECIES * asora_domain_box_cells(&dom); /* a box per species */
+    long long c = ac->s.n_species * asora_domain_box_cells(&dom); /* a box per species */
     if (c > stride) stride = c;
     int h = asora_domain_h_max(&dom);
     if (h > ac->h_max) ac->h_max = h;
@@ -220,7 +226,10 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a)
   if (a->count >= 2LL * ac->sm_count) {
     /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
        7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
-    asora_trace_kernel<TRACE_THREADS, 4><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+    if (ac->s.n_species == 3)
+      asora_trace_kernel<TRACE_THREADS, 4, 3><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+    else
+      asora_trace_kernel<TRACE_THREADS, 4, 1><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
     return IONF_OK;
   }
@@ -233,7 +242,10 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a)
   if (per_source < 1) per_source = 1;
   dim3 grid((unsigned)per_source, (unsigned)a->count);
   for (int h = 0; h <= ac->h_max; ++h) {
-    asora_shell_kernel<<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    if (ac->s.n_species == 3)
+      asora_shell_kernel<3><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    else
+      asora_shell_kernel<1><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
   }
   return IONF_OK;
@@ -242,8 +254,8 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a)
 static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, struct tracer_rates *r,
                            struct trace_stats *stats) {
   struct asora_cuda *ac = cuda_of(t);
-  size_t species_bytes = sizeof(double) * (size_t)f->cells * IONF_N_SPECIES;
-  double *heat = ac->s.tables.heating ? r->heating_erg_per_s : NULL;
+  size_t species_bytes = sizeof(double) * (size_t)f->cells * (size_t)f->n_species;
+  double *heat = ac->s.tables.heating || ac->s.bands.heating ? r->heating_erg_per_s : NULL;
   if (!r->accumulate) {
     CUDA_CHECK(cudaMemsetAsync(r->gamma_per_s, 0, species_bytes, ac->stream), "clearing Gamma");
     if (heat)
@@ -255,6 +267,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   memset(&a, 0, sizeof a);
   a.n_h_cm3 = f->n_h_cm3;
   a.x_ion_av = f->x_ion_av;
+  a.abundance_he = f->abundance_he;
   a.gamma = r->gamma_per_s;
   a.heat = heat;
   a.columns = ac->d_columns;
@@ -267,6 +280,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.cell_cm = f->cell_cm;
   a.r_max_cells = ac->s.r_max_cells;
   a.tables = ac->s.tables;
+  a.bands = ac->s.bands;
   a.cells_visited = ac->d_visited;
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
   for (long long first = 0; first < ac->src.count; first += ac->batch) {

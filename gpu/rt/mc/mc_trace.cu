@@ -230,7 +230,7 @@ static ionf_err mc_set_sources(struct tracer *t, const struct tracer_sources *sr
 static ionf_err tracer_trace(struct tracer *t, const struct tracer_fields *f,
                              struct tracer_rates *r, struct trace_stats *stats) {
   struct mc_tracer_cuda *mt = tracer_of(t);
-  size_t species_bytes = sizeof(double) * (size_t)f->cells * IONF_N_SPECIES;
+  size_t species_bytes = sizeof(double) * (size_t)f->cells * (size_t)f->n_species;
   if (!r->accumulate) {
     CUDA_CHECK(cudaMemsetAsync(r->gamma_per_s, 0, species_bytes, mt->stream), "clearing Gamma");
     if (r->heating_erg_per_s)

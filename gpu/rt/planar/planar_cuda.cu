@@ -34,7 +34,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
                            struct trace_stats *stats) {
   struct planar_cuda *pc = (struct planar_cuda *)t->impl;
   double *heat = pc->s.tables.heating ? r->heating_erg_per_s : NULL;
-  size_t species_bytes = sizeof(double) * (size_t)f->cells * IONF_N_SPECIES;
+  size_t species_bytes = sizeof(double) * (size_t)f->cells * (size_t)f->n_species;
   if (!r->accumulate) { /* the first tracer of a pass sets every cell */
     CUDA_CHECK(cudaMemsetAsync(r->gamma_per_s, 0, species_bytes, pc->stream), "clearing Gamma");
     if (heat)
@@ -45,6 +45,8 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
     struct planar_column_view v;
     v.n_h_cm3 = f->n_h_cm3;
     v.x_ion_av = f->x_ion_av;
+    v.n_species = f->n_species;
+    v.abundance_he = f->abundance_he;
     v.n = n;
     v.cell_cm = f->cell_cm;
     v.face = pc->s.planes[p].face;

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
+#include "rt/bands_k.h"
 #include "rt/photo_k.h"
 #include "rt/tracer.h"
 
@@ -26,11 +27,14 @@ struct trace_input {
   struct grid grid;                 /*!< geometry and the box the fields hold */
   const double *n_h_cm3;            /*!< the box's hydrogen densities */
   const double *x_ion_av;           /*!< [species][box cells] time-averaged ion fractions */
+  int n_species;                    /*!< species blocks (0 or 1: hydrogen alone; 3: helium) */
+  double abundance_he;              /*!< n_He / n_H */
   const struct source_list *sources;/*!< all sources */
   int64_t first_source;             /*!< this pass traces sources first..first+count-1 */
   int64_t source_count;
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables */
+  struct bands_view bands;          /*!< three species: the band tables (bands_k.h) */
   enum asora_cpu_order order;       /*!< CPU visiting order (0 = lines) */
   double *heating_out;              /*!< optional (NULL): [species][box cells] photo-heating
                                          per absorber atom is added here */
@@ -63,6 +67,8 @@ struct asora_tracer_setup {
                                          start; each pass brings its own) */
   double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables, in the tracer's memory */
+  struct bands_view bands;          /*!< three species: the band tables, in its memory */
+  int n_species;                    /*!< the fields' species (column buffers per species) */
   enum asora_cpu_order order;       /*!< CPU: visiting order (results identical) */
   int64_t source_batch_size;        /*!< CUDA: sources in flight; 0 = from the SMs and memory */
   void *stream;                     /*!< CUDA: the backend's cudaStream_t */

@@ -23,6 +23,7 @@ struct sweep {
   double *column_out; /* optional per-grid-cell copy (tests), [species][box cells] */
   double *heating;    /* optional photo-heating accumulator, [species][box cells] */
   int64_t cells;      /* the box's cells: the species stride of the arrays */
+  int n_species;      /* species blocks */
   int atomic_add;   /* several sources update gamma concurrently */
   enum asora_cpu_order order;
 };
@@ -30,11 +31,11 @@ struct sweep {
 /* One cell: the shared step of asora_k.h, then the adds of every species. */
 static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk) {
   long long idx;
-  double g[IONF_N_SPECIES], h[IONF_N_SPECIES], col_out[IONF_N_SPECIES];
-  if (!asora_cell_step(&sw->view, sw->column, di, dj, dk, &idx, g, sw->heating ? h : NULL,
-                       col_out))
+  double g[IONF_MAX_SPECIES], h[IONF_MAX_SPECIES], col_out[IONF_MAX_SPECIES];
+  if (!asora_cell_step(&sw->view, sw->n_species, sw->column, di, dj, dk, &idx, g,
+                       sw->heating ? h : NULL, col_out))
     return 0;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  for (int s = 0; s < sw->n_species; ++s) {
     int64_t at = s * sw->cells + idx;
     if (sw->column_out) sw->column_out[at] = col_out[s];
     if (sw->atomic_add) {
@@ -97,6 +98,7 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   struct asora_source_view *v = &sw->view;
   v->n_h_cm3 = in->n_h_cm3;
   v->x_ion_av = in->x_ion_av;
+  v->abundance_he = in->abundance_he;
   v->n = in->grid.n;
   v->periodic = in->grid.periodic;
   v->box = in->grid.box;
@@ -106,10 +108,12 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   asora_domain_make(v->src, in->grid.n, in->grid.periodic, &in->grid.box, in->r_max_cells,
                     &v->dom);
   v->tables = in->tables;
+  v->bands = in->bands;
   sw->gamma = gamma;
   sw->cells = grid_box_cells(&in->grid.box);
+  sw->n_species = in->n_species > 0 ? in->n_species : 1;
   sw->column_out = in->column_out;
-  sw->heating = in->tables.heating ? in->heating_out : NULL;
+  sw->heating = in->tables.heating || in->bands.heating ? in->heating_out : NULL;
   sw->order = in->order;
 }
 
@@ -192,7 +196,7 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
   for (int64_t s = in->first_source; s < in->first_source + in->source_count; ++s) {
     struct sweep sw;
     sweep_init(&sw, in, s, gamma_out);
-    long long c = IONF_N_SPECIES * asora_domain_box_cells(&sw.view.dom);
+    long long c = sw.n_species * asora_domain_box_cells(&sw.view.dom);
     if (c > max_cells) max_cells = c;
   }
   int threads = omp_get_max_threads();

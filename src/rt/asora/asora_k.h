@@ -19,6 +19,7 @@
 #include "chem/species_k.h"
 #include "core/ionf_hd.h"
 #include "grid/grid.h"
+#include "rt/bands_k.h"
 #include "rt/photo_k.h"
 
 /** Optical-depth floor of the interpolation weights (C2-Ray's tau_0 = 0.6). */
@@ -329,6 +330,7 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 struct asora_source_view {
   const double *n_h_cm3;          /*!< the box's hydrogen densities */
   const double *x_ion_av;         /*!< [species][box cells] time-averaged ion fractions */
+  double abundance_he;            /*!< n_He / n_H (helium's absorber densities) */
   long long n;                    /*!< cells per side of the whole grid */
   int periodic;
   struct grid_box box;            /*!< the cells the fields hold (grid/grid.h) */
@@ -337,10 +339,12 @@ struct asora_source_view {
   double ndot_per_s;              /*!< source photon rate */
   struct asora_domain dom;        /*!< traced domain */
   struct photo_table_view tables;
+  struct bands_view bands;        /*!< three species (helium): the band tables */
 };
 
 /**
- * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for every species: interpolate the
+ * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for each of
+ * the ns species (a constant at every call site, so loops over them unroll): interpolate the
  * incoming column from the upstream cells' outgoing columns in `column`
  * ([species][the domain's bounding box]), store this cell's outgoing column
  * there, and compute its photoionization rate.  Returns 0 for a cell beyond
@@ -350,8 +354,8 @@ struct asora_source_view {
  * heat[s] (when heat is not NULL and the tables heat) and the outgoing column
  * in col_out[s].
  */
-IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, double *column,
-                                        int di, int dj, int dk, long long *idx,
+IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const int ns,
+                                        double *column, int di, int dj, int dk, long long *idx,
                                         double *gamma, double *heat, double *col_out) {
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
   if (r2 > v->dom.r2_max_cells) return 0;
@@ -362,19 +366,19 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
   long long c = (li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   long long box = asora_domain_box_cells(&v->dom); /* one species' column buffer */
-  double x_ion[IONF_N_SPECIES], n_abs[IONF_N_SPECIES], col_in[IONF_N_SPECIES];
-  for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
-  for (int s = 0; s < IONF_N_SPECIES; ++s)
-    n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion);
+  double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
+  for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+  for (int s = 0; s < ns; ++s)
+    n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
   double ds_cells, volume;
   if (di == 0 && dj == 0 && dk == 0) {
-    for (int s = 0; s < IONF_N_SPECIES; ++s) col_in[s] = 0.0;
+    for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
     ds_cells = 0.5; /* from the source at the cell centre to its face */
     volume = v->cell_cm * v->cell_cm * v->cell_cm;
   } else {
     struct asora_stencil st;
     asora_stencil_make(di, dj, dk, &st);
-    for (int s = 0; s < IONF_N_SPECIES; ++s) {
+    for (int s = 0; s < ns; ++s) {
       const double *col_s = column + s * box;
       double col[4];
       for (int m = 0; m < 4; ++m)
@@ -388,7 +392,24 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, doubl
   }
   double ds_cm = ds_cells * v->cell_cm;
   *idx = c;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
+  if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
+    double dcol[BANDS_N_ABSORBERS];
+    int lit = 0;
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
+      dcol[s] = n_abs[s] * ds_cm;
+      double out = col_in[s] + dcol[s];
+      column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+      col_out[s] = out;
+      gamma[s] = 0.0;
+      if (heat) heat[s] = 0.0;
+      lit = lit || col_in[s] <= PHOTO_MAX_COLUMN_CM2;
+    }
+    if (lit)
+      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma,
+                  v->bands.heating ? heat : (double *)0, (double *)0);
+    return 1;
+  }
+  for (int s = 0; s < ns; ++s) {
     double out = col_in[s] + n_abs[s] * ds_cm;
     column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
     col_out[s] = out;

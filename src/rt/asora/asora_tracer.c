@@ -19,7 +19,7 @@ static struct asora_cpu_tracer *cpu_of(struct tracer *t) { return t->impl; }
 static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struct tracer_rates *r,
                           struct trace_stats *stats) {
   struct asora_cpu_tracer *at = cpu_of(t);
-  double *heat = at->s.tables.heating ? r->heating_erg_per_s : NULL;
+  double *heat = at->s.tables.heating || at->s.bands.heating ? r->heating_erg_per_s : NULL;
   tracer_clear_host(f, r, heat != NULL);
   struct trace_input in;
   memset(&in, 0, sizeof in);
@@ -27,11 +27,14 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.grid.cell_cm = f->cell_cm;
   in.n_h_cm3 = f->n_h_cm3;
   in.x_ion_av = f->x_ion_av;
+  in.n_species = f->n_species;
+  in.abundance_he = f->abundance_he;
   in.sources = t->sources.list;
   in.first_source = t->sources.first;
   in.source_count = t->sources.count;
   in.r_max_cells = at->s.r_max_cells;
   in.tables = at->s.tables;
+  in.bands = at->s.bands;
   in.order = at->s.order;
   in.heating_out = heat;
   struct trace_stats mine = {0, 0, 0};

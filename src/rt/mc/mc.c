@@ -84,7 +84,7 @@ struct mc_medium mc_medium_make(const struct mc_state *st, int64_t n, int period
 }
 
 ionf_err mc_state_init(const struct mc_config *mc, const struct photo_spectrum *spectrum,
-                       const struct species_data species[IONF_N_SPECIES],
+                       const struct species_data species[IONF_MAX_SPECIES],
                        const struct chem_params *chem, int64_t n, struct mc_state *st) {
   memset(st, 0, sizeof *st);
   st->seed = mc->seed;

@@ -86,7 +86,7 @@ struct mc_state {
  */
 IONF_NODISCARD ionf_err mc_state_init(const struct mc_config *mc,
                                       const struct photo_spectrum *spectrum,
-                                      const struct species_data species[IONF_N_SPECIES],
+                                      const struct species_data species[IONF_MAX_SPECIES],
                                       const struct chem_params *chem, int64_t n,
                                       struct mc_state *st);
 void mc_state_free(struct mc_state *st);

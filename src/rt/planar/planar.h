@@ -22,6 +22,8 @@ struct planar_input {
   struct grid grid;                    /*!< geometry (non-periodic) */
   const double *n_h_cm3;               /*!< n^3 hydrogen densities */
   const double *x_ion_av;              /*!< [species][n^3] time-averaged ion fractions */
+  int n_species;                       /*!< species blocks (0 or 1: hydrogen alone) */
+  double abundance_he;                 /*!< n_He / n_H */
   const struct planar_source *planes;  /*!< the plane sources */
   int n_planes;
   struct photo_table_view tables;

@@ -20,6 +20,8 @@ ionf_err planar_cpu_trace(const struct planar_input *in, double *gamma_out,
     struct planar_column_view v;
     v.n_h_cm3 = in->n_h_cm3;
     v.x_ion_av = in->x_ion_av;
+    v.n_species = in->n_species > 0 ? in->n_species : 1;
+    v.abundance_he = in->abundance_he;
     v.n = n;
     v.cell_cm = in->grid.cell_cm;
     v.face = in->planes[p].face;
@@ -44,7 +46,7 @@ ionf_err planar_cpu_trace(const struct planar_input *in, double *gamma_out,
 #pragma omp for schedule(static)
       for (int64_t u = 0; u < n; ++u) {
         for (int64_t k = 0; k < n; ++k)
-          for (int sp = 0; sp < IONF_N_SPECIES; ++sp) col[k].cm2[sp] = 0.0;
+          for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp) col[k].cm2[sp] = 0.0; /* all, set */
         for (int64_t s = 0; s < n; ++s)
           for (int64_t k = 0; k < n; ++k)
             col[k] = planar_cell_step(&v, planar_cell_index(n, v.face, u * n + k, s), col[k],

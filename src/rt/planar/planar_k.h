@@ -47,6 +47,8 @@ IONF_HD IONF_INLINE long long planar_cell_index(long long n, int face, long long
 struct planar_column_view {
   const double *n_h_cm3;          /*!< n^3 hydrogen densities */
   const double *x_ion_av;         /*!< [species][n^3] time-averaged ion fractions (species_k.h) */
+  int n_species;                  /*!< species blocks (hydrogen: 1) */
+  double abundance_he;            /*!< n_He / n_H */
   long long n;                    /*!< cells per side */
   double cell_cm;                 /*!< cell side [cm] */
   int face;
@@ -61,7 +63,7 @@ IONF_HD IONF_INLINE double planar_column_ndot(double flux_per_cm2_s, double cell
 
 /** The column densities of every species along a column [cm^-2]. */
 struct planar_columns {
-  double cm2[IONF_N_SPECIES];
+  double cm2[IONF_MAX_SPECIES];
 };
 
 /**
@@ -77,11 +79,11 @@ IONF_HD IONF_INLINE struct planar_columns planar_cell_step(const struct planar_c
                                                            double *gamma, double *heat) {
   double ds_cm = v->cell_cm;
   long long cells = v->n * v->n * v->n;
-  double x_ion[IONF_N_SPECIES];
-  for (int s = 0; s < IONF_N_SPECIES; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
-  struct planar_columns out;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) {
-    double n_abs = species_absorber_density(s, v->n_h_cm3[c], x_ion);
+  double x_ion[IONF_MAX_SPECIES];
+  for (int s = 0; s < v->n_species; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+  struct planar_columns out = in;
+  for (int s = 0; s < v->n_species; ++s) {
+    double n_abs = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
     double col_in = in.cm2[s];
     double col_out = col_in + n_abs * ds_cm;
     if (col_in <= PHOTO_MAX_COLUMN_CM2) {
@@ -96,10 +98,11 @@ IONF_HD IONF_INLINE struct planar_columns planar_cell_step(const struct planar_c
   return out;
 }
 
-/** Whether a column is still transparent to some species (one at or below PHOTO_MAX_COLUMN_CM2). */
-IONF_HD IONF_INLINE int planar_column_lit(struct planar_columns col) {
+/** Whether a column is still transparent to some of the n_species species (one at or
+    below PHOTO_MAX_COLUMN_CM2). */
+IONF_HD IONF_INLINE int planar_column_lit(struct planar_columns col, int n_species) {
   int lit = 0;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) lit = lit || col.cm2[s] <= PHOTO_MAX_COLUMN_CM2;
+  for (int s = 0; s < n_species; ++s) lit = lit || col.cm2[s] <= PHOTO_MAX_COLUMN_CM2;
   return lit;
 }
 
@@ -111,8 +114,8 @@ IONF_HD IONF_INLINE int planar_column_lit(struct planar_columns col) {
 IONF_HD IONF_INLINE double planar_trace_column(const struct planar_column_view *v,
                                                long long column, double *gamma, double *heat) {
   struct planar_columns col;
-  for (int s = 0; s < IONF_N_SPECIES; ++s) col.cm2[s] = 0.0;
-  for (long long s = 0; s < v->n && planar_column_lit(col); ++s)
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) col.cm2[s] = 0.0;
+  for (long long s = 0; s < v->n && planar_column_lit(col, v->n_species); ++s)
     col = planar_cell_step(v, planar_cell_index(v->n, v->face, column, s), col, gamma, heat);
   return col.cm2[SPECIES_HI];
 }

@@ -28,6 +28,8 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.grid.cell_cm = f->cell_cm;
   in.n_h_cm3 = f->n_h_cm3;
   in.x_ion_av = f->x_ion_av;
+  in.n_species = f->n_species;
+  in.abundance_he = f->abundance_he;
   in.planes = pt->s.planes;
   in.n_planes = pt->s.n_planes;
   in.tables = pt->s.tables;

@@ -1,0 +1,51 @@
+/**
+ * @file bands.h
+ * @brief Building the band tables of bands_k.h for a source spectrum (host).
+ */
+#ifndef IONF_BANDS_H
+#define IONF_BANDS_H
+
+#include "core/error.h"
+#include "rt/bands_k.h"
+#include "rt/sed.h"
+
+/** The sources' spectrum for helium runs. */
+enum bands_spectrum_type { BANDS_BLACKBODY, BANDS_POWERLAW, BANDS_TABLE };
+
+struct bands_setup {
+  enum bands_spectrum_type type;
+  double t_eff_k;        /*!< black body: temperature [K] */
+  double powerlaw_index; /*!< power law: L_nu ~ nu^-index (photons ~ nu^-(index+1)) */
+  const struct sed *table; /*!< BANDS_TABLE: the tabulated spectrum (rt/sed.h) */
+  double e_max_ev;       /*!< the spectrum ends here [eV] (> 54.416) */
+  int n_sub[3];          /*!< sub-bins of the bands HI-HeI, HeI-HeII, above HeII (>= 1 each) */
+  int num_tau;           /*!< table intervals: num_tau + 1 points */
+  double min_log_tau, max_log_tau; /*!< log10 of the optical depths the tables span */
+  int heating;           /*!< build the energy tables */
+};
+
+struct bands {
+  int n_bins, num_tau;
+  double min_log_tau, dlog_tau;
+  int heating;
+  double e_lo_ev[BANDS_MAX_BINS], e_hi_ev[BANDS_MAX_BINS]; /*!< sub-bin edges [eV] */
+  double index[BANDS_MAX_BINS];  /*!< the sub-bin's cross-section power law */
+  double *sigma_cm2;             /*!< [bin][absorber] */
+  double *thick, *thin, *e_thick, *e_thin; /*!< [bin][num_tau + 1] */
+};
+
+/**
+ * Sub-bin edges log-spaced in each band; in each sub-bin the power law of the band's
+ * own absorber (HI, HeI, HeII: Verner et al. 1996, atomic_k.h) between its edges;
+ * tables by GSL adaptive quadrature (relative 1e-10) of the spectrum normalised to one
+ * photon per second from 13.598 eV to e_max_ev.  Errors: IONF_ERR_CONFIG naming the
+ * bad value (sub-bins, e_max, T_eff, index), IONF_ERR_MEM.
+ */
+IONF_NODISCARD ionf_err bands_build(const struct bands_setup *setup, struct bands *b);
+void bands_free(struct bands *b);
+/** View for bands_rates (host pointers). */
+struct bands_view bands_view_of(const struct bands *b);
+/** Photons per second of a normalised source between e_lo and e_hi [eV] (tests). */
+double bands_spectrum_photons(const struct bands_setup *setup, double e_lo_ev, double e_hi_ev);
+
+#endif /* IONF_BANDS_H */

@@ -1,0 +1,219 @@
+/**
+ * @file test_bands.c
+ * @brief The band tables of hydrogen and helium (src/rt/bands.c, bands_k.h) against
+ *        direct integration over frequency with Verner's cross-sections: the photons
+ *        surviving columns of HI, HeI and HeII, the photons a cell absorbs per absorber
+ *        and the heat they bring, for a 1e5 K black body and a quasar power law;
+ *        photon conservation in every sub-bin; the sub-bins add up to the spectrum.
+ */
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chem/atomic_k.h"
+#include "core/constants.h"
+#include "rt/bands.h"
+#include "rt/sed.h"
+#include "test_util.h"
+
+struct exact {
+  const struct bands_setup *setup;
+  double col[3], dcol[3];
+  int what;      /* 0: surviving; 1 + s: absorbed by s; 4 + s: heat of s */
+};
+
+static double photons(const struct bands_setup *s, double e) {
+  if (s->type == BANDS_POWERLAW) return pow(e / IONF_E_HI_EV, -s->powerlaw_index - 1.0);
+  if (s->type == BANDS_TABLE) return sed_photons_at(s->table, e);
+  double x = e / (IONF_K_B_EV_PER_K * s->t_eff_k);
+  return x > 700.0 ? 0.0 : e * e / expm1(x);
+}
+
+static double exact_f(double e, void *vp) {
+  const struct exact *p = vp;
+  double tau = 0.0, dtau = 0.0, sig[3];
+  for (int s = 0; s < 3; ++s) {
+    sig[s] = atomic_sigma_cm2(s, e);
+    tau += sig[s] * p->col[s];
+    dtau += sig[s] * p->dcol[s];
+  }
+  double n = photons(p->setup, e) * exp(-tau);
+  if (p->what == 0) return n;
+  int s = (p->what - 1) % 3;
+  double share = dtau > 0.0 ? sig[s] * p->dcol[s] / dtau : 0.0;
+  double absorbed = n * -expm1(-dtau) * share;
+  return p->what <= 3 ? absorbed : absorbed * (e - atomic_threshold_ev(s)) * IONF_EV_ERG;
+}
+
+static double exact(struct exact *p) {
+  static gsl_integration_workspace *ws;
+  if (!ws) ws = gsl_integration_workspace_alloc(4000);
+  /* integrate band by band: the cross-sections jump at the thresholds */
+  const double edges[4] = {IONF_E_HI_EV, IONF_E_HEI_EV, IONF_E_HEII_EV, p->setup->e_max_ev};
+  double sum = 0.0, norm = 0.0, v, err;
+  int what = p->what;
+  for (int b = 0; b < 3; ++b) {
+    gsl_function f = {exact_f, p};
+    gsl_integration_qag(&f, edges[b], edges[b + 1], 0.0, 1e-11, 4000, GSL_INTEG_GAUSS41, ws, &v, &err);
+    sum += v;
+    p->what = 0;
+    struct exact bare = *p;
+    memset(bare.col, 0, sizeof bare.col);
+    gsl_function g = {exact_f, &bare};
+    gsl_integration_qag(&g, edges[b], edges[b + 1], 0.0, 1e-11, 4000, GSL_INTEG_GAUSS41, ws, &v, &err);
+    norm += v;
+    p->what = what;
+  }
+  return sum / norm;
+}
+
+/* worst relative errors of one spectrum; returns 0 when the tables cannot be built */
+static int check_spectrum(const char *name, struct bands_setup *setup, double tol_survive,
+                          double tol_absorb, double tol_heat) {
+  struct bands b;
+  if (bands_build(setup, &b) != IONF_OK) {
+    fprintf(stderr, "FAIL: %s: %s\n", name, ionf_error_message());
+    ++test_failures;
+    return 0;
+  }
+  struct bands_view v = bands_view_of(&b);
+  EXPECT(setup->e_max_ev < 150.0 || (v.first_xray_bin < v.n_bins &&
+                                     v.first_xray_bin > setup->n_sub[0] + setup->n_sub[1]),
+         "%s: X-ray sub-bins from %d of %d", name, v.first_xray_bin, v.n_bins);
+  /* the sub-bins hold the whole spectrum: sum of thick_b(0) = 1 */
+  double total = 0.0;
+  for (int k = 0; k < v.n_bins; ++k) total += v.thick[k * (v.num_tau + 1)];
+  EXPECT(fabs(total - 1.0) < 1e-9, "%s: sub-bins hold %.12f of the photons", name, total);
+  /* columns: HI-dominated, He-dominated, mixed; from thin to a few optical depths at 54 eV */
+  const double cols[][3] = {{1e16, 1e15, 1e14},  {1e17, 1e16, 1e16}, {1e18, 1e17, 1e17},
+                            {1e14, 1e18, 1e18},  {1e19, 1e18, 1e16}, {0.0, 0.0, 3e18},
+                            {3e17, 0.0, 0.0}};
+  const double dcols[][3] = {{1e15, 1e14, 1e13}, {3e16, 1e15, 3e16}, {1e18, 1e17, 1e17}};
+  double w_surv = 0.0, w_abs = 0.0, w_heat = 0.0, w_cons = 0.0;
+  for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
+    struct exact p = {setup, {cols[c][0], cols[c][1], cols[c][2]}, {0}, 0};
+    double band_surv = 0.0;
+    for (int k = 0; k < v.n_bins; ++k) {
+      double tau = 0.0;
+      for (int s = 0; s < 3; ++s) tau += v.sigma_cm2[3 * k + s] * p.col[s];
+      band_surv += photo_table_lookup(v.thick + k * (v.num_tau + 1), v.num_tau, v.min_log_tau,
+                                      v.dlog_tau, tau);
+    }
+    double ex = exact(&p), e = fabs(band_surv / ex - 1.0);
+    w_surv = e > w_surv || e != e ? e : w_surv;
+    for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
+      memcpy(p.dcol, dcols[d], sizeof p.dcol);
+      double gamma[3] = {0}, heat[3] = {0}, soft[3] = {0}, xray[3] = {0}, g2[3] = {0};
+      bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, gamma, heat, NULL);
+      /* with the X-rays apart: the same rates, the same energy in all */
+      bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, g2, soft, xray);
+      for (int s = 0; s < 3; ++s)
+        EXPECT(g2[s] == gamma[s] && fabs(soft[s] + xray[s] - heat[s]) <= 1e-13 * fabs(heat[s]) &&
+                   (v.first_xray_bin < v.n_bins || xray[s] == 0.0),
+               "%s: X-ray split of absorber %d: %g + %g vs %g", name, s, soft[s], xray[s], heat[s]);
+      double absorbed_all = 0.0;
+      for (int s = 0; s < 3; ++s) {
+        if (p.dcol[s] <= 0.0) continue;
+        absorbed_all += gamma[s] * p.dcol[s];
+        p.what = 1 + s;
+        double ea = exact(&p);
+        p.what = 4 + s;
+        double eh = exact(&p);
+        /* errors relative to the cell's whole absorption: a species that takes 1e-6 of
+           it may be off by more without changing anything */
+        p.what = 0;
+        double ra = fabs(gamma[s] * p.dcol[s] - ea), rh = fabs(heat[s] * p.dcol[s] - eh);
+        if (ea > 1e-4 * ex) w_abs = ra / ea > w_abs || ra != ra ? ra / ea : w_abs;
+        if (eh > 0.0 && ea > 1e-4 * ex) w_heat = rh / eh > w_heat || rh != rh ? rh / eh : w_heat;
+      }
+      /* photon conservation: what the absorbers take is what the tables lose */
+      double out[3];
+      for (int s = 0; s < 3; ++s) out[s] = p.col[s] + p.dcol[s];
+      double lost = 0.0;
+      for (int k = 0; k < v.n_bins; ++k) {
+        double t_in = 0.0, t_out = 0.0;
+        for (int s = 0; s < 3; ++s) {
+          t_in += v.sigma_cm2[3 * k + s] * p.col[s];
+          t_out += v.sigma_cm2[3 * k + s] * out[s];
+        }
+        const double *thick = v.thick + k * (v.num_tau + 1), *thin = v.thin + k * (v.num_tau + 1);
+        if (t_out - t_in > PHOTO_TAU_THIN_LIMIT)
+          lost += photo_table_lookup(thick, v.num_tau, v.min_log_tau, v.dlog_tau, t_in) -
+                  photo_table_lookup(thick, v.num_tau, v.min_log_tau, v.dlog_tau, t_out);
+        else /* a thin sub-bin: the first-order form, as bands_rates */
+          lost += photo_table_lookup(thin, v.num_tau, v.min_log_tau, v.dlog_tau, t_out) * (t_out - t_in);
+      }
+      double ec = fabs(absorbed_all - lost) / lost;
+      w_cons = ec > w_cons || ec != ec ? ec : w_cons;
+    }
+  }
+  printf("%s (%d+%d+%d sub-bins): surviving %.2e, absorbed %.2e, heat %.2e, conservation %.2e\n",
+         name, setup->n_sub[0], setup->n_sub[1], setup->n_sub[2], w_surv, w_abs, w_heat, w_cons);
+  EXPECT(w_surv <= tol_survive, "%s: surviving photons off by %.3g", name, w_surv);
+  EXPECT(w_abs <= tol_absorb, "%s: absorbed photons off by %.3g", name, w_abs);
+  EXPECT(w_heat <= tol_heat, "%s: heat off by %.3g", name, w_heat);
+  EXPECT(w_cons <= 1e-14, "%s: photons not conserved: %.3g", name, w_cons);
+  bands_free(&b);
+  return 1;
+}
+
+int main(void) {
+  gsl_set_error_handler_off();
+  struct bands_setup bb = {.type = BANDS_BLACKBODY, .t_eff_k = 1e5, .e_max_ev = 10.0 * IONF_E_HEII_EV,
+                           .n_sub = {1, 26, 20}, .num_tau = 2000, .min_log_tau = -20.0,
+                           .max_log_tau = 4.0, .heating = 1};
+  /* tolerances: the measured worst errors (surviving, absorbed, heat) times 1.5:
+     1+26+20: 1.05e-3, 5.6e-3, 3.9e-3 (black body); 1.07e-3, 6.0e-3, 4.8e-3 (power law) */
+  check_spectrum("black body 1e5 K", &bb, 1.6e-3, 8.4e-3, 5.9e-3);
+  struct bands_setup pl = {.type = BANDS_POWERLAW, .powerlaw_index = 1.5, .e_max_ev = 2000.0,
+                           .n_sub = {1, 26, 20}, .num_tau = 2000, .min_log_tau = -20.0,
+                           .max_log_tau = 4.0, .heating = 1};
+  check_spectrum("power law 1.5", &pl, 1.6e-3, 9.0e-3, 7.2e-3);
+  /* 1+8+8: 5.8e-3, 1.95e-2, 9.0e-3 (black body); 1.75e-3, 1.12e-2, 6.5e-3 (power law) */
+  memcpy(bb.n_sub, (int[3]){1, 8, 8}, sizeof bb.n_sub);
+  check_spectrum("black body 1e5 K", &bb, 8.7e-3, 2.9e-2, 1.4e-2);
+  memcpy(pl.n_sub, (int[3]){1, 8, 8}, sizeof pl.n_sub);
+  check_spectrum("power law 1.5", &pl, 2.6e-3, 1.7e-2, 9.8e-3);
+  /* a tabulated spectrum: a power law of index 1.5 tabulated at 60 energies (log-log is
+     exact for a power law), so the tables equal the power law's to quadrature accuracy */
+  double e_tab[60], p_tab[60];
+  for (int i = 0; i < 60; ++i) {
+    e_tab[i] = 10.0 * pow(2100.0 / 10.0, i / 59.0);
+    p_tab[i] = 7.0 * pow(e_tab[i] / IONF_E_HI_EV, -2.5);
+  }
+  struct sed table = {60, e_tab, p_tab, "test"};
+  struct bands_setup tab = pl;
+  tab.type = BANDS_TABLE;
+  tab.table = &table;
+  memcpy(tab.n_sub, (int[3]){1, 8, 8}, sizeof tab.n_sub);
+  struct bands bt, bp;
+  if (bands_build(&tab, &bt) == IONF_OK && bands_build(&pl, &bp) == IONF_OK) {
+    double worst = 0.0;
+    size_t n = (size_t)(bt.num_tau + 1) * (size_t)bt.n_bins;
+    for (size_t i = 0; i < n; ++i) {
+      double d = fabs(bt.thick[i] - bp.thick[i]);
+      worst = d > worst || d != d ? d : worst;
+    }
+    printf("tabulated power law vs power law: worst table difference %.2e\n", worst);
+    /* the same integrands to rounding: measured 5.6e-16; 1e-12 */
+    EXPECT(worst < 1e-12, "tabulated spectrum differs: %g", worst);
+    bands_free(&bt);
+    bands_free(&bp);
+  } else {
+    EXPECT(0, "tabulated spectrum: %s", ionf_error_message());
+  }
+  /* bad set-ups are refused naming the value */
+  struct bands b;
+  struct bands_setup bad = bb;
+  bad.e_max_ev = 40.0;
+  EXPECT(bands_build(&bad, &b) == IONF_ERR_CONFIG && strstr(ionf_error_message(), "E_max = 40"),
+         "E_max below He II: %s", ionf_error_message());
+  ionf_error_clear();
+  bad = bb;
+  bad.n_sub[1] = 0;
+  EXPECT(bands_build(&bad, &b) == IONF_ERR_CONFIG, "no sub-bin in a band");
+  ionf_error_clear();
+  TEST_RETURN();
+}
