@@ -2,6 +2,8 @@
 if(IONFRONT_CUDA)
   ionf_add_test(NAME test_gpu_k_headers SOURCES test_gpu_k_headers.cu LABELS gpu)
   ionf_add_test(NAME test_backend_agreement SOURCES test_backend_agreement.c LABELS gpu TIMEOUT 600)
+  # helium's band rates and H + He chemistry on the GPU as on the host (issue 21)
+  ionf_add_test(NAME test_gpu_helium_k SOURCES test_gpu_helium_k.cu LABELS gpu)
 endif()
 
 # IONFRONT_REQUIRE_GPU=1 makes a GPU test fail instead of skipping where no GPU is
