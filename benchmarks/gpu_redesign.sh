@@ -42,7 +42,7 @@ if [ "$what" = tests ]; then
       echo "compute-sanitizer $tool bench_raytrace cuda $cfg: exit $? ($(tail -1 "$out/san.log"))"
     done
   done
-  for t in test_backend_agreement test_chem_gpu test_sequence_gpu test_mc_gpu test_bvh_gpu; do
+  for t in test_backend_agreement test_chem_gpu test_sequence_gpu test_mc_gpu test_bvh_gpu test_gpu_helium_k; do
     compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 tests/$t > "$out/san_$t.log" 2>&1
     echo "compute-sanitizer memcheck $t: exit $? ($(tail -1 "$out/san_$t.log"))"
   done
@@ -77,6 +77,15 @@ with h5py.File(a) as fa, h5py.File(b) as fb:
 print(f"{p}: CPU vs CUDA x_HII max rel diff {np.max(np.abs(xa - xb) / np.maximum(np.abs(xa), 1e-300)):.3g}")
 PY
   done
+fi
+
+if [ "$what" = tests ]; then
+  # the memory estimate with the GPU's figure (--dry-run prints it; a run that cannot fit
+  # is refused naming needed and available, before anything is allocated)
+  $new/ionfront run --dry-run --backend cuda --set grid.N=512 > "$out/dry512.log" 2>&1
+  echo "dry-run N=512 on the GPU: exit $? ($(grep -i 'gpu' "$out/dry512.log" | grep -i 'memory\|GB' | head -2 | tr '\n' ' '))"
+  $new/ionfront run --dry-run --backend cuda --set grid.N=4096 > "$out/dry4096.log" 2>&1
+  echo "dry-run N=4096 on the GPU: exit $? ($(tail -1 "$out/dry4096.log"))"
 fi
 
 if [ "$what" = bench ]; then

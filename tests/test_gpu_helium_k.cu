@@ -150,11 +150,14 @@ int main(void) {
   }
   printf("GPU vs host, %d cases: band rates %.3g, ion fractions %.3g, temperatures %.3g\n", N_CASES,
          worst[0], worst[1], worst[2]);
-  /* first measurement on a GPU pending: bounds of the host/device libm difference
-     (last-bit log10/exp/pow) carried through table differences and the iterations */
-  EXPECT(worst[0] <= 1e-10, "band rates differ by %.3g", worst[0]);
-  EXPECT(worst[1] <= 1e-8, "ion fractions differ by %.3g", worst[1]);
-  EXPECT(worst[2] <= 1e-8, "temperatures differ by %.3g", worst[2]);
+  /* measured on an H200 (2026-11-27): band rates 2.11e-9 (host and device log10 differ in
+     the last bit; a rate is a difference of table values), ion fractions 4.03e-5 and
+     temperatures 2.21e-5: those last bits can change an iteration count, and the n_e
+     iteration stops at a relative change of 1e-6, the temperature's at 1e-3 (chem_he_k.h),
+     so the two sides agree to the convergence criteria, not to rounding.  Tolerances 5x. */
+  EXPECT(worst[0] <= 1e-8, "band rates differ by %.3g", worst[0]);
+  EXPECT(worst[1] <= 2e-4, "ion fractions differ by %.3g", worst[1]);
+  EXPECT(worst[2] <= 1.1e-4, "temperatures differ by %.3g", worst[2]);
   for (int q = 0; q < 5; ++q) cudaFree(dev_tables[q]);
   cudaFree(d_cases);
   cudaFree(d_out);

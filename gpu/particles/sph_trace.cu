@@ -219,26 +219,31 @@ static ionf_err make_resident(const struct sph_trace_input *in) {
   IONF_CALL(dbuf_ensure(&g->nodes, (size_t)t->n_nodes * sizeof(struct bvh_node), "tree nodes"));
   IONF_CALL(dbuf_ensure(&g->leaves, (size_t)t->n_leaves * sizeof(struct bvh_leaf), "tree leaves"));
   IONF_CALL(dbuf_ensure(&g->order, (size_t)n * sizeof(int32_t), "sorted order"));
-  TRACE_CUDA(cudaMemcpy(g->xyzh.p, xyzh.data(), xyzh.size() * sizeof(double),
-                        cudaMemcpyHostToDevice), "copy of the particles");
-  TRACE_CUDA(cudaMemcpy(g->n_h_atoms.p, atoms.data(), atoms.size() * sizeof(double),
-                        cudaMemcpyHostToDevice), "copy of the hydrogen atoms");
+  TRACE_CUDA(cudaMemcpyAsync(g->xyzh.p, xyzh.data(), xyzh.size() * sizeof(double),
+                        cudaMemcpyHostToDevice, g->stream), "copy of the particles");
+  TRACE_CUDA(cudaMemcpyAsync(g->n_h_atoms.p, atoms.data(), atoms.size() * sizeof(double),
+                        cudaMemcpyHostToDevice, g->stream), "copy of the hydrogen atoms");
   if (t->n_nodes > 0)
-    TRACE_CUDA(cudaMemcpy(g->nodes.p, t->nodes, (size_t)t->n_nodes * sizeof(struct bvh_node),
-                          cudaMemcpyHostToDevice), "copy of the tree nodes");
+    TRACE_CUDA(cudaMemcpyAsync(g->nodes.p, t->nodes, (size_t)t->n_nodes * sizeof(struct bvh_node),
+                          cudaMemcpyHostToDevice, g->stream), "copy of the tree nodes");
   if (t->n_nodes > 0) {
     std::vector<struct bvh4_slot> slots((size_t)(4 * (int64_t)t->n_nodes));
     slots4_fill(t, slots.data());
     IONF_CALL(dbuf_ensure(&g->slots4, slots.size() * sizeof(struct bvh4_slot), "tree (four-wide)"));
-    TRACE_CUDA(cudaMemcpy(g->slots4.p, slots.data(), slots.size() * sizeof(struct bvh4_slot),
-                          cudaMemcpyHostToDevice), "copy of the tree (four-wide)");
+    TRACE_CUDA(cudaMemcpyAsync(g->slots4.p, slots.data(), slots.size() * sizeof(struct bvh4_slot),
+                          cudaMemcpyHostToDevice, g->stream), "copy of the tree (four-wide)");
+    TRACE_CUDA(cudaStreamSynchronize(g->stream), "the upload of the tree"); /* slots dies here */
   }
   if (t->n_leaves > 0)
-    TRACE_CUDA(cudaMemcpy(g->leaves.p, t->leaves, (size_t)t->n_leaves * sizeof(struct bvh_leaf),
-                          cudaMemcpyHostToDevice), "copy of the tree leaves");
+    TRACE_CUDA(cudaMemcpyAsync(g->leaves.p, t->leaves, (size_t)t->n_leaves * sizeof(struct bvh_leaf),
+                          cudaMemcpyHostToDevice, g->stream), "copy of the tree leaves");
   if (n > 0)
-    TRACE_CUDA(cudaMemcpy(g->order.p, t->order, (size_t)n * sizeof(int32_t),
-                          cudaMemcpyHostToDevice), "copy of the sorted order");
+    TRACE_CUDA(cudaMemcpyAsync(g->order.p, t->order, (size_t)n * sizeof(int32_t),
+                          cudaMemcpyHostToDevice, g->stream), "copy of the sorted order");
+  /* on the trace stream and waited for: a plain cudaMemcpy from pageable memory may still
+     be in flight when it returns, and the trace stream (non-blocking) would not wait for it;
+     the host vectors above must also outlive the copies */
+  TRACE_CUDA(cudaStreamSynchronize(g->stream), "the upload of the particles and the tree");
   g->particles_key = p;
   g->tree_key = t;
   g->pos_key = p->pos_cm;
