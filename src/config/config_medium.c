@@ -238,7 +238,7 @@ ionf_err config_medium_chemistry(struct config_ctx *ctx, const struct param_node
   if (n) {
     IONF_CHECK(n->kind == PARAM_SCALAR && n->scalar &&
                    (!strcmp(n->scalar, "A") || !strcmp(n->scalar, "B")),
-               IONF_ERR_CONFIG, "%s: %s.case = %s: A or B", ctx->name, s.path,
+               IONF_ERR_CONFIG, "%s: %s = %s: A or B", ctx->name, s.path,
                n->scalar ? n->scalar : "(not a word)");
     cfg->recombination_case_b = !strcmp(n->scalar, "B");
   }
