@@ -50,15 +50,18 @@ if [ "$what" = tests ]; then
   echo "compute-sanitizer memcheck (no leak check) test_mc_gpu: exit $? ($(tail -1 "$out/san_mc_noleak.log"))"
   cd "$root"
   # whole runs on the GPU against the CPU (max relative difference of x_HII at the end)
-  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles; do
+  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium; do
     case $p in
+      helium) set=(--set grid.N=32 --set 'material.abundance_He=0.08' --set 'material.isothermal=false'
+                   --set 'spectrum={type: blackbody, T_eff: 1e5}' --set 'time.t_end=30 Myr'
+                   --set 'time.outputs=[30 Myr]') ;;
       iliev3) set=(--set grid.N=32 --set 'time.t_end=0.5 Myr' --set 'time.outputs=[0.5 Myr]') ;;
       dice) set=(--set grid.N=32 --set 'time.t_end=3 Myr' --set 'time.outputs=[3 Myr]'
                  --set 'sources=[{position: [15,15,15], Ndot: 5e48}, {position: [7,23,15], Ndot: 5e48}, {position: [23,7,15], Ndot: 5e48}]') ;;
       *particles) set=(--set particles.generate.count_1d=16 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
       *) set=(--set grid.N=32 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
     esac
-    $new/ionfront example $p > /tmp/agree_$p.yaml
+    $new/ionfront example $([ $p = helium ] && echo iliev1 || echo $p) > /tmp/agree_$p.yaml
     for b in cpu cuda; do
       OMP_NUM_THREADS=8 $new/ionfront run /tmp/agree_$p.yaml --quiet --backend $b "${set[@]}" \
         --output /tmp/agree_${p}_$b > "$out/agree_${p}_$b.log" 2>&1 || echo "FAIL: $p on $b"
@@ -72,9 +75,11 @@ except ImportError:
     sys.exit(1)
 a, b = (sorted(glob.glob(f"/tmp/agree_{p}_{k}/snapshot_*.h5"))[-1] for k in ("cpu", "cuda"))
 with h5py.File(a) as fa, h5py.File(b) as fb:
-    key = "PartType0/IonizedFraction" if "PartType0" in fa else "Grid/x_HII"
-    xa, xb = fa[key][()], fb[key][()]
-print(f"{p}: CPU vs CUDA x_HII max rel diff {np.max(np.abs(xa - xb) / np.maximum(np.abs(xa), 1e-300)):.3g}")
+    keys = ["PartType0/IonizedFraction"] if "PartType0" in fa else \
+           [k for k in ("Grid/x_HII", "Grid/x_HeII", "Grid/x_HeIII", "Grid/T") if k in fa]
+    for key in keys:
+        xa, xb = fa[key][()], fb[key][()]
+        print(f"{p}: CPU vs CUDA {key} max rel diff {np.max(np.abs(xa - xb) / np.maximum(np.abs(xa), 1e-300)):.3g}")
 PY
   done
 fi

@@ -46,3 +46,6 @@ set_tests_properties(cli_output_dir PROPERTIES PROCESSORS 2 LABELS mpi TIMEOUT 3
 add_test(NAME cli_interrupt COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_interrupt.sh ${MPIEXEC_EXECUTABLE}
                                     $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_interrupt PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi TIMEOUT 300)
+# a grid run with helium through the command line, with a restart (issue 21)
+add_test(NAME cli_helium COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_helium.sh $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_helium PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -6,3 +6,5 @@ ionf_add_test(NAME test_config_shorten SOURCES test_config_shorten.c LABELS unit
 # point sources by length; source cells in each file's own convention in messages (issue 20)
 ionf_add_test(NAME test_config_source_lengths SOURCES test_config_source_lengths.c LABELS unit)
 ionf_add_test(NAME test_config_compare SOURCES test_config_compare.c LABELS unit)
+# helium's config keys and what helium refuses (issue 21)
+ionf_add_test(NAME test_config_helium SOURCES test_config_helium.c LABELS unit)

@@ -392,6 +392,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
       config_run_mpi,        config_cosmology,       config_sequence,
       config_synthetic,      config_debug};
   for (size_t r = 0; r < CONFIG_N(readers); ++r) IONF_CALL(readers[r](ctx, root, cfg));
+  IONF_CALL(config_species_check(ctx, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }
@@ -407,6 +408,11 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->abu_c = strtod(CONFIG_DEF_ABU_C, NULL);
   cfg->source_format = SOURCE_FORMAT_AUTO;
   cfg->spectrum = SPECTRUM_GREY;
+  cfg->spectrum_e_max_ev = 10.0 * IONF_E_HEII_EV;
+  cfg->band_sub_bins[0] = 1; /* C2-Ray's helium version: 1, 26 and 20 sub-bins */
+  cfg->band_sub_bins[1] = 26;
+  cfg->band_sub_bins[2] = 20;
+  cfg->recombination_case_b = 1;
   cfg->sigma0_cm2 = strtod(CONFIG_DEF_SIGMA_0, NULL);
   cfg->sigma_power_law_index = strtod(CONFIG_DEF_POWER_LAW, NULL);
   cfg->num_tau = (int)strtol(CONFIG_DEF_NUM_TAU, NULL, 10);

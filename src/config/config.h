@@ -203,10 +203,20 @@ struct ionf_config {
   /* spectrum */
   enum spectrum_type spectrum;
   double t_eff_k;               /*!< black-body temperature [K] */
+  double spectrum_index;        /*!< powerlaw: L_nu ~ nu^-index */
+  double spectrum_e_max_ev;     /*!< powerlaw, blackbody with helium: the spectrum's end [eV] */
+  char spectrum_file[IONF_PATH_MAX]; /*!< table: the two-column text or HDF5 file */
+  int band_sub_bins[3];         /*!< helium's band tables: sub-bins of the three bands */
   double sigma0_cm2;            /*!< HI cross-section at threshold [cm^2] */
   double sigma_power_law_index; /*!< sigma(nu) = sigma0 (nu/nu0)^-index */
   int num_tau;                  /*!< rate-table points */
   double min_log_tau, max_log_tau;
+
+  /* helium (the band tables and the H + He chemistry; absent keys: hydrogen alone) */
+  double abundance_he;          /*!< material.abundance_He: n_He / n_H */
+  double x_heii_initial;        /*!< material.x_HeII_initial */
+  double x_heiii_initial;       /*!< material.x_HeIII_initial */
+  int recombination_case_b;     /*!< chemistry.case: 1 B (default), 0 A (runs with helium) */
 
   /* time */
   double dt_s;                  /*!< time step [s] */

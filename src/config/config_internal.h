@@ -157,4 +157,9 @@ IONF_NODISCARD ionf_err config_time_outputs(struct config_ctx *ctx, struct param
                                             const char *t_end_text, const double *more,
                                             size_t n_more, struct ionf_config *cfg);
 
+/* What a run's species allow (config_species.c): helium needs a spectrum above 24.6 eV,
+   ASORA and point sources; case A needs helium. */
+IONF_NODISCARD ionf_err config_species_check(const struct config_ctx *ctx,
+                                             const struct ionf_config *cfg);
+
 #endif /* IONF_CONFIG_INTERNAL_H */

@@ -5,6 +5,7 @@
 #include "config/config_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "core/constants.h"
 #include "grid/clumps.h"
@@ -164,10 +165,40 @@ static ionf_err config_clumps(struct config_section *s, struct ionf_config *cfg)
   return IONF_OK;
 }
 
+/* Helium's keys of the material section, optional (absent: hydrogen alone, and the
+   effective config of a hydrogen run stays as it was): abundance_He in [0, 1], the
+   initial He fractions x_HeII (default x_HII_initial) and x_HeIII (default 0). */
+static ionf_err config_medium_helium(struct config_section *s, struct ionf_config *cfg) {
+  struct config_ctx *ctx = s->ctx;
+  struct param_node *n;
+  cfg->abundance_he = 0.0;
+  IONF_CALL(config_take(s, "abundance_He", NULL, &n));
+  if (n) {
+    IONF_CALL(config_number(ctx, s->path, n, "the number ratio n_He / n_H", &cfg->abundance_he));
+    if (!(cfg->abundance_he >= 0.0 && cfg->abundance_he <= 1.0))
+      return config_range(ctx, s->path, n, "must be in [0, 1] (primordial: about 0.08)");
+  }
+  cfg->x_heii_initial = cfg->x_hii_initial;
+  cfg->x_heiii_initial = 0.0;
+  const char *keys[2] = {"x_HeII_initial", "x_HeIII_initial"};
+  double *dst[2] = {&cfg->x_heii_initial, &cfg->x_heiii_initial};
+  for (int k = 0; k < 2; ++k) {
+    IONF_CALL(config_take(s, keys[k], NULL, &n));
+    if (!n) continue;
+    IONF_CALL(config_number(ctx, s->path, n, "a fraction of helium", dst[k]));
+    if (!(*dst[k] >= 0.0 && *dst[k] <= 1.0)) return config_range(ctx, s->path, n, "must be in [0, 1]");
+  }
+  IONF_CHECK(cfg->x_heii_initial + cfg->x_heiii_initial <= 1.0, IONF_ERR_CONFIG,
+             "%s: material.x_HeII_initial + x_HeIII_initial = %g exceeds 1", ctx->name,
+             cfg->x_heii_initial + cfg->x_heiii_initial);
+  return IONF_OK;
+}
+
 ionf_err config_medium_material(struct config_ctx *ctx, const struct param_node *root,
                                 struct ionf_config *cfg) {
-  static const char *const keys[] = {"n_H", "temperature", "x_HII_initial", "isothermal",
-                                     "clumps"};
+  static const char *const keys[] = {"n_H",         "temperature",    "x_HII_initial",
+                                     "isothermal",  "clumps",         "abundance_He",
+                                     "x_HeII_initial", "x_HeIII_initial"};
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open_section(ctx, root, "material", keys, CONFIG_N(keys), &s));
@@ -182,13 +213,13 @@ ionf_err config_medium_material(struct config_ctx *ctx, const struct param_node 
   IONF_CALL(config_take(&s, "isothermal", "true", &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->isothermal));
   IONF_CALL(config_clumps(&s, cfg));
-  return IONF_OK;
+  return config_medium_helium(&s, cfg);
 }
 
 ionf_err config_medium_chemistry(struct config_ctx *ctx, const struct param_node *root,
                                  struct ionf_config *cfg) {
   static const char *const keys[] = {"alpha_B", "alpha_B_power", "collisional_ionization",
-                                     "abu_c"};
+                                     "abu_c", "case"};
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open_section(ctx, root, "chemistry", keys, CONFIG_N(keys), &s));
@@ -202,5 +233,14 @@ ionf_err config_medium_chemistry(struct config_ctx *ctx, const struct param_node
   IONF_CALL(config_take(&s, "abu_c", CONFIG_DEF_ABU_C, &n));
   IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->abu_c));
   if (!(cfg->abu_c >= 0 && cfg->abu_c <= 1)) return config_range(ctx, s.path, n, "must be in [0, 1]");
+  /* the recombination case of runs with helium (hydrogen alone: chemistry.alpha_B's) */
+  IONF_CALL(config_take(&s, "case", NULL, &n));
+  if (n) {
+    IONF_CHECK(n->kind == PARAM_SCALAR && n->scalar &&
+                   (!strcmp(n->scalar, "A") || !strcmp(n->scalar, "B")),
+               IONF_ERR_CONFIG, "%s: %s = %s: A or B", ctx->name, s.path,
+               n->scalar ? n->scalar : "(not a word)");
+    cfg->recombination_case_b = !strcmp(n->scalar, "B");
+  }
   return IONF_OK;
 }

@@ -178,18 +178,71 @@ ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
   return IONF_OK;
 }
 
+/* The keys of the multi-frequency band tables (runs with helium, power-law and tabulated
+   spectra), optional so that a hydrogen run's effective config stays as it was:
+   index (powerlaw, L_nu ~ nu^-index), E_max [eV] (powerlaw, blackbody; default 10 x
+   54.416 eV), file (table), sub_bins [n1, n2, n3] (default C2-Ray's 1, 26, 20). */
+static ionf_err config_sources_spectrum_bands(struct config_section *s, struct ionf_config *cfg) {
+  struct config_ctx *ctx = s->ctx;
+  struct param_node *n;
+  IONF_CALL(config_take(s, "index", NULL, &n));
+  if (cfg->spectrum == SPECTRUM_POWERLAW)
+    IONF_CALL(config_require(s, n, "the power-law index (L_nu ~ nu^-index), needed for type: powerlaw"));
+  if (n) {
+    IONF_CALL(config_number(ctx, s->path, n, "a number", &cfg->spectrum_index));
+    if (!(fabs(cfg->spectrum_index) < 20.0)) return config_range(ctx, s->path, n, "must be in (-20, 20)");
+  }
+  IONF_CALL(config_take(s, "E_max", NULL, &n));
+  if (n) {
+    IONF_CALL(config_number(ctx, s->path, n, "an energy in eV", &cfg->spectrum_e_max_ev));
+    if (!(cfg->spectrum_e_max_ev > 1.001 * IONF_E_HEII_EV && cfg->spectrum_e_max_ev <= 1e5))
+      return config_range(ctx, s->path, n, "must be in (54.5, 1e5] eV: above the He II threshold");
+  }
+  IONF_CALL(config_take(s, "file", NULL, &n));
+  if (cfg->spectrum == SPECTRUM_TABLE)
+    IONF_CALL(config_require(s, n, "a spectrum file (two columns: eV, photons/s/eV; or HDF5), needed for type: table"));
+  if (n) { /* resolved as every input (relative to the config's folder) and stored so */
+    IONF_CALL(config_string(ctx, s->path, n, "a file name", cfg->spectrum_file,
+                            sizeof cfg->spectrum_file));
+    IONF_CALL(config_resolve(ctx, s->path, n->scalar, cfg->spectrum_file, sizeof cfg->spectrum_file));
+    struct param_node *resolved = params_new(PARAM_SCALAR, cfg->spectrum_file);
+    IONF_CHECK(resolved, IONF_ERR_MEM, "out of memory");
+    resolved->quoted = 1;
+    IONF_CALL(params_map_set(s->eff, "file", resolved));
+  }
+  IONF_CALL(config_take(s, "sub_bins", NULL, &n));
+  if (n) {
+    IONF_CHECK(n->kind == PARAM_SEQUENCE && n->n_items == 3, IONF_ERR_CONFIG,
+               "%s: %s: three numbers of sub-bins, [HI to HeI, HeI to HeII, above HeII]",
+               ctx->name, s->path);
+    int64_t total = 0;
+    for (int b = 0; b < 3; ++b) {
+      int64_t v = 0;
+      IONF_CALL(config_int(ctx, s->path, n->items[b], 1, 60, &v));
+      cfg->band_sub_bins[b] = (int)v;
+      total += v;
+    }
+    IONF_CHECK(total <= 64, IONF_ERR_CONFIG, "%s: %s: %lld sub-bins in all, at most 64", ctx->name,
+               s->path, (long long)total);
+  }
+  return IONF_OK;
+}
+
 ionf_err config_sources_spectrum(struct config_ctx *ctx, const struct param_node *root,
                                  struct ionf_config *cfg) {
   static const char *const keys[] = {"type",    "T_eff",       "sigma_0",    "power_law_index",
-                                     "num_tau", "min_log_tau", "max_log_tau"};
-  static const char *const types[] = {"grey", "blackbody"};
+                                     "num_tau", "min_log_tau", "max_log_tau", "index",
+                                     "E_max",   "file",        "sub_bins"};
+  static const char *const types[] = {"grey", "blackbody", "powerlaw", "table"};
   struct config_section s;
   struct param_node *n, *lo, *hi;
   int type = 0;
   int64_t num_tau = 0;
   IONF_CALL(config_open_section(ctx, root, "spectrum", keys, CONFIG_N(keys), &s));
   IONF_CALL(config_take_enum(&s, "type", CONFIG_DEF_SPECTRUM, types, CONFIG_N(types), &type));
-  cfg->spectrum = type == 1 ? SPECTRUM_BLACKBODY : SPECTRUM_GREY;
+  static const enum spectrum_type type_of[] = {SPECTRUM_GREY, SPECTRUM_BLACKBODY,
+                                               SPECTRUM_POWERLAW, SPECTRUM_TABLE};
+  cfg->spectrum = type_of[type];
 
   /* T_eff is only used by blackbody; given with grey it is checked and kept. */
   IONF_CALL(config_take(&s, "T_eff", NULL, &n));
@@ -213,5 +266,5 @@ ionf_err config_sources_spectrum(struct config_ctx *ctx, const struct param_node
   IONF_CHECK(cfg->min_log_tau < cfg->max_log_tau, IONF_ERR_CONFIG,
              "%s: spectrum.min_log_tau = %s must be smaller than spectrum.max_log_tau = %s",
              ctx->name, lo->scalar, hi->scalar);
-  return IONF_OK;
+  return config_sources_spectrum_bands(&s, cfg);
 }

@@ -10,6 +10,7 @@
 #include "chem/chem.h"
 #include "chem/species.h"
 #include "config/config.h"
+#include "rt/bands.h"
 #include "rt/photo_tables.h"
 
 /** The adjustable species values: spectrum.sigma_0, spectrum.power_law_index,
@@ -25,6 +26,17 @@ void config_views_species(const struct ionf_config *cfg,
 struct chem_params config_views_chem(const struct ionf_config *cfg);
 
 /** The spectrum: section (type, T_eff, num_tau, min_log_tau, max_log_tau). */
+/** The species of a grid run: 3 (HI, HeI, HeII) with helium or a powerlaw/table spectrum,
+    else 1 (config_species.c). */
+int config_views_species_count(const struct ionf_config *cfg);
+
+/** The H + He chemistry's parameters (chem_he_k.h); the per-step T_CMB and H are 0. */
+struct chem_he_params config_views_chem_he(const struct ionf_config *cfg);
+
+/** The band tables' set-up for the run's spectrum (a table spectrum: `table`, read by the
+    caller from spectrum.file). */
+struct bands_setup config_views_bands(const struct ionf_config *cfg, const struct sed *table);
+
 struct photo_spectrum config_views_spectrum(const struct ionf_config *cfg);
 
 #endif /* IONF_CONFIG_VIEWS_H */

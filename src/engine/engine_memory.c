@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "chem/species_k.h"
+#include "config/config_views.h"
 #include "gpu/core/cuda_util.h"
 #include "io/io_sources.h"
 #include "mpi/comm.h"
@@ -37,15 +38,20 @@ void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int
                         int on_gpu, struct engine_memory *m) {
   memset(m, 0, sizeof *m);
   const double cells = (double)cfg->n_cells_1d * (double)cfg->n_cells_1d * (double)cfg->n_cells_1d;
-  /* the run's species blocks (grid_fields_make: hydrogen's one until helium's keys exist) */
-  const double s = 1.0, d = sizeof(double);
+  /* the run's species blocks (grid_fields_make) */
+  const double s = (double)config_views_species_count(cfg), d = sizeof(double);
   const int thermal = !cfg->isothermal;
   /* fields_alloc: n_H, x (3 copies), T, Gamma; evolving T: T_av, T_end, heating */
   const double per_cell = thermal ? 4.0 + 5.0 * s : 2.0 + 4.0 * s;
   m->fields_bytes = cells * per_cell * d;
   /* photo_tables_build: thick and thin per species; heating ones for a black body's T */
   const int heating = thermal && cfg->spectrum != SPECTRUM_GREY;
-  const double tables = PHOTO_TABLE_SPECIES * ((double)cfg->num_tau + 1.0) * d * (heating ? 4.0 : 2.0);
+  double tables = PHOTO_TABLE_SPECIES * ((double)cfg->num_tau + 1.0) * d * (heating ? 4.0 : 2.0);
+  if (s > 1.0) { /* with helium: grey hydrogen tables, and the band tables (bands.c) */
+    const double bins = cfg->band_sub_bins[0] + cfg->band_sub_bins[1] + cfg->band_sub_bins[2];
+    tables = PHOTO_TABLE_SPECIES * ((double)cfg->num_tau + 1.0) * d * 2.0 +
+             bins * (((double)cfg->num_tau + 1.0) * (thermal ? 4.0 : 2.0) + BANDS_N_ABSORBERS) * d;
+  }
   const double column = s * memory_domain_cells(cfg) * d; /* one source's buffers */
   const int mc = cfg->method == RT_METHOD_MONTECARLO;
   if (!on_gpu && !mc) { /* asora_cpu.c: one buffer, or one per thread over many sources */

@@ -24,6 +24,7 @@
 #include "grid/clumps.h"
 #include "grid/ifront.h"
 #include "io/io_density.h"
+#include "io/io_sed.h"
 #include "io/io_sources.h"
 #include "mpi/comm.h"
 #include "rt/asora/asora.h"
@@ -91,16 +92,16 @@ static struct chem_params grid_chem(const struct engine *e) {
 static void initial_state(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
   int64_t cells = e->fields.cells;
-  /* hydrogen starts at material.x_HII_initial (other species would start neutral) */
-  double *x = fields_species(e->fields.x_ion, cells, SPECIES_HI);
-  double *x_av = fields_species(e->fields.x_ion_av, cells, SPECIES_HI);
-  double *x_end = fields_species(e->fields.x_ion_end, cells, SPECIES_HI);
-  for (int64_t c = 0; c < cells; ++c) {
-    x[c] = cfg->x_hii_initial;
-    x_av[c] = cfg->x_hii_initial;
-    x_end[c] = cfg->x_hii_initial;
-    e->fields.temperature_k[c] = cfg->temperature_k;
+  /* hydrogen starts at material.x_HII_initial, helium at x_HeII_initial, x_HeIII_initial */
+  const double x0[IONF_MAX_SPECIES] = {cfg->x_hii_initial, cfg->x_heii_initial,
+                                       cfg->x_heiii_initial};
+  for (int s = 0; s < e->fields.n_species; ++s) {
+    double *x = fields_species(e->fields.x_ion, cells, s);
+    double *x_av = fields_species(e->fields.x_ion_av, cells, s);
+    double *x_end = fields_species(e->fields.x_ion_end, cells, s);
+    for (int64_t c = 0; c < cells; ++c) x[c] = x_av[c] = x_end[c] = x0[s];
   }
+  for (int64_t c = 0; c < cells; ++c) e->fields.temperature_k[c] = cfg->temperature_k;
   /* clumps over the density and the initial temperature, in the config's (comoving) box */
   e->clump_cells = clumps_paint(cfg->clumps, cfg->n_clumps, e->grid.n,
                                 cfg->box_size_cm / (double)e->grid.n, e->fields.n_h_cm3,
@@ -135,7 +136,25 @@ static ionf_err grid_fields_make(struct engine *e) {
   e->slab_units = e->grid.n; /* slabs of i-planes */
   e->slab_unit_cells = e->grid.n * e->grid.n;
   e->seq_interval = -1;
-  return fields_alloc(grid_box_cells(&e->grid.box), !cfg->isothermal, 1, &e->fields);
+  IONF_CALL(fields_alloc(grid_box_cells(&e->grid.box), !cfg->isothermal,
+                         config_views_species_count(cfg), &e->fields));
+  e->fields.abundance_he = cfg->abundance_he;
+  return IONF_OK;
+}
+
+/* With helium: the band tables of the run's spectrum (a table spectrum read from its
+   file) and the H + He chemistry's parameters. */
+static ionf_err grid_helium_make(struct engine *e) {
+  const struct ionf_config *cfg = e->cfg;
+  e->chem_he_now = config_views_chem_he(cfg);
+  if (e->fields.n_species == 1) return IONF_OK;
+  struct sed table;
+  memset(&table, 0, sizeof table);
+  if (cfg->spectrum == SPECTRUM_TABLE) IONF_CALL(io_sed_read(cfg->spectrum_file, &table));
+  struct bands_setup setup = config_views_bands(cfg, &table);
+  ionf_err rc = bands_build(&setup, &e->bands);
+  sed_free(&table);
+  return rc;
 }
 
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
@@ -157,7 +176,11 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   struct species_data species[IONF_MAX_SPECIES];
   config_views_species(cfg, species);
   e->chem = config_views_chem(cfg);
+  /* with helium the band tables give the rates; hydrogen's tables then only carry the
+     species' threshold cross-sections (grey: nothing to integrate) */
+  if (e->fields.n_species > 1) spectrum.type = SPECTRUM_GREY;
   if (rc == IONF_OK) rc = photo_tables_build(&spectrum, species, !cfg->isothermal, &e->tables);
+  if (rc == IONF_OK) rc = grid_helium_make(e);
   if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
     rc = mc_state_init(&cfg->montecarlo, &spectrum, species, &e->chem, e->grid.n, &e->mc);
     e->mc_on = rc == IONF_OK;
@@ -258,6 +281,8 @@ static ionf_err cosmology_step(struct engine *e, double dt_s) {
   }
   if (density_factor != 1.0) IONF_CALL(e->backend->ops.scale_density(e->backend, density_factor));
   e->chem_now = chem;
+  e->chem_he_now.t_cmb_k = chem.t_cmb_k;
+  e->chem_he_now.hubble_per_s = chem.hubble_per_s;
   e->grid.cell_cm = e->cfg->box_size_cm / (double)e->grid.n / (1.0 + z_half);
   e->sum_n_h_cm3 *= density_factor;
   e->z_density = z_half;

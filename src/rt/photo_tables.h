@@ -14,7 +14,12 @@
 #define PHOTO_TABLE_SPECIES 1
 
 /** The sources' spectrum (spectrum.type). */
-enum spectrum_type { SPECTRUM_GREY, SPECTRUM_BLACKBODY };
+enum spectrum_type {
+  SPECTRUM_GREY,
+  SPECTRUM_BLACKBODY,
+  SPECTRUM_POWERLAW, /*!< helium's band tables only (bands.h) */
+  SPECTRUM_TABLE     /*!< a tabulated spectrum: helium's band tables only */
+};
 
 /** The spectrum the tables are built for and their sampling in optical depth. */
 struct photo_spectrum {
