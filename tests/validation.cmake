@@ -47,3 +47,4 @@ foreach(script iliev2 iliev3)
   set_tests_properties(validation_${script}_noref PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                        LABELS validation ENVIRONMENT PYTHONDONTWRITEBYTECODE=1)
 endforeach()
+ionf_validation_test(validation_helium_quick helium --quick)       # 32^3, H + He, ~10 s

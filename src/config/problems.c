@@ -243,6 +243,47 @@ static const char problems_dice[] =
     "output:\n"
     "  directory: out/dice\n";
 
+static const char problems_helium[] =
+    "# helium: Stroemgren spheres of hydrogen and helium around a hard source.  One\n"
+    "# black body of 1e5 K (1e52 photons/s above 13.6 eV) at the centre of an 8 kpc\n"
+    "# box of uniform H + He gas (n_H = 0.1 cm^-3, n_He/n_H = 0.08) at a fixed 1e4 K,\n"
+    "# case B, to 10 Myr (about nine recombination times of H II): the He III sphere,\n"
+    "# fed by the photons above 54.4 eV, sits inside the H II / He II sphere; both\n"
+    "# against their Stroemgren radii (validation/helium.py).  Dense enough that both\n"
+    "# spheres are many mean free paths thick, so that their fronts are sharp.\n"
+    "\n"
+    "grid:\n"
+    "  N: 64\n"
+    "  box_size: 8 kpc\n"
+    "  periodic: false\n"
+    "\n"
+    "material:\n"
+    "  n_H: 0.1\n"
+    "  abundance_He: 0.08      # n_He / n_H\n"
+    "  temperature: 1.0e4\n"
+    "  x_HII_initial: 1.2e-3\n"
+    "  isothermal: true\n"
+    "\n"
+    "chemistry:\n"
+    "  case: B                 # helium's ground-state recombination photons on the spot\n"
+    "\n"
+    "sources:                  # the box centre, by length: the same place at any N\n"
+    "  - {position: [4 kpc, 4 kpc, 4 kpc], Ndot: 1.0e52}\n"
+    "\n"
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 1.0e5\n"
+    "  E_max: 544.16           # eV: 10 times the He II threshold\n"
+    "  sub_bins: [1, 26, 20]   # C2-Ray's helium bands: HI-HeI, HeI-HeII, above HeII\n"
+    "\n"
+    "time:\n"
+    "  dt: 0.5 Myr\n"
+    "  t_end: 10 Myr\n"
+    "  outputs: [2 Myr, 5 Myr, 10 Myr]\n"
+    "\n"
+    "output:\n"
+    "  directory: out/helium\n";
+
 static const char problems_iliev3[] =
     "# iliev3: Iliev et al. (2006, MNRAS 371, 1057), Test 3: I-front trapping in a\n"
     "# dense clump.  A plane-parallel flux of 1e6 photons s^-1 cm^-2 (black body,\n"
@@ -623,6 +664,10 @@ static const struct problems_entry problems_table[] = {
      problems_expanding},
     {"dice", "Five black-body sources in a dice pattern with overlapping fronts (pyC2Ray Test 3)",
      problems_dice},
+    {"helium",
+     "Hydrogen and helium Stroemgren spheres around a 1e5 K black body in uniform H + He gas "
+     "(n_H = 0.1, n_He/n_H = 0.08, isothermal 1e4 K, case B), 64^3",
+     problems_helium},
     {"iliev3",
      "Iliev et al. 2006 Test 3: I-front trapping in a dense clump, plane-parallel flux "
      "through x = 0, temperature evolving, 128^3 cells",
