@@ -204,6 +204,45 @@ int main(void) {
   } else {
     EXPECT(0, "tabulated spectrum: %s", ionf_error_message());
   }
+  /* secondary ionization: an X-ray-rich power law to 2 keV, a neutral and an ionized cell */
+  {
+    struct bands xb;
+    struct bands_setup xs = pl;
+    xs.secondary = 1;
+    xs.heating = 0; /* the energy tables come with secondary */
+    if (bands_build(&xs, &xb) == IONF_OK) {
+      struct bands_view v = bands_view_of(&xb);
+      EXPECT(v.heating && v.secondary && v.first_xray_bin < v.n_bins, "X-ray set-up");
+      const double col[3] = {1e17, 1e16, 1e15}, dcol[3] = {1e18, 1e17, 1e16};
+      const double n_abs[3] = {1e-3, 8e-5, 1e-6};
+      for (int k = 0; k < 2; ++k) {
+        const double x_e = k == 0 ? 1e-3 : 1.0;
+        double g[3] = {0}, h[3] = {0}, x[3] = {0};
+        bands_rates(&v, 1e50, col, dcol, 1e20, 1e60, g, h, x);
+        double g0[3], h0[3], deposit = 0.0;
+        for (int s = 0; s < 3; ++s) {
+          g0[s] = g[s];
+          h0[s] = h[s];
+          deposit += n_abs[s] * x[s];
+        }
+        bands_secondary(x_e, n_abs, x, g, h);
+        struct secondary_split f = secondary_split_at(x_e);
+        double ion_hi = (g[0] - g0[0]) * n_abs[0] * IONF_E_HI_EV * IONF_EV_ERG;
+        double ion_hei = (g[1] - g0[1]) * n_abs[1] * IONF_E_HEI_EV * IONF_EV_ERG;
+        double heat_add = 0.0;
+        for (int s = 0; s < 3; ++s) heat_add += n_abs[s] * (h[s] - h0[s]);
+        printf("secondary at x_e = %g: X-ray deposit %.4g erg/s/cm^3: heat %.4f, HI %.4f, HeI %.4f\n",
+               x_e, deposit, heat_add / deposit, ion_hi / deposit, ion_hei / deposit);
+        EXPECT(deposit > 0.0, "no X-ray deposit");
+        EXPECT(fabs(heat_add / deposit - f.heat) < 1e-12 && fabs(ion_hi / deposit - f.ion_hi) < 1e-12 &&
+                   fabs(ion_hei / deposit - f.ion_hei) < 1e-12 && g[2] == g0[2],
+               "the deposit's shares at x_e = %g", x_e);
+      }
+      bands_free(&xb);
+    } else {
+      EXPECT(0, "X-ray bands: %s", ionf_error_message());
+    }
+  }
   /* bad set-ups are refused naming the value */
   struct bands b;
   struct bands_setup bad = bb;

@@ -413,6 +413,7 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->band_sub_bins[1] = 26;
   cfg->band_sub_bins[2] = 20;
   cfg->recombination_case_b = 1;
+  cfg->secondary_ionization = 1;
   cfg->sigma0_cm2 = strtod(CONFIG_DEF_SIGMA_0, NULL);
   cfg->sigma_power_law_index = strtod(CONFIG_DEF_POWER_LAW, NULL);
   cfg->num_tau = (int)strtol(CONFIG_DEF_NUM_TAU, NULL, 10);

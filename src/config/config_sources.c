@@ -181,7 +181,8 @@ ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
 /* The keys of the multi-frequency band tables (runs with helium, power-law and tabulated
    spectra), optional so that a hydrogen run's effective config stays as it was:
    index (powerlaw, L_nu ~ nu^-index), E_max [eV] (powerlaw, blackbody; default 10 x
-   54.416 eV), file (table), sub_bins [n1, n2, n3] (default C2-Ray's 1, 26, 20). */
+   54.416 eV), file (table), sub_bins [n1, n2, n3] (default C2-Ray's 1, 26, 20),
+   secondary_ionization (default true: the X-ray photoelectrons' energy split). */
 static ionf_err config_sources_spectrum_bands(struct config_section *s, struct ionf_config *cfg) {
   struct config_ctx *ctx = s->ctx;
   struct param_node *n;
@@ -225,6 +226,8 @@ static ionf_err config_sources_spectrum_bands(struct config_section *s, struct i
     IONF_CHECK(total <= 64, IONF_ERR_CONFIG, "%s: %s: %lld sub-bins in all, at most 64", ctx->name,
                s->path, (long long)total);
   }
+  IONF_CALL(config_take(s, "secondary_ionization", NULL, &n));
+  if (n) IONF_CALL(config_bool(ctx, s->path, n, &cfg->secondary_ionization));
   return IONF_OK;
 }
 
@@ -232,7 +235,7 @@ ionf_err config_sources_spectrum(struct config_ctx *ctx, const struct param_node
                                  struct ionf_config *cfg) {
   static const char *const keys[] = {"type",    "T_eff",       "sigma_0",    "power_law_index",
                                      "num_tau", "min_log_tau", "max_log_tau", "index",
-                                     "E_max",   "file",        "sub_bins"};
+                                     "E_max",   "file",        "sub_bins", "secondary_ionization"};
   static const char *const types[] = {"grey", "blackbody", "powerlaw", "table"};
   struct config_section s;
   struct param_node *n, *lo, *hi;

@@ -56,7 +56,8 @@ struct bands_setup config_views_bands(const struct ionf_config *cfg, const struc
                           .num_tau = cfg->num_tau,
                           .min_log_tau = cfg->min_log_tau,
                           .max_log_tau = cfg->max_log_tau,
-                          .heating = !cfg->isothermal};
+                          .heating = !cfg->isothermal,
+                          .secondary = cfg->secondary_ionization};
   /* a table ends where it ends */
   if (table && table->n > 0 && cfg->spectrum == SPECTRUM_TABLE)
     b.e_max_ev = table->energy_ev[table->n - 1];

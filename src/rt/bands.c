@@ -118,7 +118,8 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
   b->num_tau = setup->num_tau;
   b->min_log_tau = setup->min_log_tau;
   b->dlog_tau = (setup->max_log_tau - setup->min_log_tau) / (double)setup->num_tau;
-  b->heating = setup->heating;
+  b->heating = setup->heating || setup->secondary;
+  b->secondary = setup->secondary;
   const int nb = setup->n_sub[0] + setup->n_sub[1] + setup->n_sub[2];
   const size_t n = (size_t)b->num_tau + 1, all = n * (size_t)nb;
   b->sigma_cm2 = ionf_malloc(sizeof(double) * BANDS_N_ABSORBERS * (size_t)nb, "band cross-sections");
@@ -185,6 +186,7 @@ struct bands_view bands_view_of(const struct bands *b) {
   v.e_thin = b->e_thin;
   for (int a = 0; a < BANDS_N_ABSORBERS; ++a)
     v.threshold_erg[a] = atomic_threshold_ev(a) * IONF_EV_ERG;
+  v.secondary = b->secondary;
   v.first_xray_bin = b->n_bins;
   for (int k = b->n_bins - 1; k >= 0 && sqrt(b->e_lo_ev[k] * b->e_hi_ev[k]) >= SECONDARY_MIN_EV; --k)
     v.first_xray_bin = k;

@@ -22,12 +22,15 @@ struct bands_setup {
   int num_tau;           /*!< table intervals: num_tau + 1 points */
   double min_log_tau, max_log_tau; /*!< log10 of the optical depths the tables span */
   int heating;           /*!< build the energy tables */
+  int secondary;         /*!< X-ray photoelectrons: secondary ionization and heating (needs
+                              the energy tables, built then even without heating) */
 };
 
 struct bands {
   int n_bins, num_tau;
   double min_log_tau, dlog_tau;
-  int heating;
+  int heating;           /*!< the energy tables exist (heating or secondary) */
+  int secondary;
   double e_lo_ev[BANDS_MAX_BINS], e_hi_ev[BANDS_MAX_BINS]; /*!< sub-bin edges [eV] */
   double index[BANDS_MAX_BINS];  /*!< the sub-bin's cross-section power law */
   double *sigma_cm2;             /*!< [bin][absorber] */

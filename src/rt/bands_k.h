@@ -30,6 +30,8 @@
 #ifndef IONF_BANDS_K_H
 #define IONF_BANDS_K_H
 
+#include "chem/secondary_k.h"
+#include "core/constants.h"
 #include "core/ionf_hd.h"
 #include "rt/photo_k.h"
 
@@ -46,6 +48,7 @@ struct bands_view {
   const double *thick, *thin;  /*!< [bin][num_tau + 1] photons per source photon */
   const double *e_thick, *e_thin; /*!< [bin][num_tau + 1] energy per source photon [erg] */
   int first_xray_bin;          /*!< sub-bins from here have their middle above 100 eV */
+  int secondary;               /*!< split the X-ray sub-bins' electrons (bands_secondary) */
   double threshold_erg[BANDS_N_ABSORBERS];
 };
 
@@ -65,7 +68,8 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
                                      double heat[BANDS_N_ABSORBERS],
                                      double xray[BANDS_N_ABSORBERS]) {
   const double scale = ndot_per_s * ds_cm / volume_cm3;
-  const int heating = v->heating && heat;
+  /* the electrons' energy: for heat, or for the X-ray split (then heat may be NULL) */
+  const int heating = v->heating && (heat || xray);
   const int stride = v->num_tau + 1;
   for (int b = 0; b < v->n_bins; ++b) {
     const double *sig = v->sigma_cm2 + BANDS_N_ABSORBERS * b;
@@ -90,9 +94,30 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
     double *excess = xray && b >= v->first_xray_bin ? xray : heat;
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
       gamma[s] += scale * sig[s] * a;
-      if (heating) excess[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
+      if (heating && excess) excess[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
     }
   }
+}
+
+/**
+ * Secondary ionization and heating by the fast photoelectrons of the X-ray sub-bins
+ * (secondary_k.h): `xray[s]` is their energy per absorber atom of s [erg/s] from
+ * bands_rates, n_abs[s] the absorbers' densities [cm^-3], x_e the cell's electron
+ * fraction.  Adds the heat share to heat[s] (per absorber atom, when heat is not NULL)
+ * and the secondary ionizations of HI and HeI to gamma[HI], gamma[HeI] (per atom).
+ */
+IONF_HD IONF_INLINE void bands_secondary(double x_e, const double n_abs[BANDS_N_ABSORBERS],
+                                         const double xray[BANDS_N_ABSORBERS],
+                                         double gamma[BANDS_N_ABSORBERS],
+                                         double heat[BANDS_N_ABSORBERS]) {
+  double deposit = 0.0; /* erg s^-1 cm^-3 */
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) deposit += n_abs[s] * xray[s];
+  if (!(deposit > 0.0)) return;
+  struct secondary_split f = secondary_split_at(x_e);
+  if (heat)
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) heat[s] += f.heat * xray[s];
+  if (n_abs[0] > 0.0) gamma[0] += f.ion_hi * deposit / (IONF_E_HI_EV * IONF_EV_ERG * n_abs[0]);
+  if (n_abs[1] > 0.0) gamma[1] += f.ion_hei * deposit / (IONF_E_HEI_EV * IONF_EV_ERG * n_abs[1]);
 }
 
 #endif /* IONF_BANDS_K_H */

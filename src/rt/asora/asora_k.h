@@ -404,9 +404,13 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
       if (heat) heat[s] = 0.0;
       lit = lit || col_in[s] <= PHOTO_MAX_COLUMN_CM2;
     }
-    if (lit)
-      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma,
-                  v->bands.heating ? heat : (double *)0, (double *)0);
+    if (lit) {
+      double xray[BANDS_N_ABSORBERS] = {0.0, 0.0, 0.0};
+      double *heat_or_null = v->bands.heating ? heat : (double *)0;
+      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma, heat_or_null,
+                  v->bands.secondary ? xray : (double *)0);
+      if (v->bands.secondary) bands_secondary(x_ion[SPECIES_HI], n_abs, xray, gamma, heat_or_null);
+    }
     return 1;
   }
   for (int s = 0; s < ns; ++s) {
