@@ -19,19 +19,11 @@
 
 set -euo pipefail
 CONFIG=${1:-run.yaml}
-# ionfront: $IONFRONT if set, else build/ionfront of this clone (sbatch runs a copy
-# of this script, so the clone is the folder the job was submitted from), else PATH.
-find_ionfront() {
-  local c
-  for c in "${IONFRONT:-}" "${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}/build/ionfront"; do
-    if [ -n "$c" ] && [ -x "$c" ]; then echo "$c"; return 0; fi
-  done
-  command -v ionfront && return 0
-  echo "ionfront not found: build it (README: build/ionfront, run from the clone's root)" \
-       "or set IONFRONT=/path/to/ionfront" >&2
-  return 2
-}
-IONFRONT=$(find_ionfront) || exit 2
+# the ionfront to run (job-scripts/find-ionfront.sh; sbatch runs a copy of this script,
+# so the clone is the folder the job was submitted from)
+clone=${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}
+if [ -f "$clone/job-scripts/find-ionfront.sh" ]; then . "$clone/job-scripts/find-ionfront.sh"
+else IONFRONT=${IONFRONT:-ionfront}; fi
 export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-32}
 export OMP_PLACES=cores OMP_PROC_BIND=close
 export HDF5_USE_FILE_LOCKING=FALSE
