@@ -70,26 +70,18 @@ static ionf_err io_sed_read_h5(const char *path, struct sed *out) {
   struct h5_util_quiet quiet;
   hid_t file;
   IONF_CALL(h5_util_open_read(path, "spectrum file", &quiet, &file));
-  const char *names[2] = {"energy_eV", "photons_per_s_per_eV"};
+  const char *names[2] = {"/energy_eV", "/photons_per_s_per_eV"};
   double *data[2] = {NULL, NULL};
   hsize_t len[2] = {0, 0};
   ionf_err rc = IONF_OK;
   for (int d = 0; d < 2 && rc == IONF_OK; ++d) {
-    hid_t set = H5Lexists(file, names[d], H5P_DEFAULT) > 0 ? H5Dopen2(file, names[d], H5P_DEFAULT) : -1;
-    hid_t space = set >= 0 ? H5Dget_space(set) : -1;
-    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
-    if (rank == 1) H5Sget_simple_extent_dims(space, &len[d], NULL);
-    if (set < 0 || rank != 1)
-      rc = ionf_error_set(IONF_ERR_INPUT, "spectrum file '%s': no one-dimensional dataset /%s "
-                          "(a tabulated spectrum holds /energy_eV and /photons_per_s_per_eV)",
-                          path, names[d]);
-    if (rc == IONF_OK) {
-      data[d] = malloc(sizeof(double) * (len[d] ? len[d] : 1));
-      if (!data[d] || H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data[d]) < 0)
-        rc = ionf_error_set(IONF_ERR_IO, "spectrum file '%s': cannot read /%s", path, names[d]);
-    }
-    if (space >= 0) H5Sclose(space);
-    if (set >= 0) H5Dclose(set);
+    hid_t set;
+    rc = h5_util_open_table(file, path, "spectrum file", names[d], 1, 0, &set, &len[d]);
+    if (rc != IONF_OK) break;
+    data[d] = malloc(sizeof(double) * (len[d] ? len[d] : 1));
+    if (!data[d] || H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data[d]) < 0)
+      rc = ionf_error_set(IONF_ERR_IO, "spectrum file '%s': cannot read %s", path, names[d]);
+    H5Dclose(set);
   }
   h5_util_close_read(file, &quiet);
   if (rc == IONF_OK && len[0] != len[1])

@@ -74,6 +74,26 @@ int main(void) {
          ionf_error_message());
   sed_free(&s);
   unlink(path);
+  /* HDF5 without the photon rates, and with rates of another length: refused, named */
+  for (int k = 0; k < 2; ++k) {
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    for (int d = 0; d < 2 - (k == 0); ++d) {
+      hsize_t nd = d == 1 ? 3 : 4;
+      hid_t sp = H5Screate_simple(1, &nd, NULL);
+      hid_t set = H5Dcreate2(f, names[d], H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data[d]);
+      H5Dclose(set);
+      H5Sclose(sp);
+    }
+    H5Fclose(f);
+    ionf_error_clear();
+    EXPECT(io_sed_read(path, &s) == IONF_ERR_INPUT &&
+               strstr(ionf_error_message(), k == 0 ? "photons_per_s_per_eV" : "3"),
+           "HDF5 case %d: %s", k, ionf_error_message());
+    printf("refused HDF5 case %d: %s\n", k, ionf_error_message());
+    ionf_error_clear();
+    unlink(path);
+  }
 
   refused("one.txt", "20 1\n", IONF_ERR_INPUT, "1 point");
   refused("down.txt", "20 1\n15 1\n", IONF_ERR_INPUT, "point 2: energy 15");
