@@ -53,21 +53,6 @@ static ionf_err bands_integrate(gsl_integration_workspace *ws, struct bands_inte
   return IONF_OK;
 }
 
-double bands_spectrum_photons(const struct bands_setup *setup, double e_lo_ev, double e_hi_ev) {
-  gsl_integration_workspace *ws = gsl_integration_workspace_alloc(BANDS_WORKSPACE);
-  if (!ws) return NAN;
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  struct bands_integrand p = {setup, e_lo_ev, 0.0, 0.0, 0, 0};
-  double all = NAN, part = NAN;
-  if (bands_integrate(ws, &p, IONF_E_HI_EV, setup->e_max_ev, &all) != IONF_OK ||
-      bands_integrate(ws, &p, e_lo_ev, e_hi_ev, &part) != IONF_OK)
-    part = NAN;
-  ionf_error_clear();
-  gsl_set_error_handler(old);
-  gsl_integration_workspace_free(ws);
-  return part / all;
-}
-
 static ionf_err bands_check(const struct bands_setup *s) {
   IONF_CHECK(s->n_sub[0] >= 1 && s->n_sub[1] >= 1 && s->n_sub[2] >= 1 &&
                  s->n_sub[0] + s->n_sub[1] + s->n_sub[2] <= BANDS_MAX_BINS,

@@ -48,7 +48,5 @@ IONF_NODISCARD ionf_err bands_build(const struct bands_setup *setup, struct band
 void bands_free(struct bands *b);
 /** View for bands_rates (host pointers). */
 struct bands_view bands_view_of(const struct bands *b);
-/** Photons per second of a normalised source between e_lo and e_hi [eV] (tests). */
-double bands_spectrum_photons(const struct bands_setup *setup, double e_lo_ev, double e_hi_ev);
 
 #endif /* IONF_BANDS_H */
