@@ -24,8 +24,7 @@ static double thick_all(const struct bands_view *v, const double col[3]) {
   for (int b = 0; b < v->n_bins; ++b) {
     double tau = 0.0;
     for (int s = 0; s < 3; ++s) tau += v->sigma_cm2[3 * b + s] * col[s];
-    sum += photo_table_lookup(v->thick + b * (v->num_tau + 1), v->num_tau, v->min_log_tau,
-                              v->dlog_tau, tau);
+    sum += bands_thick(v, b, tau);
   }
   return sum;
 }
@@ -33,7 +32,6 @@ static double thick_all(const struct bands_view *v, const double col[3]) {
 int main(void) {
   struct bands_setup setup = {.type = BANDS_BLACKBODY, .t_eff_k = 1e5,
                               .e_max_ev = 10.0 * IONF_E_HEII_EV, .n_sub = {1, 8, 8},
-                              .num_tau = 2000, .min_log_tau = -20.0, .max_log_tau = 4.0,
                               .heating = 1};
   if (bands_build(&setup, &tables) != IONF_OK) {
     fprintf(stderr, "FAIL: bands: %s\n", ionf_error_message());

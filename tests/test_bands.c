@@ -84,7 +84,7 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
          "%s: X-ray sub-bins from %d of %d", name, v.first_xray_bin, v.n_bins);
   /* the sub-bins hold the whole spectrum: sum of thick_b(0) = 1 */
   double total = 0.0;
-  for (int k = 0; k < v.n_bins; ++k) total += v.thick[k * (v.num_tau + 1)];
+  for (int k = 0; k < v.n_bins; ++k) total += bands_thick(&v, k, 0.0);
   EXPECT(fabs(total - 1.0) < 1e-9, "%s: sub-bins hold %.12f of the photons", name, total);
   /* columns: HI-dominated, He-dominated, mixed; from thin to a few optical depths at 54 eV */
   const double cols[][3] = {{1e16, 1e15, 1e14},  {1e17, 1e16, 1e16}, {1e18, 1e17, 1e17},
@@ -98,8 +98,7 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
     for (int k = 0; k < v.n_bins; ++k) {
       double tau = 0.0;
       for (int s = 0; s < 3; ++s) tau += v.sigma_cm2[3 * k + s] * p.col[s];
-      band_surv += photo_table_lookup(v.thick + k * (v.num_tau + 1), v.num_tau, v.min_log_tau,
-                                      v.dlog_tau, tau);
+      band_surv += bands_thick(&v, k, tau);
     }
     double ex = exact(&p), e = fabs(band_surv / ex - 1.0);
     w_surv = e > w_surv || e != e ? e : w_surv;
@@ -128,27 +127,45 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
         if (ea > 1e-4 * ex) w_abs = ra / ea > w_abs || ra != ra ? ra / ea : w_abs;
         if (eh > 0.0 && ea > 1e-4 * ex) w_heat = rh / eh > w_heat || rh != rh ? rh / eh : w_heat;
       }
-      /* photon conservation: what the absorbers take is what the tables lose */
-      double out[3];
-      for (int s = 0; s < 3; ++s) out[s] = p.col[s] + p.dcol[s];
+      /* photon conservation: what the absorbers take is what the tables lose between the
+         sub-bin's optical depths in and out (tau_out = tau_in + dtau, as the tracer forms it) */
       double lost = 0.0;
       for (int k = 0; k < v.n_bins; ++k) {
-        double t_in = 0.0, t_out = 0.0;
+        double t_in = 0.0, dt = 0.0;
         for (int s = 0; s < 3; ++s) {
           t_in += v.sigma_cm2[3 * k + s] * p.col[s];
-          t_out += v.sigma_cm2[3 * k + s] * out[s];
+          dt += v.sigma_cm2[3 * k + s] * p.dcol[s];
         }
-        const double *thick = v.thick + k * (v.num_tau + 1), *thin = v.thin + k * (v.num_tau + 1);
-        if (t_out - t_in > PHOTO_TAU_THIN_LIMIT)
-          lost += photo_table_lookup(thick, v.num_tau, v.min_log_tau, v.dlog_tau, t_in) -
-                  photo_table_lookup(thick, v.num_tau, v.min_log_tau, v.dlog_tau, t_out);
+        const double t_out = t_in + dt;
+        const double *t = v.table + (size_t)k * BANDS_NODES * BANDS_TABLE_VALUES;
+        if (!(t_in < BANDS_TAU_MAX)) continue;
+        if (dt > PHOTO_TAU_THIN_LIMIT)
+          lost += bands_thick(&v, k, t_in) - bands_thick(&v, k, t_out);
         else /* a thin sub-bin: the first-order form, as bands_rates */
-          lost += photo_table_lookup(thin, v.num_tau, v.min_log_tau, v.dlog_tau, t_out) * (t_out - t_in);
+          lost += bands_hermite_thin(t, bands_locate(t_out), 0) * dt;
       }
       double ec = fabs(absorbed_all - lost) / lost;
       w_cons = ec > w_cons || ec != ec ? ec : w_cons;
     }
   }
+  /* the thin-cell form is the limit of the thick one: the rate is continuous where
+     bands_rates switches (dtau = PHOTO_TAU_THIN_LIMIT), at optical depths in every interval
+     kind (the first, inside octaves, the last) */
+  double w_cont = 0.0;
+  for (double tau0 = 1e-5; tau0 < 2000.0; tau0 *= 1.7) {
+    double g_thin[3] = {0}, g_thick[3] = {0};
+    const double col[3] = {tau0 / v.sigma_cm2[0], 0.0, 0.0};
+    const double lo[3] = {0.999 * PHOTO_TAU_THIN_LIMIT / v.sigma_cm2[0], 0.0, 0.0};
+    const double hi[3] = {1.001 * PHOTO_TAU_THIN_LIMIT / v.sigma_cm2[0], 0.0, 0.0};
+    bands_rates(&v, 1.0, col, lo, 1.0, 1.0, g_thin, NULL, NULL);
+    bands_rates(&v, 1.0, col, hi, 1.0, 1.0, g_thick, NULL, NULL);
+    double e = test_rel_diff(g_thin[0], g_thick[0], 1e-300);
+    if (g_thin[0] > 1e-100 * v.sigma_cm2[0]) w_cont = test_worst(w_cont, e);
+  }
+  printf("%s: thin/thick switch: rates differ by %.2e\n", name, w_cont);
+  /* measured 5.4e-8 (black body), 6.8e-8 (power law): the rounding of a difference of
+     table values over dtau = 1e-7; tolerance 5x */
+  EXPECT(w_cont <= 3.5e-7, "%s: the rate jumps by %.3g where the thin form takes over", name, w_cont);
   printf("%s (%d+%d+%d sub-bins): surviving %.2e, absorbed %.2e, heat %.2e, conservation %.2e\n",
          name, setup->n_sub[0], setup->n_sub[1], setup->n_sub[2], w_surv, w_abs, w_heat, w_cons);
   EXPECT(w_surv <= tol_survive, "%s: surviving photons off by %.3g", name, w_surv);
@@ -162,20 +179,18 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
 int main(void) {
   gsl_set_error_handler_off();
   struct bands_setup bb = {.type = BANDS_BLACKBODY, .t_eff_k = 1e5, .e_max_ev = 10.0 * IONF_E_HEII_EV,
-                           .n_sub = {1, 26, 20}, .num_tau = 2000, .min_log_tau = -20.0,
-                           .max_log_tau = 4.0, .heating = 1};
+                           .n_sub = {1, 26, 20}, .heating = 1};
   /* tolerances: the measured worst errors (surviving, absorbed, heat) times 1.5:
-     1+26+20: 1.05e-3, 5.6e-3, 3.9e-3 (black body); 1.07e-3, 6.0e-3, 4.8e-3 (power law) */
-  check_spectrum("black body 1e5 K", &bb, 1.6e-3, 8.4e-3, 5.9e-3);
+     1+26+20: 1.08e-3, 3.49e-3, 2.89e-3 (black body); 1.10e-3, 3.99e-3, 2.62e-3 (power law) */
+  check_spectrum("black body 1e5 K", &bb, 1.6e-3, 5.2e-3, 4.3e-3);
   struct bands_setup pl = {.type = BANDS_POWERLAW, .powerlaw_index = 1.5, .e_max_ev = 2000.0,
-                           .n_sub = {1, 26, 20}, .num_tau = 2000, .min_log_tau = -20.0,
-                           .max_log_tau = 4.0, .heating = 1};
-  check_spectrum("power law 1.5", &pl, 1.6e-3, 9.0e-3, 7.2e-3);
-  /* 1+8+8: 5.8e-3, 1.95e-2, 9.0e-3 (black body); 1.75e-3, 1.12e-2, 6.5e-3 (power law) */
+                           .n_sub = {1, 26, 20}, .heating = 1};
+  check_spectrum("power law 1.5", &pl, 1.65e-3, 6.0e-3, 3.9e-3);
+  /* 1+8+8: 6.01e-3, 1.51e-2, 9.20e-3 (black body); 1.77e-3, 1.20e-2, 6.54e-3 (power law) */
   memcpy(bb.n_sub, (int[3]){1, 8, 8}, sizeof bb.n_sub);
-  check_spectrum("black body 1e5 K", &bb, 8.7e-3, 2.9e-2, 1.4e-2);
+  check_spectrum("black body 1e5 K", &bb, 9.0e-3, 2.3e-2, 1.4e-2);
   memcpy(pl.n_sub, (int[3]){1, 8, 8}, sizeof pl.n_sub);
-  check_spectrum("power law 1.5", &pl, 2.6e-3, 1.7e-2, 9.8e-3);
+  check_spectrum("power law 1.5", &pl, 2.7e-3, 1.8e-2, 9.8e-3);
   /* a tabulated spectrum: a power law of index 1.5 tabulated at 60 energies (log-log is
      exact for a power law), so the tables equal the power law's to quadrature accuracy */
   double e_tab[60], p_tab[60];
@@ -191,9 +206,9 @@ int main(void) {
   struct bands bt, bp;
   if (bands_build(&tab, &bt) == IONF_OK && bands_build(&pl, &bp) == IONF_OK) {
     double worst = 0.0;
-    size_t n = (size_t)(bt.num_tau + 1) * (size_t)bt.n_bins;
-    for (size_t i = 0; i < n; ++i) {
-      double d = fabs(bt.thick[i] - bp.thick[i]);
+    size_t n = bands_table_doubles(&bt);
+    for (size_t i = 0; i < n; i += BANDS_TABLE_VALUES) {
+      double d = fabs(bt.table[i] - bp.table[i]);
       worst = d > worst || d != d ? d : worst;
     }
     printf("tabulated power law vs power law: worst table difference %.2e\n", worst);

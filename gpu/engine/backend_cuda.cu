@@ -33,7 +33,7 @@ struct cuda_backend {
   int sm_count;
   cudaStream_t stream;
   double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
-  double *d_bands[5];           /* with helium: sigma, thick, thin, e_thick, e_thin */
+  double *d_bands[2];           /* with helium: sigma, the tables */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
@@ -125,21 +125,16 @@ static ionf_err copy_bands(struct backend *be, const struct bands *b) {
   memset(&be->bands, 0, sizeof be->bands);
   if (!b) return IONF_OK;
   be->bands = bands_view_of(b);
-  const size_t table = sizeof(double) * ((size_t)b->num_tau + 1) * (size_t)b->n_bins;
-  const double *host[5] = {b->sigma_cm2, b->thick, b->thin, b->e_thick, b->e_thin};
-  const size_t bytes[5] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins, table, table,
-                           table, table};
-  for (int q = 0; q < 5; ++q) {
-    if (!host[q]) continue; /* no energy tables without heating */
+  const double *host[2] = {b->sigma_cm2, b->table};
+  const size_t bytes[2] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins,
+                           sizeof(double) * bands_table_doubles(b)};
+  for (int q = 0; q < 2; ++q) {
     IONF_CALL(cuda_util_alloc((void **)&cb->d_bands[q], bytes[q], "the band tables"));
     CUDA_CHECK(cudaMemcpy(cb->d_bands[q], host[q], bytes[q], cudaMemcpyHostToDevice),
                "copy of the band tables");
   }
   be->bands.sigma_cm2 = cb->d_bands[0];
-  be->bands.thick = cb->d_bands[1];
-  be->bands.thin = cb->d_bands[2];
-  be->bands.e_thick = cb->d_bands[3];
-  be->bands.e_thin = cb->d_bands[4];
+  be->bands.table = cb->d_bands[1];
   return IONF_OK;
 }
 
@@ -230,7 +225,7 @@ static void cuda_destroy(struct backend *be) {
     for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp)
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
-    for (int q = 0; q < 5; ++q)
+    for (int q = 0; q < 2; ++q)
       if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);
     if (cb->stream) cudaStreamDestroy(cb->stream);

@@ -53,9 +53,6 @@ struct bands_setup config_views_bands(const struct ionf_config *cfg, const struc
                           .e_max_ev = cfg->spectrum_e_max_ev,
                           .n_sub = {cfg->band_sub_bins[0], cfg->band_sub_bins[1],
                                     cfg->band_sub_bins[2]},
-                          .num_tau = cfg->num_tau,
-                          .min_log_tau = cfg->min_log_tau,
-                          .max_log_tau = cfg->max_log_tau,
                           .heating = !cfg->isothermal,
                           .secondary = cfg->secondary_ionization};
   /* a table ends where it ends */

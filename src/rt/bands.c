@@ -68,9 +68,6 @@ static ionf_err bands_check(const struct bands_setup *s) {
              s->powerlaw_index);
   IONF_CHECK(s->type != BANDS_TABLE || (s->table && s->table->n >= 2), IONF_ERR_CONFIG,
              "a tabulated spectrum without a table");
-  IONF_CHECK(s->num_tau >= 100 && s->num_tau <= 1000000 && s->max_log_tau > s->min_log_tau,
-             IONF_ERR_CONFIG, "band tables: num_tau = %d (100..1000000), log tau %g..%g", s->num_tau,
-             s->min_log_tau, s->max_log_tau);
   return IONF_OK;
 }
 
@@ -97,26 +94,21 @@ static void bands_layout(const struct bands_setup *s, struct bands *b) {
   b->n_bins = k;
 }
 
+size_t bands_table_doubles(const struct bands *b) {
+  return (size_t)b->n_bins * BANDS_NODES * BANDS_TABLE_VALUES;
+}
+
 ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
   memset(b, 0, sizeof *b);
   IONF_CALL(bands_check(setup));
-  b->num_tau = setup->num_tau;
-  b->min_log_tau = setup->min_log_tau;
-  b->dlog_tau = (setup->max_log_tau - setup->min_log_tau) / (double)setup->num_tau;
   b->heating = setup->heating || setup->secondary;
   b->secondary = setup->secondary;
   const int nb = setup->n_sub[0] + setup->n_sub[1] + setup->n_sub[2];
-  const size_t n = (size_t)b->num_tau + 1, all = n * (size_t)nb;
   b->sigma_cm2 = ionf_malloc(sizeof(double) * BANDS_N_ABSORBERS * (size_t)nb, "band cross-sections");
-  b->thick = ionf_malloc(sizeof(double) * all, "band tables");
-  b->thin = ionf_malloc(sizeof(double) * all, "band tables");
-  if (b->heating) {
-    b->e_thick = ionf_malloc(sizeof(double) * all, "band tables");
-    b->e_thin = ionf_malloc(sizeof(double) * all, "band tables");
-  }
-  if (!b->sigma_cm2 || !b->thick || !b->thin || (b->heating && (!b->e_thick || !b->e_thin))) {
+  b->table = calloc((size_t)nb * BANDS_NODES * BANDS_TABLE_VALUES, sizeof(double));
+  if (!b->sigma_cm2 || !b->table) {
     bands_free(b);
-    return IONF_ERR_MEM;
+    return ionf_error_set(IONF_ERR_MEM, "no memory for the band tables");
   }
   bands_layout(setup, b);
   gsl_error_handler_t *old = gsl_set_error_handler_off();
@@ -127,18 +119,19 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
   if (rc == IONF_OK) rc = bands_integrate(ws, &p, IONF_E_HI_EV, setup->e_max_ev, &norm);
   if (rc == IONF_OK && !(norm > 0.0))
     rc = ionf_error_set(IONF_ERR_CONFIG, "the spectrum emits no photons above 13.598 eV");
-  double *tables[4] = {b->thick, b->thin, b->e_thick, b->e_thin};
+  /* the last node stays 0: nothing survives tau = BANDS_TAU_MAX (bands_k.h) */
   for (int k = 0; k < nb && rc == IONF_OK; ++k) {
     p.e_b = sqrt(b->e_lo_ev[k] * b->e_hi_ev[k]);
     p.index = b->index[k];
-    for (size_t i = 0; i < n && rc == IONF_OK; ++i) {
-      p.tau = photo_table_tau((int)i, b->min_log_tau, b->dlog_tau);
+    for (int i = 0; i + 1 < BANDS_NODES && rc == IONF_OK; ++i) {
+      p.tau = bands_node_tau(i);
+      double *node = b->table + ((size_t)k * BANDS_NODES + (size_t)i) * BANDS_TABLE_VALUES;
       for (int t = 0; t < (b->heating ? 4 : 2) && rc == IONF_OK; ++t) {
-        p.weight_sigma = t & 1;
+        p.weight_sigma = t & 1;   /* thick, thin, e_thick, e_thin */
         p.weight_energy = t >= 2;
         double v = 0.0;
         rc = bands_integrate(ws, &p, b->e_lo_ev[k], b->e_hi_ev[k], &v);
-        tables[t][(size_t)k * n + i] = v / norm;
+        node[t] = v / norm;
       }
     }
   }
@@ -150,25 +143,16 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
 
 void bands_free(struct bands *b) {
   free(b->sigma_cm2);
-  free(b->thick);
-  free(b->thin);
-  free(b->e_thick);
-  free(b->e_thin);
-  b->sigma_cm2 = b->thick = b->thin = b->e_thick = b->e_thin = NULL;
+  free(b->table);
+  b->sigma_cm2 = b->table = NULL;
 }
 
 struct bands_view bands_view_of(const struct bands *b) {
   struct bands_view v;
   v.n_bins = b->n_bins;
-  v.num_tau = b->num_tau;
-  v.min_log_tau = b->min_log_tau;
-  v.dlog_tau = b->dlog_tau;
   v.heating = b->heating;
   v.sigma_cm2 = b->sigma_cm2;
-  v.thick = b->thick;
-  v.thin = b->thin;
-  v.e_thick = b->e_thick;
-  v.e_thin = b->e_thin;
+  v.table = b->table;
   for (int a = 0; a < BANDS_N_ABSORBERS; ++a)
     v.threshold_erg[a] = atomic_threshold_ev(a) * IONF_EV_ERG;
   v.secondary = b->secondary;

@@ -19,32 +19,31 @@ struct bands_setup {
   const struct sed *table; /*!< BANDS_TABLE: the tabulated spectrum (rt/sed.h) */
   double e_max_ev;       /*!< the spectrum ends here [eV] (> 54.416) */
   int n_sub[3];          /*!< sub-bins of the bands HI-HeI, HeI-HeII, above HeII (>= 1 each) */
-  int num_tau;           /*!< table intervals: num_tau + 1 points */
-  double min_log_tau, max_log_tau; /*!< log10 of the optical depths the tables span */
   int heating;           /*!< build the energy tables */
   int secondary;         /*!< X-ray photoelectrons: secondary ionization and heating (needs
                               the energy tables, built then even without heating) */
 };
 
 struct bands {
-  int n_bins, num_tau;
-  double min_log_tau, dlog_tau;
+  int n_bins;
   int heating;           /*!< the energy tables exist (heating or secondary) */
   int secondary;
   double e_lo_ev[BANDS_MAX_BINS], e_hi_ev[BANDS_MAX_BINS]; /*!< sub-bin edges [eV] */
   double index[BANDS_MAX_BINS];  /*!< the sub-bin's cross-section power law */
   double *sigma_cm2;             /*!< [bin][absorber] */
-  double *thick, *thin, *e_thick, *e_thin; /*!< [bin][num_tau + 1] */
+  double *table;                 /*!< [bin][BANDS_NODES][BANDS_TABLE_VALUES] (bands_k.h) */
 };
 
 /**
  * Sub-bin edges log-spaced in each band; in each sub-bin the power law of the band's
  * own absorber (HI, HeI, HeII: Verner et al. 1996, atomic_k.h) between its edges;
- * tables by GSL adaptive quadrature (relative 1e-10) of the spectrum normalised to one
+ * tables at bands_k.h's nodes by GSL adaptive quadrature (relative 1e-10) of the spectrum normalised to one
  * photon per second from 13.598 eV to e_max_ev.  Errors: IONF_ERR_CONFIG naming the
  * bad value (sub-bins, e_max, T_eff, index), IONF_ERR_MEM.
  */
 IONF_NODISCARD ionf_err bands_build(const struct bands_setup *setup, struct bands *b);
+/** Doubles in b->table. */
+size_t bands_table_doubles(const struct bands *b);
 void bands_free(struct bands *b);
 /** View for bands_rates (host pointers). */
 struct bands_view bands_view_of(const struct bands *b);

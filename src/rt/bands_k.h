@@ -17,18 +17,30 @@
  * shares them among the absorbers in proportion to their optical depths through the
  * cell, sigma_s(E_b) dN_s / dtau_b: photon-conserving in every sub-bin.  Per absorber
  * atom of s (dN_s = n_s ds), with A_b = [thick_b(tau_in) - thick_b(tau_out)] / dtau_b
- * (thin_b(tau_out) when dtau_b is tiny, which keeps the rate finite as n_s -> 0):
+ * (-thick_b'(tau_out) when dtau_b is tiny, which keeps the rate finite as n_s -> 0):
  *
  *   Gamma_s = Ndot ds / V  sum_b sigma_s(E_b) A_b
  *   heat_s  = Ndot ds / V  sum_b sigma_s(E_b) (A^E_b - E_s A_b)    [erg/s]
  *
  * where A^E_b is A_b from the energy tables and E_s the threshold of s.
+ *
+ * The tables are small enough to stay in the GPU's caches (every sub-bin of every
+ * cell reads two of their intervals): nodes at tau = 0 and BANDS_PER_OCTAVE per
+ * octave from 2^-8 to 2^10 (578 nodes; 0.9 MB for 47 sub-bins), cubic Hermite
+ * interpolation between two nodes from their values and slopes (thick and -thin,
+ * e_thick and -e_thin: both tabulated exactly), and the node found from tau's
+ * binary exponent and mantissa bits: no logarithm, and the host and the GPU find
+ * the same node and fraction to the last bit.  Beyond tau = 1024 nothing survives
+ * (the last node is 0; a sub-bin's photons there are below 1e-190 of the source's).
  * Against direct integration with Verner's cross-sections (tests/test_bands.c) the
- * photons each absorber takes are within 0.6% with 1 + 26 + 20 sub-bins (C2-Ray's
- * numbers), 2% with 1 + 8 + 8; photons are conserved to rounding in every case.
+ * photons each absorber takes are within 0.4% with 1 + 26 + 20 sub-bins (C2-Ray's
+ * numbers), 1.5% with 1 + 8 + 8; photons are conserved to rounding in every case.
  */
 #ifndef IONF_BANDS_K_H
 #define IONF_BANDS_K_H
+
+#include <stdint.h>
+#include <string.h>
 
 #include "chem/secondary_k.h"
 #include "core/constants.h"
@@ -38,19 +50,98 @@
 #define BANDS_N_ABSORBERS 3 /* HI, HeI, HeII (atomic_k.h's order) */
 #define BANDS_MAX_BINS 64
 
+/* The tables' optical-depth nodes: tau = 0, then BANDS_PER_OCTAVE nodes per octave
+   from 2^BANDS_TAU_MIN_LOG2 over BANDS_OCTAVES octaves, the last at BANDS_TAU_MAX. */
+#define BANDS_TAU_MIN_LOG2 (-8)
+#define BANDS_OCTAVES 18
+#define BANDS_OCTAVE_BITS 5 /* BANDS_PER_OCTAVE = 32 */
+#define BANDS_PER_OCTAVE (1 << BANDS_OCTAVE_BITS)
+#define BANDS_NODES (2 + BANDS_OCTAVES * BANDS_PER_OCTAVE)
+#define BANDS_TAU_MIN (1.0 / 256.0)  /* 2^BANDS_TAU_MIN_LOG2 */
+#define BANDS_TAU_MAX 1024.0         /* 2^(BANDS_TAU_MIN_LOG2 + BANDS_OCTAVES) */
+#define BANDS_TABLE_VALUES 4         /* per node: thick, thin, e_thick, e_thin */
+
 /** Read-only view of the band tables (host or device pointers). */
 struct bands_view {
   int n_bins;
-  int num_tau;                 /*!< table points after tau = 0 (photo_k.h's tau grid) */
-  double min_log_tau, dlog_tau;
   int heating;                 /*!< the energy tables are valid */
   const double *sigma_cm2;     /*!< [bin][absorber]: sigma_s(E_b) */
-  const double *thick, *thin;  /*!< [bin][num_tau + 1] photons per source photon */
-  const double *e_thick, *e_thin; /*!< [bin][num_tau + 1] energy per source photon [erg] */
+  const double *table;         /*!< [bin][BANDS_NODES][BANDS_TABLE_VALUES]: thick, thin
+                                    (photons per source photon), e_thick, e_thin (energy
+                                    per source photon [erg]; 0 without heating) */
   int first_xray_bin;          /*!< sub-bins from here have their middle above 100 eV */
   int secondary;               /*!< split the X-ray sub-bins' electrons (bands_secondary) */
   double threshold_erg[BANDS_N_ABSORBERS];
 };
+
+/** Optical depth of table node i (0 <= i < BANDS_NODES). */
+IONF_HD IONF_INLINE double bands_node_tau(int i) {
+  if (i == 0) return 0.0;
+  int octave = (i - 1) >> BANDS_OCTAVE_BITS, j = (i - 1) & (BANDS_PER_OCTAVE - 1);
+  return ldexp(BANDS_TAU_MIN * (1.0 + (double)j / BANDS_PER_OCTAVE), octave);
+}
+
+/** Where tau falls among the nodes: the interval's first node, its width, the fraction. */
+struct bands_pos {
+  int i0;
+  double h, f;
+};
+
+/* From tau's bits: tau 2^8 = (1 + m) 2^e with e the octave, the mantissa's top
+   BANDS_OCTAVE_BITS bits the node in it and the rest the fraction (all exact). */
+IONF_HD IONF_INLINE struct bands_pos bands_locate(double tau) {
+  struct bands_pos p;
+  if (!(tau >= BANDS_TAU_MIN)) { /* [0, tau_min): the first interval (a NaN lands here too) */
+    p.i0 = 0;
+    p.h = BANDS_TAU_MIN;
+    p.f = tau > 0.0 ? tau * (1.0 / BANDS_TAU_MIN) : 0.0;
+    return p;
+  }
+  if (tau >= BANDS_TAU_MAX) { /* the last node */
+    p.i0 = BANDS_NODES - 2;
+    p.h = BANDS_TAU_MAX / (2 * BANDS_PER_OCTAVE);
+    p.f = 1.0;
+    return p;
+  }
+  double x = tau * (1.0 / BANDS_TAU_MIN); /* in [1, 2^BANDS_OCTAVES) */
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  const int frac_bits = 52 - BANDS_OCTAVE_BITS;
+  int octave = (int)(bits >> 52) - 1023;
+  uint64_t mantissa = bits & ((1ULL << 52) - 1);
+  p.i0 = 1 + (octave << BANDS_OCTAVE_BITS) + (int)(mantissa >> frac_bits);
+  p.f = (double)(mantissa & ((1ULL << frac_bits) - 1)) * (1.0 / (double)(1ULL << frac_bits));
+  /* the node spacing 2^(octave + BANDS_TAU_MIN_LOG2 - BANDS_OCTAVE_BITS), from its bits */
+  uint64_t h_bits = (uint64_t)(octave + 1023 + BANDS_TAU_MIN_LOG2 - BANDS_OCTAVE_BITS) << 52;
+  memcpy(&p.h, &h_bits, sizeof p.h);
+  return p;
+}
+
+/* Cubic Hermite interpolation of value q (0: thick, 2: e_thick) of one sub-bin's table
+   `t` between nodes i0 and i0 + 1, whose slopes are -t[q + 1] (thin, e_thin). */
+IONF_HD IONF_INLINE double bands_hermite(const double *t, struct bands_pos p, int q) {
+  const double *n0 = t + BANDS_TABLE_VALUES * p.i0 + q, *n1 = n0 + BANDS_TABLE_VALUES;
+  double y0 = n0[0], y1 = n1[0], s0 = -p.h * n0[1], s1 = -p.h * n1[1];
+  double dy = y1 - y0;
+  double c2 = 3.0 * dy - 2.0 * s0 - s1, c3 = s0 + s1 - 2.0 * dy;
+  return y0 + p.f * (s0 + p.f * (c2 + p.f * c3));
+}
+
+/* Minus the slope of that interpolant at p (the thin-cell form: thin at the nodes). */
+IONF_HD IONF_INLINE double bands_hermite_thin(const double *t, struct bands_pos p, int q) {
+  const double *n0 = t + BANDS_TABLE_VALUES * p.i0 + q, *n1 = n0 + BANDS_TABLE_VALUES;
+  double y0 = n0[0], y1 = n1[0], s0 = -p.h * n0[1], s1 = -p.h * n1[1];
+  double dy = y1 - y0;
+  double c2 = 3.0 * dy - 2.0 * s0 - s1, c3 = s0 + s1 - 2.0 * dy;
+  return -(s0 + p.f * (2.0 * c2 + 3.0 * p.f * c3)) / p.h;
+}
+
+/** Photons of sub-bin b per source photon that survive the optical depth tau (thick_b). */
+IONF_HD IONF_INLINE double bands_thick(const struct bands_view *v, int b, double tau) {
+  if (!(tau < BANDS_TAU_MAX)) return 0.0;
+  return bands_hermite(v->table + (long long)b * (BANDS_NODES * BANDS_TABLE_VALUES),
+                       bands_locate(tau), 0);
+}
 
 /**
  * Photoionization rates gamma[s] [1/s] and (when v->heating and heat is not NULL)
@@ -70,7 +161,6 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
   const double scale = ndot_per_s * ds_cm / volume_cm3;
   /* the electrons' energy: for heat, or for the X-ray split (then heat may be NULL) */
   const int heating = v->heating && (heat || xray);
-  const int stride = v->num_tau + 1;
   for (int b = 0; b < v->n_bins; ++b) {
     const double *sig = v->sigma_cm2 + BANDS_N_ABSORBERS * b;
     double tau_in = 0.0, dtau = 0.0;
@@ -78,23 +168,25 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
       tau_in += sig[s] * col_in_cm2[s];
       dtau += sig[s] * dcol_cm2[s];
     }
+    if (!(tau_in < BANDS_TAU_MAX)) continue; /* nothing of this sub-bin arrives */
+    const double *t = v->table + (long long)b * (BANDS_NODES * BANDS_TABLE_VALUES);
     const double tau_out = tau_in + dtau;
-    struct photo_table_pos pout = photo_table_locate(v->num_tau, v->min_log_tau, v->dlog_tau, tau_out);
+    /* where this sub-bin's electron energy goes (nowhere: not looked up) */
+    double *excess = xray && b >= v->first_xray_bin ? xray : heat;
+    const int energy = heating && excess;
+    struct bands_pos pout = bands_locate(tau_out);
     double a, a_e = 0.0;
     if (dtau > PHOTO_TAU_THIN_LIMIT) {
-      struct photo_table_pos pin = photo_table_locate(v->num_tau, v->min_log_tau, v->dlog_tau, tau_in);
-      a = (photo_table_at(v->thick + b * stride, pin) - photo_table_at(v->thick + b * stride, pout)) / dtau;
-      if (heating)
-        a_e = (photo_table_at(v->e_thick + b * stride, pin) -
-               photo_table_at(v->e_thick + b * stride, pout)) / dtau;
+      struct bands_pos pin = bands_locate(tau_in);
+      a = (bands_hermite(t, pin, 0) - bands_hermite(t, pout, 0)) / dtau;
+      if (energy) a_e = (bands_hermite(t, pin, 2) - bands_hermite(t, pout, 2)) / dtau;
     } else {
-      a = photo_table_at(v->thin + b * stride, pout);
-      if (heating) a_e = photo_table_at(v->e_thin + b * stride, pout);
+      a = bands_hermite_thin(t, pout, 0);
+      if (energy) a_e = bands_hermite_thin(t, pout, 2);
     }
-    double *excess = xray && b >= v->first_xray_bin ? xray : heat;
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
       gamma[s] += scale * sig[s] * a;
-      if (heating && excess) excess[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
+      if (energy) excess[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
     }
   }
 }
