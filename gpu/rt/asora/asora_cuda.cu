@@ -35,7 +35,7 @@ struct trace_kernel_args {
   double abundance_he;          /* n_He / n_H */
   double *gamma;                /* [species][box cells] */
   double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
-  double *columns;              /* batch x column_stride (each: [species][domain box]) */
+  double *columns;              /* batch x column_stride (each: [domain box][species]) */
   long long column_stride;
   const int *src_ijk;           /* this rank's sources */
   const double *src_ndot;

@@ -169,6 +169,30 @@ IONF_HD IONF_INLINE double asora_column_in(const struct asora_stencil *st, const
   return st->corner_factor * sum_wn / sum_w;
 }
 
+/**
+ * Incoming columns of the NS absorbers (hydrogen and helium) from the neighbours'
+ * interleaved outgoing columns (col[NS m + s]): one set of weights for all of them,
+ * s_m / max(tau_0, tau_m) with tau_m = sum_s sigma0_s N_s,m the neighbour's optical
+ * depth at every absorber's own threshold, so each absorber's column comes from the
+ * same blend of paths (and the interpolation costs one set of divisions, not NS).
+ */
+IONF_HD IONF_INLINE void asora_columns_in(const struct asora_stencil *st, const int ns,
+                                          const double *col, const double *sigma0_cm2,
+                                          double *col_in) {
+  double sum_w = 0.0, sum_wn[IONF_MAX_SPECIES];
+  for (int s = 0; s < ns; ++s) sum_wn[s] = 0.0;
+  for (int m = 0; m < 4; ++m) {
+    if (!(st->s[m] > 0.0)) continue;
+    double tau = 0.0;
+    for (int s = 0; s < ns; ++s) tau += sigma0_cm2[s] * col[ns * m + s];
+    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
+    sum_w += w;
+    for (int s = 0; s < ns; ++s) sum_wn[s] += w * col[ns * m + s];
+  }
+  const double scale = st->corner_factor / sum_w;
+  for (int s = 0; s < ns; ++s) col_in[s] = scale * sum_wn[s];
+}
+
 /** Shell volume 4 pi r^2 ds [cm^3] of a cell at offset d (not the source cell). */
 IONF_HD IONF_INLINE double asora_shell_volume_cm3(int di, int dj, int dk, double ds_cells,
                                                   double cell_cm) {
@@ -346,8 +370,8 @@ struct asora_source_view {
  * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for each of
  * the ns species (a constant at every call site, so loops over them unroll): interpolate the
  * incoming column from the upstream cells' outgoing columns in `column`
- * ([species][the domain's bounding box]), store this cell's outgoing column
- * there, and compute its photoionization rate.  Returns 0 for a cell beyond
+ * ([the domain's bounding box][species]: a cell's absorbers side by side), store
+ * its outgoing column there, and compute its photoionization rate.  Returns 0 for a cell beyond
  * the photon radius (nothing done: no cell inside the radius needs it);
  * otherwise 1, with the box index in *idx and per species s: the rate in
  * gamma[s] (0 behind an opaque column), the photo-heating per absorber in
@@ -365,7 +389,6 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   long long lk = asora_wrap(v->src[2] + dk - v->box.lo[2], v->n, v->periodic);
   long long c = (li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
-  long long box = asora_domain_box_cells(&v->dom); /* one species' column buffer */
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
   for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
   for (int s = 0; s < ns; ++s)
@@ -378,19 +401,26 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   } else {
     struct asora_stencil st;
     asora_stencil_make(di, dj, dk, &st);
-    for (int s = 0; s < ns; ++s) {
-      const double *col_s = column + s * box;
-      double col[4];
-      for (int m = 0; m < 4; ++m)
-        col[m] = st.s[m] > 0.0 ? col_s[asora_domain_box_index(&v->dom, st.off[m][0],
-                                                              st.off[m][1], st.off[m][2])]
-                               : 0.0;
-      col_in[s] = asora_column_in(&st, col, v->tables.sp[s].sigma0_cm2);
+    /* the neighbours' columns, the ns absorbers of a cell side by side */
+    double col[4 * IONF_MAX_SPECIES];
+    for (int m = 0; m < 4; ++m) {
+      long long at = st.s[m] > 0.0 ? ns * asora_domain_box_index(&v->dom, st.off[m][0],
+                                                                  st.off[m][1], st.off[m][2])
+                                   : -1;
+      for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? column[at + s] : 0.0;
+    }
+    if (ns == 1) {
+      col_in[0] = asora_column_in(&st, col, v->tables.sp[0].sigma0_cm2);
+    } else {
+      double sigma0[IONF_MAX_SPECIES];
+      for (int s = 0; s < ns; ++s) sigma0[s] = v->tables.sp[s].sigma0_cm2;
+      asora_columns_in(&st, ns, col, sigma0, col_in);
     }
     ds_cells = st.ds_cells;
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
   }
   double ds_cm = ds_cells * v->cell_cm;
+  const long long here = ns * asora_domain_box_index(&v->dom, di, dj, dk);
   *idx = c;
   if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
     double dcol[BANDS_N_ABSORBERS];
@@ -398,7 +428,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
       dcol[s] = n_abs[s] * ds_cm;
       double out = col_in[s] + dcol[s];
-      column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+      column[here + s] = out;
       col_out[s] = out;
       gamma[s] = 0.0;
       if (heat) heat[s] = 0.0;
@@ -415,7 +445,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   }
   for (int s = 0; s < ns; ++s) {
     double out = col_in[s] + n_abs[s] * ds_cm;
-    column[s * box + asora_domain_box_index(&v->dom, di, dj, dk)] = out;
+    column[here + s] = out;
     col_out[s] = out;
     double sigma0 = v->tables.sp[s].sigma0_cm2;
     if (heat) heat[s] = 0.0;
