@@ -8,16 +8,17 @@ of H II, and compares the fronts with the equilibrium Stroemgren radii:
 
   He III: (4 pi / 3) r3^3 n_He n_e3 alpha_B(HeIII) = Q(> 54.4 eV),  n_e3 = n_H (1 + 2 A)
   H II:   Q(> 13.6 eV) = (4 pi / 3) [r3^3 n_e3 (n_H alpha_B(HII) + n_He alpha_B(HeIII))
-                          + (r^3 - r3^3) n_e2 (n_H alpha_B(HII) + n_He alpha_B(HeII))],
-          n_e2 = n_H (1 + A): helium singly ionized between r3 and r
+                          + (r^3 - r3^3) n_e2 (n_H alpha_B(HII) + n_He (1 - p) alpha_B(HeII))],
+          n_e2 = n_H (1 + A): helium singly ionized between r3 and r; a fraction p = 0.96
+          of He II's case-B recombinations give back a photon that ionizes hydrogen
 
 (every photon absorbed inside, case B recombination coefficients at 1e4 K: chemistry's
 alpha_B for H II, Hui & Gnedin 1997 for He II and He III as the code's chem_he_k.h;
 Q(> E) from the black body between 13.598 eV and E_max = 544.16 eV, normalised as the
 code normalises it).  A front is where the fraction (x_HII; x_HeIII) crosses 1/2,
 averaged over the six axis directions from the source.  The analytic radii neglect the
-He recombination photons that ionize hydrogen on the spot (which the code includes)
-and the hard photons that reach beyond the fronts, so a few per cent are expected.
+ground-state photons that another element takes on the spot and the hard photons that
+reach beyond the fronts, so a few per cent are expected.
 
 Writes, into --out: helium_profiles.png and helium_numbers.md (also printed).
 Exit code: 0 pass; 1 if a front is off by more than the tolerance or the run failed;
@@ -54,10 +55,16 @@ ALPHA_HII_B = 2.59e-13                     # chemistry.alpha_B at 1e4 K
 TOL = {"HeIII": 0.04, "HII": 0.04}
 
 
-def alpha_heii_b(t):   # Hui & Gnedin 1997, case B, HeII -> HeI (plus dielectronic)
-    lam = 2.0 * 285335.0 / t
+P_CASCADE = 0.96  # He I recombinations to excited states ending in an H-ionizing photon
+
+
+def alpha_heii_rad_b(t):  # Hui & Gnedin 1997, case B, HeII -> HeI, radiative
+    return 1.26e-14 * (2.0 * 285335.0 / t) ** 0.750
+
+
+def alpha_heii_b(t):   # ... plus dielectronic
     diel = 1.9e-3 * t ** -1.5 * math.exp(-4.7e5 / t) * (1.0 + 0.3 * math.exp(-9.4e4 / t))
-    return 1.26e-14 * lam ** 0.750 + diel
+    return alpha_heii_rad_b(t) + diel
 
 
 def alpha_heiii_b(t):  # Hui & Gnedin 1997, case B, hydrogenic with Z = 2
@@ -82,7 +89,7 @@ def stroemgren_kpc():
     a3 = alpha_heiii_b(T_K)
     r3_cm3 = 3.0 * q3 / (4.0 * math.pi * n_he * ne3 * a3)
     inner = r3_cm3 * ne3 * (N_H * ALPHA_HII_B + n_he * a3)
-    per_vol2 = ne2 * (N_H * ALPHA_HII_B + n_he * alpha_heii_b(T_K))
+    per_vol2 = ne2 * (N_H * ALPHA_HII_B + n_he * (alpha_heii_b(T_K) - P_CASCADE * alpha_heii_rad_b(T_K)))
     r_cm3 = r3_cm3 + (3.0 * NDOT / (4.0 * math.pi) - inner) / per_vol2
     return r_cm3 ** (1.0 / 3.0) / KPC_CM, r3_cm3 ** (1.0 / 3.0) / KPC_CM, q3 / NDOT
 

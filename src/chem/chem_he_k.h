@@ -27,6 +27,10 @@
  * the share taken by the recombining element is left out of its recombinations.
  *   He II -> He I ground (24.6 eV): HI and HeI;
  *   He III -> He II ground (54.4 eV): HI, HeI and HeII.
+ * Case B's He II -> He I recombinations to excited states: their cascades end with a
+ * photon above 13.6 eV (He I 21.2 and 19.8 eV lines, the two-photon continuum) in a
+ * fraction p = 0.96 of them (Osterbrock & Ferland 2006, Sec. 2.4, the low-density
+ * limit); below 24.6 eV only HI absorbs them, so each ionizes hydrogen on the spot.
  * Not included (say so in the documentation): the He II Lyman alpha (40.8 eV),
  * two-photon and Balmer-continuum photons of He III recombinations to excited states,
  * which Friedrich et al. also give to hydrogen.
@@ -42,6 +46,8 @@
 #define CHEM_HE_X_FLOOR 1e-14     /* smallest ion fraction kept */
 #define CHEM_HE_NE_TOLERANCE 1e-6 /* n_e iteration: relative change of n_e */
 #define CHEM_HE_MAX_ITERATIONS 400
+#define CHEM_HE_HEI_CASCADE_P 0.96 /* He I excited-state recombinations that end in a photon
+                                      ionizing HI (Osterbrock & Ferland 2006) */
 
 /** What the update needs besides the cell's state and rates. */
 struct chem_he_params {
@@ -69,6 +75,7 @@ struct chem_he_rates {
 struct chem_he_coefficients {
   double alpha_hii, alpha_heii, alpha_heiii;  /*!< of the chosen case; HeII with dielectronic */
   double ground_heii, ground_heiii;           /*!< case A - case B: ground-state recombinations */
+  double excited_heii;                        /*!< case B: He II -> He I to excited states */
   double col_hi, col_hei, col_heii;
 };
 
@@ -87,6 +94,7 @@ IONF_HD IONF_INLINE struct chem_he_coefficients chem_he_coefficients_at(const st
   c.alpha_heiii = p->case_b ? heiii_b : heiii_a;
   c.ground_heii = p->case_b && heii_a > heii_b ? heii_a - heii_b : 0.0;
   c.ground_heiii = p->case_b && heiii_a > heiii_b ? heiii_a - heiii_b : 0.0;
+  c.excited_heii = p->case_b ? heii_b : 0.0;
   c.col_hi = p->collisional ? atomic_collisional(ATOMIC_HI, t_k) : 0.0;
   c.col_hei = p->collisional ? atomic_collisional(ATOMIC_HEI, t_k) : 0.0;
   c.col_heii = p->collisional ? atomic_collisional(ATOMIC_HEII, t_k) : 0.0;
@@ -223,7 +231,9 @@ IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update(const struct chem_
     /* ground-state recombination photons per H nucleus per second, and where they go */
     const double q24 = n_e * c.ground_heii * a_he * r.av.x_heii;
     const double q54 = n_e * c.ground_heiii * a_he * r.av.x_heiii;
-    const double src_h = f24_h * q24 + f54_h * q54;
+    /* He I's cascade photons (13.6 - 24.6 eV): hydrogen takes them all */
+    const double q_cascade = CHEM_HE_HEI_CASCADE_P * n_e * c.excited_heii * a_he * r.av.x_heii;
+    const double src_h = f24_h * q24 + f54_h * q54 + q_cascade;
     /* helium: what other absorbers take is a real recombination; 54 eV photons taken by
        HeI ionize it (a source of HeII, as a rate per HeI atom) */
     const double r1 = n_e * (c.alpha_heii + f24_h * c.ground_heii);
