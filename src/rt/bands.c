@@ -95,7 +95,7 @@ static void bands_layout(const struct bands_setup *s, struct bands *b) {
 }
 
 size_t bands_table_doubles(const struct bands *b) {
-  return (size_t)b->n_bins * BANDS_NODES * BANDS_TABLE_VALUES;
+  return (size_t)b->n_bins * BANDS_INTERVALS * BANDS_POLY;
 }
 
 ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
@@ -105,8 +105,11 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
   b->secondary = setup->secondary;
   const int nb = setup->n_sub[0] + setup->n_sub[1] + setup->n_sub[2];
   b->sigma_cm2 = ionf_malloc(sizeof(double) * BANDS_N_ABSORBERS * (size_t)nb, "band cross-sections");
-  b->table = calloc((size_t)nb * BANDS_NODES * BANDS_TABLE_VALUES, sizeof(double));
-  if (!b->sigma_cm2 || !b->table) {
+  b->table = calloc((size_t)nb * BANDS_INTERVALS * BANDS_POLY, sizeof(double));
+  /* one sub-bin's node values: thick, thin, e_thick, e_thin */
+  double(*node)[4] = calloc(BANDS_NODES, sizeof *node);
+  if (!b->sigma_cm2 || !b->table || !node) {
+    free(node);
     bands_free(b);
     return ionf_error_set(IONF_ERR_MEM, "no memory for the band tables");
   }
@@ -125,16 +128,23 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
     p.index = b->index[k];
     for (int i = 0; i + 1 < BANDS_NODES && rc == IONF_OK; ++i) {
       p.tau = bands_node_tau(i);
-      double *node = b->table + ((size_t)k * BANDS_NODES + (size_t)i) * BANDS_TABLE_VALUES;
       for (int t = 0; t < (b->heating ? 4 : 2) && rc == IONF_OK; ++t) {
         p.weight_sigma = t & 1;   /* thick, thin, e_thick, e_thin */
         p.weight_energy = t >= 2;
         double v = 0.0;
         rc = bands_integrate(ws, &p, b->e_lo_ev[k], b->e_hi_ev[k], &v);
-        node[t] = v / norm;
+        node[i][t] = v / norm;
       }
     }
+    /* each interval's cubics from its nodes' values and slopes (-thin, -e_thin) */
+    for (int i = 0; i < BANDS_INTERVALS; ++i) {
+      double h = bands_node_tau(i + 1) - bands_node_tau(i);
+      double *c = b->table + ((size_t)k * BANDS_INTERVALS + (size_t)i) * BANDS_POLY;
+      bands_hermite_coefficients(node[i][0], -node[i][1], node[i + 1][0], -node[i + 1][1], h, c);
+      bands_hermite_coefficients(node[i][2], -node[i][3], node[i + 1][2], -node[i + 1][3], h, c + 4);
+    }
   }
+  free(node);
   if (ws) gsl_integration_workspace_free(ws);
   gsl_set_error_handler(old);
   if (rc != IONF_OK) bands_free(b);

@@ -31,7 +31,7 @@ struct bands {
   double e_lo_ev[BANDS_MAX_BINS], e_hi_ev[BANDS_MAX_BINS]; /*!< sub-bin edges [eV] */
   double index[BANDS_MAX_BINS];  /*!< the sub-bin's cross-section power law */
   double *sigma_cm2;             /*!< [bin][absorber] */
-  double *table;                 /*!< [bin][BANDS_NODES][BANDS_TABLE_VALUES] (bands_k.h) */
+  double *table;                 /*!< [bin][BANDS_INTERVALS][BANDS_POLY] (bands_k.h) */
 };
 
 /**
