@@ -9,6 +9,9 @@ if(IONFRONT_CUDA)
   ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
   # the particle chemistry kernel against the CPU pass; skips (77) without a GPU
   ionf_add_test(NAME test_chem_gpu SOURCES test_chem_gpu.c LABELS gpu)
+  # hydrogen and helium on particles: the CUDA tracer (both schedules) and the staged
+  # chemistry against the CPU's; prints the worst differences; skips (77) without a GPU
+  ionf_add_test(NAME test_sph_helium_gpu SOURCES test_sph_helium_gpu.c LABELS gpu TIMEOUT 300)
 endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)
