@@ -50,7 +50,8 @@ int sph_checkpoint_write_attrs(hid_t file, const struct sph_checkpoint_meta *m, 
          h5_util_attr_put_int64(file, "rays_per_source", m->rays_per_source) &&
          h5_util_attr_put_double(file, "r_max_cm", m->r_max_cm) &&
          h5_util_attr_put_double(file, "hydrogen_mass_fraction", m->hydrogen_mass_fraction) &&
-         h5_util_attr_put_int64(file, "isothermal", m->isothermal ? 1 : 0);
+         h5_util_attr_put_int64(file, "isothermal", m->isothermal ? 1 : 0) &&
+         (m->n_species <= 1 || h5_util_attr_put_int64(file, "n_species", m->n_species));
 }
 
 /* A scalar numeric attribute of the root group, converted to `type`. */
@@ -136,6 +137,15 @@ static ionf_err read_open(hid_t file, const char *path, const struct sph_checkpo
              "checkpoint '%s' was written with material.isothermal = %s; this run has %s: a "
              "restart must keep it",
              path, isothermal ? "true" : "false", want->isothermal ? "true" : "false");
+  int64_t species = 1; /* written with helium only */
+  if (H5Aexists(file, "n_species") > 0)
+    IONF_CALL(read_attr(file, path, "n_species", H5T_NATIVE_INT64, &species));
+  const int want_species = want->n_species > 1 ? want->n_species : 1;
+  IONF_CHECK(species == want_species, IONF_ERR_INPUT,
+             "checkpoint '%s' was written with %s; this run has %s (material.abundance_He, "
+             "spectrum.type): a restart must keep them",
+             path, species > 1 ? "hydrogen and helium" : "hydrogen alone",
+             want_species > 1 ? "hydrogen and helium" : "hydrogen alone");
   IONF_CALL(read_attr(file, path, "time_s", H5T_NATIVE_DOUBLE, &st->time_s));
   IONF_CALL(read_attr(file, path, "step", H5T_NATIVE_INT64, &st->step));
   IONF_CALL(read_attr(file, path, "next_snapshot_index", H5T_NATIVE_INT64, &next));
@@ -146,6 +156,10 @@ static ionf_err read_open(hid_t file, const char *path, const struct sph_checkpo
   st->next_index = (int)next;
   IONF_CALL(read_column(file, path, "IonizedFraction", count, x_hii));
   IONF_CALL(read_column(file, path, "Temperature", count, temperature_k));
+  if (want_species > 1) { /* helium's fractions, by the snapshot's names */
+    IONF_CALL(read_column(file, path, "x_HeII", count, x_hii + count));
+    IONF_CALL(read_column(file, path, "x_HeIII", count, x_hii + 2 * count));
+  }
   return IONF_OK;
 }
 

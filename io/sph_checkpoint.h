@@ -35,6 +35,8 @@ struct sph_checkpoint_meta {
   double r_max_cm;                /*!< raytracing.R_max (0: unlimited) */
   double hydrogen_mass_fraction;  /*!< particles.hydrogen_mass_fraction */
   int isothermal;                 /*!< material.isothermal */
+  int n_species;                  /*!< 1 (0: 1), or 3 with helium (attribute n_species,
+                                       written only with helium) */
 };
 
 /** Restart state read from a checkpoint. */
@@ -53,10 +55,10 @@ int sph_checkpoint_write_attrs(hid_t file, const struct sph_checkpoint_meta *m, 
                                int64_t step);
 
 /**
- * Read checkpoint `path` into x_hii and temperature_k (expect->particle_count each)
- * and *state.  Refused with a message naming the file and the mismatch: a missing or
+ * Read checkpoint `path` into x_hii and temperature_k (expect->particle_count each;
+ * with helium x_hii holds three blocks: x_HII, x_HeII, x_HeIII) and *state.  Refused with a message naming the file and the mismatch: a missing or
  * non-HDF5 file (IONF_ERR_IO); not a checkpoint, a grid run's checkpoint, another
- * particle count or set, other rays per source, R_max, X_H or isothermal setting
+ * particle count or set, other rays per source, R_max, X_H, isothermal setting or species
  * (IONF_ERR_INPUT).
  */
 IONF_NODISCARD ionf_err sph_checkpoint_read(const char *path, const struct sph_checkpoint_meta *expect,

@@ -19,6 +19,7 @@
 #include "io/io_particles.h"
 #include "io/snapshot.h"
 #include "io/sph_checkpoint.h"
+#include "chem/species.h"
 #include "particles/sph_deposit.h"
 
 #define KIND "particle snapshot"
@@ -63,6 +64,14 @@ static int write_particles(hid_t file, const struct sph_snapshot_view *v) {
            put_dataset(gas, "IonizedFraction", 1, dims, v->x_hii) &&
            put_dataset(gas, "PhotoionizationRate", 1, dims, v->gamma_hi_per_s) &&
            put_dataset(gas, "Temperature", 1, dims, v->temperature_k);
+  for (int s = 1; ok && v->n_species > 1 && s < v->n_species; ++s) { /* helium */
+    const struct species_names *sn = species_names_of(s);
+    char x_name[32], g_name[32];
+    snprintf(x_name, sizeof x_name, "x_%s", sn->ion_name);
+    snprintf(g_name, sizeof g_name, "Gamma_%s", sn->name);
+    ok = put_dataset(gas, x_name, 1, dims, v->x_hii + s * v->species_stride) &&
+         put_dataset(gas, g_name, 1, dims, v->gamma_hi_per_s + s * v->species_stride);
+  }
   if (H5Gclose(gas) < 0) ok = 0;
   return ok;
 }

@@ -16,6 +16,9 @@
  *   /PartType0/IonizedFraction   (n) x_HII
  *   /PartType0/PhotoionizationRate (n) Gamma_HI [s^-1]
  *   /PartType0/Temperature       (n) [K]
+ *   /PartType0/x_HeII, x_HeIII,  (n) with helium (n_species 3): helium's ion fractions and
+ *   Gamma_HeI, Gamma_HeII        photoionization rates per absorber [s^-1] (the grid's
+ *                                /Grid names, chem/species.h)
  *   /Grid/x_HII, /Grid/T         (N, N, N) when deposit_n = N > 0 (src/sph_deposit.h):
  *                                hydrogen-mass-weighted kernel averages over cells
  *                                (attribute box_size_cm); grid tools read these
@@ -35,6 +38,9 @@ struct sph_checkpoint_meta; /* io/sph_checkpoint.h */
 struct sph_snapshot_view {
   const struct particle_set *particles;
   const double *x_hii, *gamma_hi_per_s, *temperature_k, *n_h_cm3;
+  int n_species;                 /*!< 0 or 1: hydrogen; 3: x_hii and gamma_hi_per_s start
+                                      three species blocks, species_stride apart */
+  int64_t species_stride;
   double time_s;
   int64_t step;
   int64_t deposit_n;             /*!< 0: no /Grid */

@@ -9,6 +9,9 @@ if(IONFRONT_CUDA)
   ionf_add_test(NAME test_bvh_gpu SOURCES test_bvh_gpu.c LABELS gpu)
   # the particle chemistry kernel against the CPU pass; skips (77) without a GPU
   ionf_add_test(NAME test_chem_gpu SOURCES test_chem_gpu.c LABELS gpu)
+  # hydrogen and helium on particles: the CUDA tracer (both schedules) and the staged
+  # chemistry against the CPU's; prints the worst differences; skips (77) without a GPU
+  ionf_add_test(NAME test_sph_helium_gpu SOURCES test_sph_helium_gpu.c LABELS gpu TIMEOUT 300)
 endif()
 add_test(NAME cli_particles COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles.sh
                                     $<TARGET_FILE:ionfront-particles>)
@@ -61,3 +64,12 @@ set_tests_properties(cli_particles_restart PROPERTIES SKIP_RETURN_CODE 77 PROCES
                      TIMEOUT 300)
 # particle configs in their own terms: R_max a length, grid-only keys refused (issue 20)
 ionf_add_test(NAME test_sph_config_refuse SOURCES test_sph_config_refuse.c LABELS unit)
+# hydrogen and helium on particles: fronts at the Stroemgren radii and the grid's, the
+# helium datasets, the species in --dry-run; a thermal helium restart bit for bit
+add_test(NAME cli_particles_helium COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_helium.sh
+                                           $<TARGET_FILE:ionfront> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_particles_helium PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS unit
+                     TIMEOUT 300)
+add_test(NAME cli_particles_helium_restart
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_helium_restart.sh $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_helium_restart PROPERTIES SKIP_RETURN_CODE 77 LABELS unit)

@@ -4,7 +4,8 @@
  *        24.6 eV follows three species (power-law and tabulated spectra too), a
  *        hydrogen run's effective config holds none of the new keys, and what helium
  *        cannot do yet is refused naming the key: a grey spectrum, Monte Carlo, plane
- *        sources, particle runs, case A without helium, out-of-range values.
+ *        sources, case A without helium, out-of-range values; particle runs take the
+ *        same keys with the same refusals.
  */
 #include <stdio.h>
 #include <string.h>
@@ -88,12 +89,33 @@ int main(void) {
   const char *planes[] = {he[0], he[1], "sources=[{plane: x_low, flux: 1e5}]"};
   expect_load("helium with a plane source", "iliev1", planes, 3, IONF_ERR_CONFIG, "plane", 0);
 
-  /* particle runs are hydrogen's */
+  /* particle runs take helium with the same keys, values and refusals */
   struct sph_config sph;
   ionf_error_clear();
-  EXPECT(sph_config_load(NULL, "iliev1_particles", (char *const *)he, 1, &sph) == IONF_ERR_CONFIG &&
+  ionf_err rc = sph_config_load(NULL, "iliev1_particles", (char *const *)he, 2, &sph);
+  EXPECT(rc == IONF_OK, "particles with helium: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(config_views_species_count(&sph.base) == 3 && sph.base.abundance_he == 0.08,
+           "particles with helium: %d species, abundance %g",
+           config_views_species_count(&sph.base), sph.base.abundance_he);
+    EXPECT(strstr(sph.base.effective_yaml, "abundance_He: 0.08") != NULL,
+           "particles: abundance kept:\n%s", sph.base.effective_yaml);
+    sph_config_free(&sph);
+  }
+  ionf_error_clear();
+  EXPECT(sph_config_load(NULL, "iliev1_particles", (char *const *)grey, 1, &sph) == IONF_ERR_CONFIG &&
+             strstr(ionf_error_message(), "spectrum.type"),
+         "particles with helium and a grey spectrum: %s", ionf_error_message());
+  ionf_error_clear();
+  const char *p_big[] = {"material.abundance_He=1.5", he[1]};
+  EXPECT(sph_config_load(NULL, "iliev1_particles", (char *const *)p_big, 2, &sph) == IONF_ERR_CONFIG &&
              strstr(ionf_error_message(), "abundance_He"),
-         "particles with helium: %s", ionf_error_message());
+         "particles with abundance 1.5: %s", ionf_error_message());
+  ionf_error_clear();
+  const char *p_a[] = {"chemistry.case=A"};
+  EXPECT(sph_config_load(NULL, "iliev1_particles", (char *const *)p_a, 1, &sph) == IONF_ERR_CONFIG &&
+             strstr(ionf_error_message(), "chemistry.case"),
+         "particles with case A and no helium: %s", ionf_error_message());
   ionf_error_clear();
   TEST_RETURN();
 }

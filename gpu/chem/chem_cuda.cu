@@ -106,8 +106,9 @@ __global__ void __launch_bounds__(CHEM_THREADS, 3) chem_pass_kernel(struct chem_
   add_block_sums(a.sums, unconverged, at_max, sx, sn, sm, st);
 }
 
-/* Hydrogen with helium (grids, arrays in GPU memory): chem_he_cell_pass on every cell of
-   the [species][cell] arrays (species `stride` apart), as chem_cpu.c's loop. */
+/* Hydrogen with helium: chem_he_cell_pass on every cell of the [species][cell] arrays
+   (species `stride` apart), as chem_cpu.c's loop; FLAGS as chem_pass_kernel's (grids:
+   sums on the device; particles, staged: per-cell flags, sums on the host). */
 struct chem_he_kernel_args {
   long long cells, stride;
   double dt_s;
@@ -115,8 +116,10 @@ struct chem_he_kernel_args {
   const double *n_h, *t_k, *gamma, *x0, *heat; /* heat: thermal runs, else NULL */
   double *x_av, *x_end, *t_av, *t_end;
   struct chem_sums *sums;
+  unsigned char *flags;                        /* host mode: per-cell flags */
 };
 
+template <bool FLAGS>
 __global__ void __launch_bounds__(CHEM_THREADS) chem_he_pass_kernel(struct chem_he_kernel_args a) {
   unsigned long long unconverged = 0, at_max = 0;
   double sx = 0.0, sn = 0.0, sm = 0.0, st = 0.0;
@@ -145,6 +148,10 @@ __global__ void __launch_bounds__(CHEM_THREADS) chem_he_pass_kernel(struct chem_
       a.t_av[c] = t_av;
       a.t_end[c] = r.t_end_k;
     }
+    if (FLAGS) {
+      a.flags[c] = (unsigned char)((moved ? FLAG_UNCONVERGED : 0) | (r.converged ? 0 : FLAG_AT_MAX));
+      continue;
+    }
     unconverged += moved;
     at_max += !r.converged;
     sx += r.end.x_hii;
@@ -152,6 +159,7 @@ __global__ void __launch_bounds__(CHEM_THREADS) chem_he_pass_kernel(struct chem_
     sm += n_h * r.end.x_hii;
     st += r.t_end_k;
   }
+  if (FLAGS) return;
   add_block_sums(a.sums, unconverged, at_max, sx, sn, sm, st);
 }
 
@@ -226,8 +234,8 @@ static ionf_err device_pass(struct chem_solver *s, const struct chem_input *in,
   if (in->n_species == 3) {
     struct chem_he_kernel_args a = he_kernel_args(in, state);
     a.sums = cc->d_sums;
-    chem_he_pass_kernel<<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
-                          cc->stream>>>(a);
+    chem_he_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
+                                 cc->stream>>>(a);
   } else {
     struct chem_kernel_args a = kernel_args(in, state);
     a.sums = cc->d_sums;
@@ -265,6 +273,22 @@ static ionf_err reserve_staging(struct cuda_chem *cc, long long n) {
   return IONF_OK;
 }
 
+/* host -> staging buffer f (or back), n doubles; with `blocks` species blocks (host ones
+   `stride` apart, the staging ones n apart). */
+static ionf_err stage_species(struct cuda_chem *cc, int f, double *host, long long n,
+                              long long stride, int blocks, int to_device) {
+  for (int b = 0; b < blocks; ++b) {
+    double *dev = cc->field[f] + b * n, *h = host + b * stride;
+    if (to_device)
+      CUDA_CHECK(cudaMemcpy(dev, h, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice),
+                 "copy to the GPU");
+    else
+      CUDA_CHECK(cudaMemcpy(h, dev, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost),
+                 "copy from the GPU");
+  }
+  return IONF_OK;
+}
+
 /* host -> staging buffer f (or back), n doubles */
 static ionf_err stage(struct cuda_chem *cc, int f, double *host, long long n, int to_device) {
   if (to_device)
@@ -294,13 +318,59 @@ static void host_sums(const struct chem_kernel_args *h, const unsigned char *fla
   chem_pass_result_set(out, unconverged, at_max, sx, sn, sm, st);
 }
 
+/*
+ * Staged with helium: the per-species arrays' three blocks copied in (packed n apart),
+ * chem_he_pass_kernel<true>, the averages and end values copied back; the sums from the
+ * flags in cell order over hydrogen's block, as chem_cpu.c's helium loop on one thread.
+ */
+static ionf_err host_pass_he(struct cuda_chem *cc, const struct chem_input *in,
+                             struct chem_state *state, struct chem_pass_result *out) {
+  long long n = in->n_cells, k = in->species_stride;
+  struct chem_he_kernel_args h = he_kernel_args(in, state); /* the host arrays */
+  const int thermal = h.heat != NULL;
+  IONF_CALL(reserve_staging(cc, 3 * n)); /* every buffer holds three species blocks */
+  IONF_CALL(stage(cc, 0, (double *)h.n_h, n, 1));
+  IONF_CALL(stage(cc, 1, (double *)h.t_k, n, 1));
+  IONF_CALL(stage_species(cc, 2, (double *)h.gamma, n, k, 3, 1));
+  IONF_CALL(stage_species(cc, 3, (double *)h.x0, n, k, 3, 1));
+  IONF_CALL(stage_species(cc, 4, h.x_av, n, k, 3, 1));
+  if (thermal) {
+    IONF_CALL(stage_species(cc, 6, (double *)h.heat, n, k, 3, 1));
+    IONF_CALL(stage(cc, 7, h.t_av, n, 1));
+  }
+  struct chem_he_kernel_args a = h;
+  a.stride = n;
+  a.n_h = cc->field[0];
+  a.t_k = cc->field[1];
+  a.gamma = cc->field[2];
+  a.x0 = cc->field[3];
+  a.x_av = cc->field[4];
+  a.x_end = cc->field[5];
+  a.heat = thermal ? cc->field[6] : NULL;
+  a.t_av = thermal ? cc->field[7] : NULL;
+  a.t_end = thermal ? cc->field[8] : NULL;
+  a.flags = cc->d_flags;
+  chem_he_pass_kernel<true><<<(unsigned)launch_blocks(cc, n, 1), CHEM_THREADS>>>(a);
+  CUDA_CHECK(cudaGetLastError(), "launch of the chemistry kernel");
+  IONF_CALL(stage_species(cc, 4, h.x_av, n, k, 3, 0));
+  IONF_CALL(stage_species(cc, 5, h.x_end, n, k, 3, 0));
+  if (thermal) {
+    IONF_CALL(stage(cc, 7, h.t_av, n, 0));
+    IONF_CALL(stage(cc, 8, h.t_end, n, 0));
+  }
+  CUDA_CHECK(cudaMemcpy(cc->h_flags, cc->d_flags, (size_t)n, cudaMemcpyDeviceToHost),
+             "copy from the GPU");
+  struct chem_kernel_args sums_view = kernel_args(in, state); /* hydrogen's block: the sums */
+  host_sums(&sums_view, cc->h_flags, out);
+  return IONF_OK;
+}
+
 static ionf_err host_pass(struct chem_solver *s, const struct chem_input *in,
                           struct chem_state *state, struct chem_pass_result *out) {
   struct cuda_chem *cc = chem_of(s);
   long long n = in->n_cells;
-  IONF_CHECK(in->n_species <= 1, IONF_ERR_UNSUPPORTED,
-             "the GPU chemistry of particle runs is hydrogen's; helium runs on grids");
   memset(out, 0, sizeof *out);
+  if (n > 0 && in->n_species == 3) return host_pass_he(cc, in, state, out);
   if (n <= 0) return IONF_OK;
   struct chem_kernel_args h = kernel_args(in, state); /* the host arrays */
   const int thermal = h.heat != NULL;

@@ -86,6 +86,7 @@ struct trace_state {
   /* per call */
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
+  struct dbuf absorbers, band[5];  /* with helium: per sorted slot; the band tables */
   int64_t dirs_nside;
   int table_ready;
   double h_max_cm;               /* of the resident particles */
@@ -117,6 +118,24 @@ __global__ void neutral_kernel(const double *n_h_sorted, const double *x_hii, co
   n_hi[s] = n_h_sorted[s] * (1.0 - x);
 }
 
+/*
+ * With helium: each sorted slot's absorbers (sph_absorbers_of: N_H from the resident
+ * copy, the three ion fractions of particle order[s]) and the check of every fraction in
+ * [0, 1] (*bad: the smallest species-major index s * n + i outside).
+ */
+__global__ void absorbers_kernel(const double *n_h_sorted, const double *x_ion,
+                                 const int32_t *order, int64_t n, double abundance_he,
+                                 struct sph_absorbers *out, unsigned long long *bad) {
+  int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= n) return;
+  int32_t i = order[s];
+  for (int sp = 0; sp < BANDS_N_ABSORBERS; ++sp) {
+    double x = x_ion[sp * n + i];
+    if (!(x >= 0.0 && x <= 1.0)) atomicMin(bad, (unsigned long long)(sp * n + i));
+  }
+  sph_absorbers_of(n_h_sorted[s], x_ion, n, i, abundance_he, &out[s]);
+}
+
 __global__ void scatter_kernel(const double *sorted, const int32_t *order, int64_t n,
                                double *out) {
   int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -131,7 +150,9 @@ extern "C" void sph_trace_cuda_release(void) {
                         &g->slots4,
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
-                        &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x};
+                        &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x,
+                        &g->absorbers, &g->band[0],  &g->band[1],  &g->band[2],  &g->band[3],
+                        &g->band[4]};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   sph_trace_thread_rays_free(&g->thread_rays);
   sph_trace_warp_rays_free(&g->warp_rays);
@@ -264,10 +285,29 @@ static ionf_err upload(struct dbuf *b, const void *src, size_t bytes, const char
   return IONF_OK;
 }
 
+/* With helium: the band tables to the device (*bv: in->bands with device pointers). */
+static ionf_err upload_bands(const struct sph_trace_input *in, struct bands_view *bv) {
+  struct trace_state *g = &g_trace;
+  *bv = in->bands;
+  size_t sig = (size_t)(bv->n_bins * BANDS_N_ABSORBERS) * sizeof(double);
+  size_t tb = (size_t)bv->n_bins * (size_t)(bv->num_tau + 1) * sizeof(double);
+  IONF_CALL(upload(&g->band[0], bv->sigma_cm2, sig, "band cross-sections"));
+  const double *host[4] = {bv->thick, bv->thin, bv->e_thick, bv->e_thin};
+  const double **dev[4] = {&bv->thick, &bv->thin, &bv->e_thick, &bv->e_thin};
+  for (int k = 0; k < 4; ++k) {
+    if (!host[k]) continue; /* the energy tables only when built */
+    IONF_CALL(upload(&g->band[k + 1], host[k], tb, "band tables"));
+    *dev[k] = (const double *)g->band[k + 1].p;
+  }
+  bv->sigma_cm2 = (const double *)g->band[0].p;
+  return IONF_OK;
+}
+
 /* The pass's uploads: directions (when prepared), the column table (once), the sources,
-   x_HII; the per-pass buffers; the rate tables (*tv: in->tables with device pointers). */
+   x_HII (with helium: every species, and the band tables into *bv); the per-pass buffers;
+   the rate tables (*tv: in->tables with device pointers). */
 static ionf_err upload_inputs(const struct sph_trace_input *in, const struct sph_trace_prep *prep,
-                              int heating, struct photo_table_view *tv) {
+                              int heating, struct photo_table_view *tv, struct bands_view *bv) {
   struct trace_state *g = &g_trace;
   int64_t n = in->particles->count, ns = in->sources.count;
   if (prep->dirs) {
@@ -284,13 +324,25 @@ static ionf_err upload_inputs(const struct sph_trace_input *in, const struct sph
                    "source positions"));
   IONF_CALL(upload(&g->src_ndot, in->sources.ndot_per_s, (size_t)ns * sizeof(double),
                    "source photon rates"));
-  IONF_CALL(upload(&g->x_hii, in->x_hii, (size_t)n * sizeof(double), "ionized fractions"));
-  IONF_CALL(dbuf_ensure(&g->n_hi, (size_t)n * sizeof(double), "neutral atoms"));
-  IONF_CALL(dbuf_ensure(&g->gamma_s, (size_t)n * sizeof(double), "rates"));
-  IONF_CALL(dbuf_ensure(&g->gamma_out, (size_t)n * sizeof(double), "rates (particle order)"));
+  const int n_sp = sph_trace_species(in);
+  const size_t all = (size_t)(n_sp * n) * sizeof(double);
+  if (n_sp == 1) {
+    IONF_CALL(upload(&g->x_hii, in->x_hii, (size_t)n * sizeof(double), "ionized fractions"));
+    IONF_CALL(dbuf_ensure(&g->n_hi, (size_t)n * sizeof(double), "neutral atoms"));
+  } else { /* helium: the species blocks packed n apart, the absorbers, the band tables */
+    IONF_CALL(dbuf_ensure(&g->x_hii, all, "ion fractions"));
+    for (int sp = 0; sp < n_sp && n > 0; ++sp)
+      TRACE_CUDA(cudaMemcpyAsync((double *)g->x_hii.p + sp * n, in->x_hii + sp * in->species_stride,
+                                 (size_t)n * sizeof(double), cudaMemcpyHostToDevice, g->stream),
+                 "ion fractions");
+    IONF_CALL(dbuf_ensure(&g->absorbers, (size_t)n * sizeof(struct sph_absorbers), "absorbers"));
+    IONF_CALL(upload_bands(in, bv));
+  }
+  IONF_CALL(dbuf_ensure(&g->gamma_s, all, "rates"));
+  IONF_CALL(dbuf_ensure(&g->gamma_out, all, "rates (particle order)"));
   if (heating) {
-    IONF_CALL(dbuf_ensure(&g->heat_s, (size_t)n * sizeof(double), "heating rates"));
-    IONF_CALL(dbuf_ensure(&g->heat_out, (size_t)n * sizeof(double), "heating (particle order)"));
+    IONF_CALL(dbuf_ensure(&g->heat_s, all, "heating rates"));
+    IONF_CALL(dbuf_ensure(&g->heat_out, all, "heating (particle order)"));
   }
   *tv = in->tables;
   if (!tv->grey) {
@@ -316,20 +368,29 @@ static ionf_err neutral_atoms(const struct sph_trace_input *in, cudaStream_t st)
   IONF_CALL(dbuf_ensure(&g->bad_x, sizeof(unsigned long long), "input check"));
   unsigned long long *bad = (unsigned long long *)g->bad_x.p, bad_host = 0;
   TRACE_CUDA(cudaMemsetAsync(bad, 0xff, sizeof *bad, st), "clear");
-  neutral_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
-      (const double *)g->n_h_atoms.p, (const double *)g->x_hii.p, (const int32_t *)g->order.p,
-      n, (double *)g->n_hi.p, bad);
+  const int helium = sph_trace_species(in) == 3;
+  if (helium)
+    absorbers_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
+        (const double *)g->n_h_atoms.p, (const double *)g->x_hii.p, (const int32_t *)g->order.p,
+        n, in->abundance_he, (struct sph_absorbers *)g->absorbers.p, bad);
+  else
+    neutral_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
+        (const double *)g->n_h_atoms.p, (const double *)g->x_hii.p, (const int32_t *)g->order.p,
+        n, (double *)g->n_hi.p, bad);
   TRACE_CUDA(cudaMemcpyAsync(&bad_host, bad, sizeof bad_host, cudaMemcpyDeviceToHost, st),
              "input check");
   TRACE_CUDA(cudaStreamSynchronize(st), "input check");
-  if (bad_host != ~0ull) return sph_trace_bad_x_hii((int64_t)bad_host, in->x_hii[bad_host]);
-  return IONF_OK;
+  if (bad_host == ~0ull) return IONF_OK;
+  if (!helium) return sph_trace_bad_x_hii((int64_t)bad_host, in->x_hii[bad_host]);
+  int64_t k = (int64_t)bad_host, sp = k / n, i = k % n;
+  return sph_trace_bad_x_ion(sp * in->species_stride + i, in->species_stride,
+                             in->x_hii[sp * in->species_stride + i]);
 }
 
 /* What the traversal and the walk read (device pointers of the resident state). */
 static void scene_and_walk(const struct sph_trace_input *in, const struct sph_trace_prep *prep,
-                           const struct photo_table_view *tv, int heating,
-                           struct trace_scene *s, struct trace_walk *w) {
+                           const struct photo_table_view *tv, const struct bands_view *bv,
+                           int heating, struct trace_scene *s, struct trace_walk *w) {
   const struct trace_state *g = &g_trace;
   const struct bvh *tree = in->tree;
   s->xyzh = (const double *)g->xyzh.p;
@@ -355,6 +416,10 @@ static void scene_and_walk(const struct sph_trace_input *in, const struct sph_tr
   w->n_hi = (const double *)g->n_hi.p;
   w->gamma = (double *)g->gamma_s.p;
   w->heat = (double *)g->heat_s.p;
+  w->n_species = sph_trace_species(in);
+  w->n = in->particles->count;
+  w->bands = *bv;
+  w->absorbers = (const struct sph_absorbers *)g->absorbers.p;
 }
 
 /* The rays with the tuning's schedule: one warp per ray unless the tree is too deep for
@@ -365,7 +430,7 @@ static ionf_err trace_rays(const struct sph_trace_input *in, const struct trace_
                            cudaStream_t st, int64_t *hits, struct sph_trace_stats *stats) {
   struct trace_state *g = &g_trace;
   const struct sph_trace_tuning *tuning = &in->tuning;
-  int64_t n = in->particles->count;
+  int64_t n = in->particles->count * sph_trace_species(in); /* the rates to clear */
   IONF_CHECK(tuning->schedule == SPH_TRACE_SCHEDULE_WARP ||
                  tuning->schedule == SPH_TRACE_SCHEDULE_THREAD,
              IONF_ERR_CONFIG, "GPU particle tracer: tuning.schedule = %d: give warp (%d) or "
@@ -374,7 +439,7 @@ static ionf_err trace_rays(const struct sph_trace_input *in, const struct trace_
   int use_warp = tuning->schedule == SPH_TRACE_SCHEDULE_WARP;
   if (use_warp && in->tree->height > WARP_RAYS_MAX_HEIGHT) use_warp = 0;
   *hits = 0;
-  for (int attempt = 0; attempt < 2 && n > 0; ++attempt) {
+  for (int attempt = 0; attempt < 2 && in->particles->count > 0; ++attempt) {
     TRACE_CUDA(cudaMemsetAsync(g->gamma_s.p, 0, (size_t)n * sizeof(double), st), "clear");
     if (heating)
       TRACE_CUDA(cudaMemsetAsync(g->heat_s.p, 0, (size_t)n * sizeof(double), st), "clear");
@@ -402,18 +467,27 @@ static ionf_err rates_out(const struct sph_trace_input *in, struct sph_trace_out
   struct trace_state *g = &g_trace;
   int64_t n = in->particles->count;
   if (n == 0) return IONF_OK;
-  scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
-      (const double *)g->gamma_s.p, (const int32_t *)g->order.p, n, (double *)g->gamma_out.p);
-  if (heating)
+  const int ns = sph_trace_species(in);
+  const int64_t stride = ns == 3 ? in->species_stride : 0; /* the caller's blocks */
+  for (int sp = 0; sp < ns; ++sp) { /* species blocks n apart on the device */
     scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
-        (const double *)g->heat_s.p, (const int32_t *)g->order.p, n, (double *)g->heat_out.p);
-  TRACE_CUDA(cudaMemcpyAsync(out->gamma_hi_per_s, g->gamma_out.p, (size_t)n * sizeof(double),
-                             cudaMemcpyDeviceToHost, st), "copy of the rates");
-  if (heating)
-    TRACE_CUDA(cudaMemcpyAsync(out->heating_erg_per_s, g->heat_out.p, (size_t)n * sizeof(double),
-                               cudaMemcpyDeviceToHost, st), "copy of the heating rates");
+        (const double *)g->gamma_s.p + sp * n, (const int32_t *)g->order.p, n,
+        (double *)g->gamma_out.p + sp * n);
+    if (heating)
+      scatter_kernel<<<trace_blocks_for(n), TRACE_THREADS, 0, st>>>(
+          (const double *)g->heat_s.p + sp * n, (const int32_t *)g->order.p, n,
+          (double *)g->heat_out.p + sp * n);
+    TRACE_CUDA(cudaMemcpyAsync(out->gamma_hi_per_s + sp * stride, (double *)g->gamma_out.p + sp * n,
+                               (size_t)n * sizeof(double), cudaMemcpyDeviceToHost, st),
+               "copy of the rates");
+    if (heating)
+      TRACE_CUDA(cudaMemcpyAsync(out->heating_erg_per_s + sp * stride,
+                                 (double *)g->heat_out.p + sp * n, (size_t)n * sizeof(double),
+                                 cudaMemcpyDeviceToHost, st), "copy of the heating rates");
+  }
   TRACE_CUDA(cudaStreamSynchronize(st), "copy of the rates");
-  if (in->heating && !heating) memset(out->heating_erg_per_s, 0, (size_t)n * sizeof(double));
+  for (int sp = 0; sp < ns && in->heating && !heating; ++sp)
+    memset(out->heating_erg_per_s + sp * stride, 0, (size_t)n * sizeof(double));
   return IONF_OK;
 }
 
@@ -421,7 +495,7 @@ static ionf_err rates_out(const struct sph_trace_input *in, struct sph_trace_out
 static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_output *out,
                            const struct sph_trace_prep *prep, struct sph_trace_stats *stats) {
   struct trace_state *g = &g_trace;
-  int heating = in->heating && in->tables.heating;
+  int heating = in->heating && (sph_trace_species(in) == 3 ? in->bands.heating : in->tables.heating);
   double t0 = omp_get_wtime();
   if (!g->stream)
     TRACE_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "stream creation");
@@ -429,11 +503,13 @@ static ionf_err trace_pass(const struct sph_trace_input *in, struct sph_trace_ou
   cudaStream_t st = g->stream;
   double t_resident = omp_get_wtime();
   struct photo_table_view tv;
-  IONF_CALL(upload_inputs(in, prep, heating, &tv));
+  struct bands_view bv;
+  memset(&bv, 0, sizeof bv);
+  IONF_CALL(upload_inputs(in, prep, heating, &tv, &bv));
   IONF_CALL(neutral_atoms(in, st));
   struct trace_scene s;
   struct trace_walk w;
-  scene_and_walk(in, prep, &tv, heating, &s, &w);
+  scene_and_walk(in, prep, &tv, &bv, heating, &s, &w);
   int64_t total_rays = in->sources.count * prep->n_rays, hits = 0;
   double t_upload = omp_get_wtime();
   IONF_CALL(trace_rays(in, &s, &w, total_rays, heating, st, &hits, stats));

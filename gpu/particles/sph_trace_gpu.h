@@ -99,9 +99,15 @@ struct trace_walk {
   struct photo_table_view tv;    /*!< device copies of the rate tables */
   int heating;
   const double *ndot;            /*!< per source [1/s] */
-  const double *n_hi;            /*!< per sorted slot: neutral atoms */
-  double *gamma;                 /*!< per sorted slot, accumulated */
-  double *heat;                  /*!< per sorted slot, accumulated (heating) */
+  const double *n_hi;            /*!< per sorted slot: neutral atoms (hydrogen alone) */
+  double *gamma;                 /*!< per sorted slot, accumulated (with helium: three
+                                      species blocks of n) */
+  double *heat;                  /*!< per sorted slot, accumulated (heating; idem) */
+  /* with helium (n_species 3): the columns of three absorbers, the band tables */
+  int n_species;                 /*!< 1 or 3 */
+  int64_t n;                     /*!< particles: the distance between species blocks */
+  struct bands_view bands;       /*!< device copies of the band tables */
+  const struct sph_absorbers *absorbers; /*!< per sorted slot (n_species 3) */
 };
 
 __device__ static inline void trace_make_ray(const struct trace_scene &s, int64_t r,

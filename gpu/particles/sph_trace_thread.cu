@@ -125,6 +125,32 @@ __global__ void walk_kernel(struct trace_scene s, struct trace_walk w, int64_t r
   }
 }
 
+/* With helium: one thread per ray, the three columns carried (sph_hit_credit_he). */
+__global__ void walk_he_kernel(struct trace_scene s, struct trace_walk w, int64_t r0, int64_t a,
+                               int64_t m, const int64_t *offsets, const uint64_t *keys) {
+  int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= m) return;
+  int64_t i = a + k, r = r0 + i;
+  struct sph_ray ray;
+  trace_make_ray(s, r, &ray);
+  double ndot_ray = w.ndot[r / s.n_rays] / (double)s.n_rays;
+  int64_t base = offsets[a];
+  struct sph_columns cols = {};
+  for (int64_t j = offsets[i] - base; j < offsets[i + 1] - base; ++j) {
+    int32_t slot = sph_hit_key_slot(keys[j]);
+    double col = trace_hit_column(s, ray, keys[j]);
+    struct sph_absorbers ab = w.absorbers[slot];
+    double col_in[BANDS_N_ABSORBERS], g[BANDS_N_ABSORBERS], dheat[BANDS_N_ABSORBERS];
+    sph_columns_value(&cols, col_in);
+    sph_hit_credit_he(&w.bands, ndot_ray, col_in, &ab, col, g, w.heating ? dheat : NULL);
+    sph_columns_add(&cols, &ab, col);
+    for (int sp = 0; sp < BANDS_N_ABSORBERS; ++sp) {
+      atomicAdd(&w.gamma[sp * w.n + slot], g[sp]);
+      if (w.heating) atomicAdd(&w.heat[sp * w.n + slot], dheat[sp]);
+    }
+  }
+}
+
 /* ---- host side --------------------------------------------------------------------- */
 
 /* Hit buffers and CUB temporary storage for `capacity` hits in up to `segments` rays. */
@@ -255,8 +281,12 @@ ionf_err sph_trace_thread_rays(const struct trace_scene *s, const struct trace_w
                        piece_hits, m, rel, rel + 1, st),
                    "segmented sort of the hits");
         /* walk: offsets relative to the piece's first ray: walk_kernel subtracts offsets[a] */
-        walk_kernel<<<trace_blocks_for(m), TRACE_THREADS, 0, st>>>(
-            *s, *w, r0, a, m, offsets, (const uint64_t *)g->keys_b.p);
+        if (w->n_species == 3)
+          walk_he_kernel<<<trace_blocks_for(m), TRACE_THREADS, 0, st>>>(
+              *s, *w, r0, a, m, offsets, (const uint64_t *)g->keys_b.p);
+        else
+          walk_kernel<<<trace_blocks_for(m), TRACE_THREADS, 0, st>>>(
+              *s, *w, r0, a, m, offsets, (const uint64_t *)g->keys_b.p);
         TRACE_CUDA(cudaGetLastError(), "walk kernel launch");
       }
       a = b;

@@ -32,6 +32,7 @@
  * rays through the same nodes and particles (L1/L2 reuse).
  */
 #include "gpu/particles/sph_trace_gpu.h"
+#include "gpu/particles/sph_trace_warp_walk.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +53,6 @@ static_assert(WARP_KEYS == SPH_TRACE_WINDOW_HITS_MAX, "the tuning's largest wind
    at most 3 entries per four-wide level (height / 2 + 1 of them) after a step
    of at most 32 pushes: the stack never overflows for height <= MAX_HEIGHT. */
 #define WARP_STACK_SOFT(height) (WARP_STACK - 32 - 3 * ((height) / 2 + 2))
-#define FULL_MASK 0xffffffffu
 /* Windows one ray may take (the smallest buffer, 2 hits, needs ~1 per hit) */
 #define WARP_MAX_WINDOWS (1L << 22)
 
@@ -77,14 +77,6 @@ __device__ static inline void load_xyzh(const double *xyzh, int32_t slot, double
   *h = b.y;
 }
 
-/*
- * Where key i of a window lies in the buffer: i with its low four bits
- * flipped when bit 4 is set.  Why: 8-byte keys fill the 32 banks 16 at a time;
- * so placed, the 16 lanes of a half warp touch 16 different bank pairs both
- * when they take 16 consecutive keys and in a bitonic step at stride < 16
- * (whose keys differ in every bit of 0..4 but log2(stride)).
- */
-__device__ static inline int key_pos(int i) { return i ^ (((i >> 4) & 1) * 15); }
 
 template <int KEYS>
 struct warp_shared {
@@ -528,64 +520,6 @@ __device__ static int window_order(struct warp_shared<KEYS> &m, int n, float fa,
   return 1;
 }
 
-/* The warp's values of a sum from lane `from` (d lanes down) / broadcast. */
-__device__ static inline struct sph_tau tau_shfl_up(struct sph_tau a, int d) {
-  struct sph_tau b = {__shfl_up_sync(FULL_MASK, a.hi, d), __shfl_up_sync(FULL_MASK, a.lo, d)};
-  return b;
-}
-
-__device__ static inline struct sph_tau tau_shfl(struct sph_tau a, int lane) {
-  struct sph_tau b = {__shfl_sync(FULL_MASK, a.hi, lane), __shfl_sync(FULL_MASK, a.lo, lane)};
-  return b;
-}
-
-/*
- * Credit the window's n hits in key order, 32 at a time: lane L takes hit
- * base + L (keys[order[j]] after window_order, keys[key_pos(j)] after a
- * sort; one column per hit), a warp scan of the
- * hits' optical depths gives each lane the optical depth before its hit, and
- * the carry goes on to the next 32.  All sums are struct sph_tau, so this
- * grouping gives the CPU's hit-by-hit sum (see sph_trace_k.h).  Returns the
- * optical depth after the window.
- */
-__device__ static struct sph_tau window_walk(const struct trace_scene &s,
-                                             const struct trace_walk &w,
-                                             const struct sph_ray &ray, double ndot_ray,
-                                             struct sph_tau tau, const uint64_t *keys,
-                                             const uint16_t *order, int n, int lane) {
-  for (int base = 0; base < n; base += 32) {
-    int j = base + lane, valid = j < n;
-    int32_t slot = 0;
-    double col = 0.0, n_hi = 0.0;
-    struct sph_tau incl = {0.0, 0.0};
-    if (valid) {
-      uint64_t key = keys[order ? (int)order[j] : key_pos(j)];
-      slot = sph_hit_key_slot(key);
-      col = trace_hit_column(s, ray, key);
-      n_hi = w.n_hi[slot];
-      incl.hi = sph_hit_dtau(&w.tv, n_hi, col);
-    }
-    for (int d = 1; d < 32; d <<= 1) { /* inclusive scan; lower lanes first: the hits' order */
-      struct sph_tau up = tau_shfl_up(incl, d);
-      if (lane >= d) {
-        sph_tau_merge(&up, incl);
-        incl = up;
-      }
-    }
-    struct sph_tau before = tau_shfl_up(incl, 1), tau_in = tau;
-    if (lane > 0) sph_tau_merge(&tau_in, before);
-    if (valid) {
-      double dheat = 0.0;
-      double g = sph_hit_credit(&w.tv, ndot_ray, sph_tau_value(tau_in), n_hi, col,
-                                w.heating ? &dheat : NULL);
-      atomicAdd(&w.gamma[slot], g);
-      if (w.heating) atomicAdd(&w.heat[slot], dheat);
-    }
-    sph_tau_merge(&tau, tau_shfl(incl, 31));
-  }
-  return tau;
-}
-
 /*
  * Where a ray's closest approaches can lie: [t_in, t_out] of the line through
  * the root box (a hit's closest approach is inside its sphere, inside the
@@ -611,7 +545,9 @@ __device__ static int ray_extent(const struct trace_scene &s, const struct sph_r
   return s.n_leaves > 0 && a <= b && b >= -s.h_max_cm;
 }
 
-template <int KEYS, int MIN_BLOCKS>
+/* CARRY: what a ray carries from window to window, struct sph_tau (hydrogen's optical
+   depth) or struct sph_columns (with helium); window_walk is overloaded on it. */
+template <int KEYS, int MIN_BLOCKS, typename CARRY>
 __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
     warp_rays_kernel(struct trace_scene s, struct trace_walk w, int64_t total_rays, int cap,
                      double aim_hits, unsigned long long *ctr) {
@@ -633,7 +569,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
     struct sph_periodic_range range;
     int64_t n_images = trace_image_range(s, ray, &range);
     double ndot_ray = w.ndot[(int64_t)r / s.n_rays] / (double)s.n_rays;
-    struct sph_tau tau = {0.0, 0.0};
+    CARRY tau = {};
     float fa = __double2float_rd(t_in);
     /* after an overflowing last window, the next window ends at a finite fb: a
        last window re-cut from fa >= t_out (float rounding) would never shrink */
@@ -720,13 +656,20 @@ ionf_err sph_trace_warp_rays(const struct trace_scene *s, const struct trace_wal
   int keys = cap <= 256 ? 256 : (cap <= 512 ? 512 : 1024);
   typedef void (*warp_kernel)(struct trace_scene, struct trace_walk, int64_t, int, double,
                               unsigned long long *);
-  static const warp_kernel kernels[3][3] = {
-      {warp_rays_kernel<256, 1>, warp_rays_kernel<256, 6>, warp_rays_kernel<256, 8>},
-      {warp_rays_kernel<512, 1>, warp_rays_kernel<512, 6>, warp_rays_kernel<512, 8>},
-      {warp_rays_kernel<1024, 1>, warp_rays_kernel<1024, 6>, warp_rays_kernel<1024, 8>}};
-  warp_kernel kernel = kernels[keys == 256 ? 0 : (keys == 512 ? 1 : 2)]
+  typedef struct sph_tau H;      /* hydrogen alone */
+  typedef struct sph_columns HE; /* with helium */
+  static const warp_kernel kernels[2][3][3] = {
+      {{warp_rays_kernel<256, 1, H>, warp_rays_kernel<256, 6, H>, warp_rays_kernel<256, 8, H>},
+       {warp_rays_kernel<512, 1, H>, warp_rays_kernel<512, 6, H>, warp_rays_kernel<512, 8, H>},
+       {warp_rays_kernel<1024, 1, H>, warp_rays_kernel<1024, 6, H>, warp_rays_kernel<1024, 8, H>}},
+      {{warp_rays_kernel<256, 1, HE>, warp_rays_kernel<256, 6, HE>, warp_rays_kernel<256, 8, HE>},
+       {warp_rays_kernel<512, 1, HE>, warp_rays_kernel<512, 6, HE>, warp_rays_kernel<512, 8, HE>},
+       {warp_rays_kernel<1024, 1, HE>, warp_rays_kernel<1024, 6, HE>,
+        warp_rays_kernel<1024, 8, HE>}}};
+  const int he = w->n_species == 3;
+  warp_kernel kernel = kernels[he][keys == 256 ? 0 : (keys == 512 ? 1 : 2)]
                               [min_blocks == 1 ? 0 : (min_blocks == 6 ? 1 : 2)];
-  keys = keys * 10 + min_blocks; /* the variant the block count was sized for */
+  keys = (keys * 10 + min_blocks) * 2 + he; /* the variant the block count was sized for */
   if (g->blocks == 0 || g->keys != keys) {
     int dev = 0, sms = 0, per_sm = 0;
     TRACE_CUDA(cudaGetDevice(&dev), "device query");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config/config_file.h"
+#include "config/config_views.h"
 #include "config/problems.h"
 #include "config/sph_config.h"
 #include "core/constants.h"
@@ -19,6 +20,19 @@
 #include "mpi/comm.h"
 
 /* The time line of a plan: steps, their lengths, the outputs (rank 0). */
+/* The species the run follows (config_views_species_count), with helium's settings. */
+static void dry_run_print_species(const struct ionf_config *cfg) {
+  if (config_views_species_count(cfg) == 1) {
+    ionf_message0("species: hydrogen (HI)");
+    return;
+  }
+  ionf_message0("species: hydrogen and helium (HI, HeI, HeII), abundance_He = %g, case %s, "
+                "%d + %d + %d band sub-bins%s",
+                cfg->abundance_he, cfg->recombination_case_b ? "B" : "A", cfg->band_sub_bins[0],
+                cfg->band_sub_bins[1], cfg->band_sub_bins[2],
+                cfg->secondary_ionization ? ", secondary ionization" : "");
+}
+
 static void dry_run_print_times(const struct ionf_config *cfg) {
   int64_t n_steps;
   double lo, hi;
@@ -86,6 +100,7 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
                 dry_run_bytes(m->tracer_bytes, t[2]), dry_run_bytes(m->other_bytes, t[3]),
                 dry_run_bytes(plan.host_available_bytes, t[5]), gpu);
   engine_plan_free(&plan);
+  dry_run_print_species(cfg);
   if (cfg->sequence.n_redshifts > 0)
     ionf_message0("sequence: %d redshifts from z = %g to z = %g", cfg->sequence.n_redshifts,
                   cfg->sequence.redshifts[0],
@@ -107,6 +122,7 @@ static ionf_err dry_run_particles(const struct sph_config *cfg) {
                 (long long)set->count, cfg->file[0] ? cfg->file : "generated", box,
                 (long long)e->sources.n, (long long)e->particles->n_rays);
   engine_destroy(e);
+  dry_run_print_species(&cfg->base);
   dry_run_print_times(&cfg->base);
   return IONF_OK;
 }

@@ -85,23 +85,9 @@ ionf_err sph_config_refuse_grid_keys(struct sph_ctx *c, const struct param_node 
              "%s: raytracing.source_batch_size = %s: does not apply to a particle run (its "
              "tracer takes every source at once; leave it out)",
              sph_config_where(c, n), n && n->kind == PARAM_SCALAR ? n->scalar : "(not a number)");
-  /* helium is built for grids only so far */
-  static const struct {
-    const char *section, *key;
-  } helium[] = {{"material", "abundance_He"}, {"material", "x_HeII_initial"},
-                {"material", "x_HeIII_initial"}, {"chemistry", "case"}};
-  for (size_t k = 0; k < SPH_N(helium); ++k) {
-    n = sph_config_given(root, helium[k].section, helium[k].key);
-    IONF_CHECK(!n || (!strcmp(helium[k].key, "abundance_He") && sph_config_is(n, "0")),
-               IONF_ERR_CONFIG,
-               "%s: %s.%s: helium is followed on grids only; particle runs are hydrogen's",
-               sph_config_where(c, n), helium[k].section, helium[k].key);
-  }
-  n = sph_config_given(root, "spectrum", "type");
-  IONF_CHECK(!n || !(sph_config_is(n, "powerlaw") || sph_config_is(n, "table")), IONF_ERR_CONFIG,
-             "%s: spectrum.type = %s: power-law and tabulated spectra use helium's band tables, "
-             "on grids only; particle runs take grey or blackbody",
-             sph_config_where(c, n), n && n->kind == PARAM_SCALAR ? n->scalar : "?");
+  /* helium (material.abundance_He, x_HeII_initial, x_HeIII_initial, chemistry.case,
+     spectrum.type powerlaw | table, sub_bins, secondary_ionization) goes through the
+     grid's reader and config_species_check: the same keys, values and refusals */
   static const char *const grid_outputs[] = {"c2ray_binary", "dTb"};
   static const char *const why[] = {"C2-Ray's files are grids; particle runs write particles "
                                     "(and /Grid with particles.output_grid)",

@@ -13,8 +13,10 @@
 
 #include "engine/domain.h"
 #include "config/config_compare.h"
+#include "config/config_views.h"
 #include "engine/engine_reduce.h"
 #include "io/checkpoint.h"
+#include "io/io_sed.h"
 #include "io/output_dir.h"
 #include "mpi/comm.h"
 
@@ -53,6 +55,19 @@ ionf_err engine_share_sources(struct engine *e) {
   struct tracer_sources ts = {&e->sources, e->first_source, e->source_count};
   for (int t = 0; t < e->n_tracers; ++t) IONF_CALL(tracer_set_sources(e->tracers[t], &ts));
   return IONF_OK;
+}
+
+ionf_err engine_helium_make(struct engine *e) {
+  const struct ionf_config *cfg = e->cfg;
+  e->chem_he_now = config_views_chem_he(cfg);
+  if (e->fields.n_species == 1) return IONF_OK;
+  struct sed table;
+  memset(&table, 0, sizeof table);
+  if (cfg->spectrum == SPECTRUM_TABLE) IONF_CALL(io_sed_read(cfg->spectrum_file, &table));
+  struct bands_setup setup = config_views_bands(cfg, &table);
+  ionf_err rc = bands_build(&setup, &e->bands);
+  sed_free(&table);
+  return rc;
 }
 
 void engine_destroy(struct engine *e) {

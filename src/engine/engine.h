@@ -152,6 +152,13 @@ IONF_NODISCARD ionf_err engine_create(const struct ionf_config *cfg, struct engi
 IONF_NODISCARD ionf_err engine_create_particles(const struct sph_config *cfg, sph_trace_fn trace,
                                                 struct engine **out);
 void engine_destroy(struct engine *e);
+
+/**
+ * With helium (e->fields.n_species 3): the band tables of the run's spectrum (a table
+ * spectrum read from its file) into e->bands; every run: the H + He chemistry's
+ * parameters e->chem_he_now.  Grid and particle domains alike.
+ */
+IONF_NODISCARD ionf_err engine_helium_make(struct engine *e);
 /** Rays per source of a particle run whose config says 0: the tracer's default. */
 int64_t engine_particles_default_rays(int64_t n_particles);
 

@@ -24,7 +24,6 @@
 #include "grid/clumps.h"
 #include "grid/ifront.h"
 #include "io/io_density.h"
-#include "io/io_sed.h"
 #include "io/io_sources.h"
 #include "mpi/comm.h"
 #include "rt/asora/asora.h"
@@ -142,21 +141,6 @@ static ionf_err grid_fields_make(struct engine *e) {
   return IONF_OK;
 }
 
-/* With helium: the band tables of the run's spectrum (a table spectrum read from its
-   file) and the H + He chemistry's parameters. */
-static ionf_err grid_helium_make(struct engine *e) {
-  const struct ionf_config *cfg = e->cfg;
-  e->chem_he_now = config_views_chem_he(cfg);
-  if (e->fields.n_species == 1) return IONF_OK;
-  struct sed table;
-  memset(&table, 0, sizeof table);
-  if (cfg->spectrum == SPECTRUM_TABLE) IONF_CALL(io_sed_read(cfg->spectrum_file, &table));
-  struct bands_setup setup = config_views_bands(cfg, &table);
-  ionf_err rc = bands_build(&setup, &e->bands);
-  sed_free(&table);
-  return rc;
-}
-
 ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   *out = NULL;
   IONF_CALL(make_synthetic_inputs(cfg));
@@ -180,7 +164,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
      species' threshold cross-sections (grey: nothing to integrate) */
   if (e->fields.n_species > 1) spectrum.type = SPECTRUM_GREY;
   if (rc == IONF_OK) rc = photo_tables_build(&spectrum, species, !cfg->isothermal, &e->tables);
-  if (rc == IONF_OK) rc = grid_helium_make(e);
+  if (rc == IONF_OK) rc = engine_helium_make(e);
   if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
     rc = mc_state_init(&cfg->montecarlo, &spectrum, species, &e->chem, e->grid.n, &e->mc);
     e->mc_on = rc == IONF_OK;

@@ -192,7 +192,9 @@ static ionf_err alloc_state(struct engine *e) {
   struct engine_particles *ep = e->particles;
   int64_t n = ep->set.count;
   const struct ionf_config *b = &ep->cfg->base;
-  IONF_CALL(fields_alloc(n, !b->isothermal, 1, &e->fields));
+  const int ns = config_views_species_count(b);
+  IONF_CALL(fields_alloc(n, !b->isothermal, ns, &e->fields));
+  e->fields.abundance_he = b->abundance_he;
   e->global_cells = n;
   e->slab_units = n;
   e->slab_unit_cells = 1;
@@ -202,6 +204,10 @@ static ionf_err alloc_state(struct engine *e) {
   for (int64_t i = 0; i < n; ++i) {
     f->n_h_cm3[i] = per_g * ep->set.density_g_cm3[i];
     f->x_ion[i] = f->x_ion_av[i] = f->x_ion_end[i] = b->x_hii_initial;
+    for (int s = 1; s < ns; ++s) { /* helium starts at x_HeII_initial, x_HeIII_initial */
+      double x0 = s == SPECIES_HEI ? b->x_heii_initial : b->x_heiii_initial;
+      f->x_ion[s * n + i] = f->x_ion_av[s * n + i] = f->x_ion_end[s * n + i] = x0;
+    }
     f->temperature_k[i] = b->temperature_k;
     if (f->temperature_av_k) f->temperature_av_k[i] = f->temperature_end_k[i] = b->temperature_k;
     sum_atoms += ep->set.n_h_atoms[i];
@@ -230,7 +236,7 @@ static ionf_err particle_setup(struct engine *e, sph_trace_fn trace) {
   IONF_CALL(alloc_state(e));
 #if IONF_HAVE_CUDA
   if (tracer_on_gpu(e)) { /* each pass's copies in and out */
-    size_t bytes = sizeof(double) * (size_t)ep->set.count;
+    size_t bytes = sizeof(double) * (size_t)ep->set.count * (size_t)e->fields.n_species;
     sph_trace_cuda_pin_host(e->fields.x_ion_av, bytes);
     sph_trace_cuda_pin_host(e->fields.gamma_per_s, bytes);
     if (e->fields.heating_erg_per_s) sph_trace_cuda_pin_host(e->fields.heating_erg_per_s, bytes);
@@ -239,7 +245,11 @@ static ionf_err particle_setup(struct engine *e, sph_trace_fn trace) {
   struct photo_spectrum spectrum = config_views_spectrum(&cfg->base);
   struct species_data species[IONF_MAX_SPECIES];
   config_views_species(&cfg->base, species);
+  /* with helium the band tables give the rates (engine_helium_make); hydrogen's tables
+     then only carry the species' threshold cross-sections, as on grids */
+  if (e->fields.n_species > 1) spectrum.type = SPECTRUM_GREY;
   IONF_CALL(photo_tables_build(&spectrum, species, !cfg->base.isothermal, &e->tables));
+  IONF_CALL(engine_helium_make(e));
   e->chem = config_views_chem(&cfg->base);
   e->chem_now = e->chem;
   ep->n_rays = cfg->rays_per_source > 0 ? cfg->rays_per_source
@@ -282,8 +292,18 @@ ionf_err engine_create_particles(const struct sph_config *cfg, sph_trace_fn trac
 
 static ionf_err particle_make_compute(struct engine *e) {
   struct engine_particles *ep = e->particles;
-  struct sph_tracer_setup s = {&ep->set, &ep->tree, photo_tables_view(&e->tables), ep->n_rays,
-                               ep->cfg->r_max_cm, ep->cfg->trace};
+  struct sph_tracer_setup s = {.particles = &ep->set,
+                               .tree = &ep->tree,
+                               .tables = photo_tables_view(&e->tables),
+                               .n_rays = ep->n_rays,
+                               .r_max_cm = ep->cfg->r_max_cm,
+                               .tuning = ep->cfg->trace,
+                               .n_species = 1};
+  if (e->fields.n_species > 1) { /* helium: the band tables */
+    s.n_species = e->fields.n_species;
+    s.abundance_he = e->fields.abundance_he;
+    s.bands = bands_view_of(&e->bands);
+  }
   /* (a CPU-only build never chooses the CUDA pass: choose_tracer refuses it) */
   sph_trace_fn fn = ep->pass ? ep->pass : tracer_on_gpu(e) ? sph_trace_cuda : sph_trace_cpu;
   struct tracer *t = NULL;

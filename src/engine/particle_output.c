@@ -43,6 +43,7 @@ static void checkpoint_meta(struct engine *e, int next_index, struct sph_checkpo
   m->r_max_cm = ep->cfg->r_max_cm;
   m->hydrogen_mass_fraction = ep->cfg->hydrogen_mass_fraction;
   m->isothermal = e->fields.heating_erg_per_s == NULL;
+  m->n_species = e->fields.n_species;
 }
 
 /* Rank 0 writes `path` (a snapshot, or a checkpoint when ck); every rank learns the outcome. */
@@ -54,6 +55,8 @@ static ionf_err write_state(struct engine *e, const char *path, const struct sph
     v.particles = &e->particles->set;
     v.x_hii = fields_species(e->fields.x_ion, e->fields.cells, SPECIES_HI);
     v.gamma_hi_per_s = fields_species(e->fields.gamma_per_s, e->fields.cells, SPECIES_HI);
+    v.n_species = e->fields.n_species;
+    v.species_stride = e->fields.cells;
     v.temperature_k = e->fields.temperature_k;
     v.n_h_cm3 = e->fields.n_h_cm3;
     v.time_s = e->time_s;
@@ -97,12 +100,14 @@ ionf_err particle_restart(struct engine *e, const char *path) {
   struct sph_checkpoint_meta want;
   checkpoint_meta(e, 0, &want, origin, sizeof origin);
   int64_t n = e->particles->set.count;
-  /* every rank reads the whole state (it is replicated); the outcome is agreed on */
-  double *x = ionf_malloc(2 * sizeof(double) * (size_t)n, "the checkpoint's state");
+  const int ns = e->fields.n_species;
+  /* every rank reads the whole state (it is replicated); the outcome is agreed on:
+     x_ion's species blocks, then T */
+  double *x = ionf_malloc((size_t)(ns + 1) * sizeof(double) * (size_t)n, "the checkpoint's state");
   ionf_err rc = x ? IONF_OK : IONF_ERR_MEM;
   struct sph_checkpoint_state st;
   memset(&st, 0, sizeof st);
-  if (rc == IONF_OK) rc = sph_checkpoint_read(path, &want, x, x + n, &st);
+  if (rc == IONF_OK) rc = sph_checkpoint_read(path, &want, x, x + ns * n, &st);
   const double t_end = e->cfg->t_end_s;
   if (rc == IONF_OK && !(st.time_s < t_end - 1e-9 * e->cfg->dt_s) &&
       !engine_output_missed_at(e->cfg, st.time_s, st.next_index))
@@ -120,13 +125,13 @@ ionf_err particle_restart(struct engine *e, const char *path) {
   }
   size_t bytes = sizeof(double) * (size_t)n;
   struct fields *f = &e->fields;
-  memcpy(f->x_ion, x, bytes);
-  memcpy(f->x_ion_av, x, bytes);
-  memcpy(f->x_ion_end, x, bytes);
-  memcpy(f->temperature_k, x + n, bytes);
+  memcpy(f->x_ion, x, (size_t)ns * bytes);
+  memcpy(f->x_ion_av, x, (size_t)ns * bytes);
+  memcpy(f->x_ion_end, x, (size_t)ns * bytes);
+  memcpy(f->temperature_k, x + ns * n, bytes);
   if (f->temperature_av_k) {
-    memcpy(f->temperature_av_k, x + n, bytes);
-    memcpy(f->temperature_end_k, x + n, bytes);
+    memcpy(f->temperature_av_k, x + ns * n, bytes);
+    memcpy(f->temperature_end_k, x + ns * n, bytes);
   }
   free(x);
   e->time_s = st.time_s;

@@ -26,6 +26,7 @@
 #include "particles/bvh.h"
 #include "core/error.h"
 #include "particles/particles.h"
+#include "rt/bands_k.h"
 #include "rt/photo_k.h"
 #include "rt/tracer.h"
 
@@ -82,16 +83,26 @@ struct sph_trace_tuning {
 struct sph_trace_input {
   const struct particle_set *particles; /*!< pos, h, n_h_atoms */
   const struct bvh *tree;               /*!< built over particles (bvh_build_cpu/gpu) */
-  const double *x_hii;                  /*!< per particle: ionized fraction the columns use */
+  const double *x_hii;                  /*!< per particle: ionized fraction the columns use
+                                             (with helium: then x_HeII, x_HeIII blocks) */
   struct photo_table_view tables;       /*!< host pointers (the CUDA path copies them) */
   int heating;                          /*!< also fill heating_erg_per_s */
   struct sph_sources sources;           /*!< this rank's sources */
   int64_t n_rays;                       /*!< rays per source: 12 * nside^2 (HEALPix) */
   double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets only) */
   struct sph_trace_tuning tuning;       /*!< the CUDA pass's knobs (zero: the defaults) */
+  /* hydrogen and helium (n_species 3): each ray carries the columns of HI, HeI and HeII
+     and every hit is credited through the band tables (sph_hit_credit_he) */
+  int n_species;                        /*!< 0 or 1: hydrogen alone (tables); 3: with helium */
+  double abundance_he;                  /*!< n_He / n_H (n_species 3) */
+  int64_t species_stride;               /*!< n_species 3: species s of x_hii and of the
+                                             outputs at s * species_stride (>= count) */
+  struct bands_view bands;              /*!< n_species 3: the band tables (host pointers) */
 };
 
-/** What a pass writes (per particle, overwritten, not accumulated). */
+/** What a pass writes (per particle, overwritten, not accumulated).  With helium
+    (in->n_species 3) both arrays hold three species blocks, in->species_stride apart:
+    Gamma_HI, Gamma_HeI, Gamma_HeII per absorber atom (and the heating per absorber). */
 struct sph_trace_output {
   double *gamma_hi_per_s;    /*!< photoionization rate per HI atom [1/s] */
   double *heating_erg_per_s; /*!< photo-heating per HI atom [erg/s] (when heating) */
@@ -154,6 +165,9 @@ struct sph_tracer_setup {
   int64_t n_rays;                       /*!< rays per source */
   double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets) */
   struct sph_trace_tuning tuning;       /*!< the CUDA pass's knobs (zero: the defaults) */
+  int n_species;                        /*!< 1, or 3 with helium */
+  double abundance_he;                  /*!< n_He / n_H (n_species 3) */
+  struct bands_view bands;              /*!< n_species 3: the band tables (host pointers) */
 };
 
 /**

@@ -168,26 +168,62 @@ static int ray_all_hits(const struct bvh *tree, const struct sph_trace_prep *pre
   return 1;
 }
 
-ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output *out,
-                       struct sph_trace_stats *stats) {
-  double t0 = omp_get_wtime();
-  struct sph_trace_prep prep;
-  IONF_CALL(sph_trace_prepare(in, out, SPH_PREP_DIRECTIONS | SPH_PREP_PARTICLES | SPH_PREP_SCANS, &prep));
-  int64_t n = prep.n_particles;
-  int heating = in->heating && in->tables.heating;
-  double *gamma = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-  double *heat = heating ? calloc((size_t)(n > 0 ? n : 1), sizeof(double)) : NULL;
-  if (!gamma || (heating && !heat)) {
-    free(gamma);
-    free(heat);
-    sph_trace_prep_free(&prep);
-    return ionf_error_set(IONF_ERR_MEM, "sph_trace_cpu: no memory for %lld particle rates",
-                          (long long)n);
+/* Hydrogen alone: a ray's sorted hits walked with the optical depth (sph_hit_credit). */
+static void walk_hydrogen(const struct photo_table_view *tab, const struct sph_trace_prep *prep,
+                          const struct hit_buf *b, double ndot_ray, int heating, double *gamma,
+                          double *heat) {
+  struct sph_tau tau = {0.0, 0.0};
+  for (int64_t j = 0; j < b->n; ++j) {
+    const struct hit *e = &b->h[j];
+    int32_t slot = sph_hit_key_slot(e->key);
+    double dheat = 0.0;
+    double g = sph_hit_credit(tab, ndot_ray, sph_tau_value(tau), prep->n_hi[slot], e->col,
+                              heating ? &dheat : NULL);
+    sph_tau_add(&tau, sph_hit_dtau(tab, prep->n_hi[slot], e->col));
+#pragma omp atomic
+    gamma[slot] += g;
+    if (heating) {
+#pragma omp atomic
+      heat[slot] += dheat;
+    }
   }
+}
+
+/* With helium: the hits walked with the three columns (sph_hit_credit_he); the rates of
+   species s at s * n + slot. */
+static void walk_helium(const struct bands_view *v, const struct sph_trace_prep *prep,
+                        const struct hit_buf *b, double ndot_ray, int heating, double *gamma,
+                        double *heat) {
+  const int64_t n = prep->n_particles;
+  struct sph_columns cols;
+  memset(&cols, 0, sizeof cols);
+  for (int64_t j = 0; j < b->n; ++j) {
+    const struct hit *e = &b->h[j];
+    int32_t slot = sph_hit_key_slot(e->key);
+    const struct sph_absorbers *a = &prep->absorbers[slot];
+    double col_in[BANDS_N_ABSORBERS], g[BANDS_N_ABSORBERS], dheat[BANDS_N_ABSORBERS];
+    sph_columns_value(&cols, col_in);
+    sph_hit_credit_he(v, ndot_ray, col_in, a, e->col, g, heating ? dheat : NULL);
+    sph_columns_add(&cols, a, e->col);
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
+#pragma omp atomic
+      gamma[s * n + slot] += g[s];
+      if (heating) {
+#pragma omp atomic
+        heat[s * n + slot] += dheat[s];
+      }
+    }
+  }
+}
+
+/* Every ray of the pass (OpenMP over rays), rates per sorted slot into gamma / heat
+   (ns blocks of n); 0: out of memory. */
+static int trace_all_rays(const struct sph_trace_input *in, const struct sph_trace_prep *prep,
+                          int heating, double *gamma, double *heat, int64_t *hits) {
   const struct bvh *tree = in->tree;
-  const struct photo_table_view *tab = &in->tables;
-  int64_t total_rays = in->sources.count * prep.n_rays;
-  double reach = in->r_max_cm > 0.0 ? in->r_max_cm + prep.h_max_cm : INFINITY;
+  const int helium = sph_trace_species(in) == 3;
+  int64_t total_rays = in->sources.count * prep->n_rays;
+  double reach = in->r_max_cm > 0.0 ? in->r_max_cm + prep->h_max_cm : INFINITY;
   int64_t total_hits = 0;
   int failed = 0;
 #pragma omp parallel reduction(+ : total_hits) reduction(| : failed)
@@ -198,54 +234,72 @@ ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output
 #pragma omp for schedule(dynamic, 16)
     for (int64_t r = 0; r < total_rays; ++r) {
       if (failed) continue;
-      int64_t src = r / prep.n_rays, k = r % prep.n_rays;
-      if (!ray_all_hits(tree, &prep, in->sources.pos_cm + 3 * src, prep.dirs + 3 * k,
+      int64_t src = r / prep->n_rays, k = r % prep->n_rays;
+      if (!ray_all_hits(tree, prep, in->sources.pos_cm + 3 * src, prep->dirs + 3 * k,
                         in->r_max_cm, reach, stack, &b)) {
         failed = 1;
         continue;
       }
       total_hits += b.n;
       hits_sort(b.h, b.tmp, b.n);
-      double ndot_ray = in->sources.ndot_per_s[src] / (double)prep.n_rays;
-      struct sph_tau tau = {0.0, 0.0};
-      for (int64_t j = 0; j < b.n; ++j) {
-        const struct hit *e = &b.h[j];
-        int32_t slot = sph_hit_key_slot(e->key);
-        double dheat = 0.0;
-        double g = sph_hit_credit(tab, ndot_ray, sph_tau_value(tau), prep.n_hi[slot], e->col,
-                                  heating ? &dheat : NULL);
-        sph_tau_add(&tau, sph_hit_dtau(tab, prep.n_hi[slot], e->col));
-#pragma omp atomic
-        gamma[slot] += g;
-        if (heating) {
-#pragma omp atomic
-          heat[slot] += dheat;
-        }
-      }
+      double ndot_ray = in->sources.ndot_per_s[src] / (double)prep->n_rays;
+      if (helium)
+        walk_helium(&in->bands, prep, &b, ndot_ray, heating, gamma, heat);
+      else
+        walk_hydrogen(&in->tables, prep, &b, ndot_ray, heating, gamma, heat);
     }
     free(stack);
     free(b.h);
     free(b.tmp);
   }
-  if (failed) {
+  *hits = total_hits;
+  return !failed;
+}
+
+ionf_err sph_trace_cpu(const struct sph_trace_input *in, struct sph_trace_output *out,
+                       struct sph_trace_stats *stats) {
+  double t0 = omp_get_wtime();
+  struct sph_trace_prep prep;
+  IONF_CALL(sph_trace_prepare(in, out, SPH_PREP_DIRECTIONS | SPH_PREP_PARTICLES | SPH_PREP_SCANS, &prep));
+  int64_t n = prep.n_particles;
+  const int ns = sph_trace_species(in);
+  int heating = in->heating && (ns == 3 ? in->bands.heating : in->tables.heating);
+  size_t cells = (size_t)(n > 0 ? ns * n : 1);
+  double *gamma = calloc(cells, sizeof(double));
+  double *heat = heating ? calloc(cells, sizeof(double)) : NULL;
+  if (!gamma || (heating && !heat)) {
+    free(gamma);
+    free(heat);
+    sph_trace_prep_free(&prep);
+    return ionf_error_set(IONF_ERR_MEM, "sph_trace_cpu: no memory for %lld particle rates",
+                          (long long)n);
+  }
+  int64_t total_hits = 0;
+  if (!trace_all_rays(in, &prep, heating, gamma, heat, &total_hits)) {
     free(gamma);
     free(heat);
     sph_trace_prep_free(&prep);
     return ionf_error_set(IONF_ERR_MEM, "sph_trace_cpu: no memory for a ray's hits");
   }
   /* back from sorted slots to particle order (overwrite, not accumulate) */
-  const int32_t *order = tree->order;
+  const int32_t *order = in->tree->order;
+  const int64_t stride = ns == 3 ? in->species_stride : 0;
+  for (int s = 0; s < ns; ++s) {
+    const double *gs = gamma + s * n, *hs = heating ? heat + s * n : NULL;
+    double *go = out->gamma_hi_per_s + s * stride;
+    double *ho = in->heating ? out->heating_erg_per_s + s * stride : NULL;
 #pragma omp parallel for schedule(static)
-  for (int64_t s = 0; s < n; ++s) {
-    out->gamma_hi_per_s[order[s]] = gamma[s];
-    if (in->heating) out->heating_erg_per_s[order[s]] = heating ? heat[s] : 0.0;
+    for (int64_t k = 0; k < n; ++k) {
+      go[order[k]] = gs[k];
+      if (ho) ho[order[k]] = hs ? hs[k] : 0.0;
+    }
   }
   free(gamma);
   free(heat);
   sph_trace_prep_free(&prep);
   if (stats) {
     memset(stats, 0, sizeof *stats);
-    stats->rays = total_rays;
+    stats->rays = in->sources.count * prep.n_rays;
     stats->hits = total_hits;
     stats->seconds = omp_get_wtime() - t0;
   }

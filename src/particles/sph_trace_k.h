@@ -27,8 +27,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "chem/species_k.h"
 #include "particles/bvh_k.h"
 #include "core/ionf_hd.h"
+#include "rt/bands_k.h"
 #include "rt/photo_k.h"
 #include "particles/sph_k.h"
 
@@ -208,6 +210,93 @@ IONF_HD IONF_INLINE double sph_hit_credit(const struct photo_table_view *t, doub
   double tau_out = tau_in + sph_hit_dtau(t, n_hi_atoms, col_cm2);
   return photo_rates(t, SPECIES_HI, ndot_ray, tau_in, tau_out, n_hi_atoms, col_cm2, 1.0,
                      heat_out);
+}
+
+/* ---- hydrogen and helium (three absorbers: the band tables of rt/bands_k.h) ---------- */
+
+/**
+ * What a hit needs of a particle with helium: its absorber atoms N_HI = N_H (1 - x_HII),
+ * N_HeI = N_H A_He (1 - x_HeII - x_HeIII), N_HeII = N_H A_He x_HeII
+ * (species_absorber_density with the particle's atoms for the density) and its electron
+ * fraction for the secondary ionization of X-ray photoelectrons (x_HII, as the grid's
+ * cell step takes it).  32 bytes, per sorted slot.
+ */
+struct sph_absorbers {
+  double atoms[BANDS_N_ABSORBERS];
+  double x_e;
+};
+
+/** Particle i's absorbers from its hydrogen atoms and its ion fractions x_ion[s * stride + i]. */
+IONF_HD IONF_INLINE void sph_absorbers_of(double n_h_atoms, const double *x_ion, int64_t stride,
+                                          int64_t i, double abundance_he,
+                                          struct sph_absorbers *a) {
+  double x[BANDS_N_ABSORBERS];
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) x[s] = x_ion[s * stride + i];
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s)
+    a->atoms[s] = species_absorber_density(s, n_h_atoms, x, abundance_he);
+  a->x_e = x[SPECIES_HI];
+}
+
+/**
+ * The columns a ray carries with helium: N_HI, N_HeI, N_HeII [cm^-2], each a struct
+ * sph_tau (so that the CPU's hit-by-hit sums and the GPU's grouped ones agree, as for
+ * hydrogen's optical depth).  Zero-initialised: no column.
+ */
+struct sph_columns {
+  struct sph_tau n[BANDS_N_ABSORBERS];
+};
+
+/** A hit's column of each absorber [cm^-2]: its atoms times the column per atom. */
+IONF_HD IONF_INLINE void sph_hit_dcol(const struct sph_absorbers *a, double col_cm2,
+                                      double dcol[BANDS_N_ABSORBERS]) {
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) dcol[s] = a->atoms[s] * col_cm2;
+}
+
+/** c += a hit's columns. */
+IONF_HD IONF_INLINE void sph_columns_add(struct sph_columns *c, const struct sph_absorbers *a,
+                                         double col_cm2) {
+  double dcol[BANDS_N_ABSORBERS];
+  sph_hit_dcol(a, col_cm2, dcol);
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) sph_tau_add(&c->n[s], dcol[s]);
+}
+
+/** a += b (every absorber's sum). */
+IONF_HD IONF_INLINE void sph_columns_merge(struct sph_columns *a, const struct sph_columns *b) {
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) sph_tau_merge(&a->n[s], b->n[s]);
+}
+
+IONF_HD IONF_INLINE void sph_columns_value(const struct sph_columns *c,
+                                           double out[BANDS_N_ABSORBERS]) {
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) out[s] = sph_tau_value(c->n[s]);
+}
+
+/**
+ * The photon-conserving credit of one hit with helium: the ray (ndot_ray photons/s, the
+ * columns col_in_cm2 before the particle) crosses particle `a` with column per atom
+ * col_cm2.  Through bands_rates with the particle standing in for a cell, as
+ * sph_hit_credit does with photo_rates: every absorber's column across it
+ * dcol[s] = atoms[s] col_cm2, "path" = col_cm2, "volume" = 1, so each sub-bin's absorbed
+ * photons are shared among HI, HeI and HeII by their optical depths and the rates are
+ * per absorber atom, finite as the atoms go to 0.  Sets gamma[s] [1/s] and, when heat is
+ * not NULL and the tables heat, heat[s] [erg/s] per absorber atom; with v->secondary the
+ * X-ray sub-bins' photoelectrons are split by bands_secondary at the particle's x_e
+ * (absorber atoms for the densities: only their ratios enter).
+ */
+IONF_HD IONF_INLINE void sph_hit_credit_he(const struct bands_view *v, double ndot_ray,
+                                           const double col_in_cm2[BANDS_N_ABSORBERS],
+                                           const struct sph_absorbers *a, double col_cm2,
+                                           double gamma[BANDS_N_ABSORBERS],
+                                           double heat[BANDS_N_ABSORBERS]) {
+  double dcol[BANDS_N_ABSORBERS], xray[BANDS_N_ABSORBERS] = {0.0, 0.0, 0.0};
+  sph_hit_dcol(a, col_cm2, dcol);
+  double *heat_or_null = v->heating ? heat : (double *)0;
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
+    gamma[s] = 0.0;
+    if (heat) heat[s] = 0.0;
+  }
+  bands_rates(v, ndot_ray, col_in_cm2, dcol, col_cm2, 1.0, gamma, heat_or_null,
+              v->secondary ? xray : (double *)0);
+  if (v->secondary) bands_secondary(a->x_e, a->atoms, xray, gamma, heat_or_null);
 }
 
 #endif /* IONF_SPH_TRACE_K_H */

@@ -87,6 +87,15 @@ static ionf_err check_input(const struct sph_trace_input *in, const struct sph_t
                "sph_trace: source %lld photon rate %g /s must be finite and >= 0", (long long)s,
                nd);
   }
+  IONF_CHECK(in->n_species == 0 || in->n_species == 1 || in->n_species == 3, IONF_ERR_INTERNAL,
+             "sph_trace: %d species (1, or 3 with helium)", in->n_species);
+  if (in->n_species == 3) {
+    IONF_CHECK(in->species_stride >= p->count && in->bands.n_bins > 0 && in->bands.sigma_cm2 &&
+                   in->abundance_he >= 0.0,
+               IONF_ERR_INTERNAL, "sph_trace: helium without band tables, abundance or stride");
+    IONF_CHECK(!in->heating || in->bands.heating || !in->tables.heating, IONF_ERR_INTERNAL,
+               "sph_trace: helium heating without the band tables' energy tables");
+  }
   IONF_CALL(check_periodic(in));
   return IONF_OK;
 }
@@ -95,6 +104,25 @@ ionf_err sph_trace_bad_x_hii(int64_t i, double x) {
   return ionf_error_set(IONF_ERR_INPUT,
                         "sph_trace: particle %lld ionized fraction x_HII = %g outside [0, 1]",
                         (long long)i, x);
+}
+
+ionf_err sph_trace_bad_x_ion(int64_t k, int64_t stride, double x) {
+  static const char *const names[3] = {"x_HII", "x_HeII", "x_HeIII"};
+  int64_t s = k / stride;
+  return ionf_error_set(IONF_ERR_INPUT, "sph_trace: particle %lld ion fraction %s = %g outside [0, 1]",
+                        (long long)(k % stride), names[s < 3 ? s : 2], x);
+}
+
+/* With helium: every species' fractions in [0, 1] (the first bad value, species-major). */
+static ionf_err check_x_ion(const double *x, int64_t stride, int64_t n) {
+  int64_t bad = INT64_MAX;
+  for (int s = 0; s < 3 && bad == INT64_MAX; ++s) {
+#pragma omp parallel for reduction(min : bad) schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+      if (!(x[s * stride + i] >= 0.0 && x[s * stride + i] <= 1.0) && s * stride + i < bad)
+        bad = s * stride + i;
+  }
+  return bad == INT64_MAX ? IONF_OK : sph_trace_bad_x_ion(bad, stride, x[bad]);
 }
 
 static ionf_err check_x_hii(const double *x_hii, int64_t n) {
@@ -124,15 +152,20 @@ ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_tr
   IONF_CALL(sph_kernel_table_copy(prep->column_table));
   if (what & SPH_PREP_DIRECTIONS) IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
   const struct particle_set *p = in->particles;
+  const int helium = sph_trace_species(in) == 3;
   if (what & SPH_PREP_SCANS) {
-    IONF_CALL(check_x_hii(in->x_hii, p->count));
+    IONF_CALL(helium ? check_x_ion(in->x_hii, in->species_stride, p->count)
+                     : check_x_hii(in->x_hii, p->count));
     prep->h_max_cm = sph_trace_h_max(p);
   }
   if (!(what & SPH_PREP_PARTICLES) || p->count == 0) return IONF_OK;
   int64_t n = p->count;
   prep->xyzh = ionf_malloc((size_t)n * 4 * sizeof(double), "the tracer's sorted particles");
-  prep->n_hi = ionf_malloc((size_t)n * sizeof(double), "the tracer's neutral atoms");
-  if (!prep->xyzh || !prep->n_hi) {
+  if (helium)
+    prep->absorbers = ionf_malloc((size_t)n * sizeof(struct sph_absorbers), "the tracer's absorbers");
+  else
+    prep->n_hi = ionf_malloc((size_t)n * sizeof(double), "the tracer's neutral atoms");
+  if (!prep->xyzh || !(helium ? (void *)prep->absorbers : (void *)prep->n_hi)) {
     sph_trace_prep_free(prep);
     return IONF_ERR_MEM;
   }
@@ -142,7 +175,11 @@ ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_tr
     int64_t i = order[s];
     for (int a = 0; a < 3; ++a) prep->xyzh[4 * s + a] = p->pos_cm[3 * i + a];
     prep->xyzh[4 * s + 3] = p->h_cm[i];
-    prep->n_hi[s] = p->n_h_atoms[i] * (1.0 - in->x_hii[i]);
+    if (helium)
+      sph_absorbers_of(p->n_h_atoms[i], in->x_hii, in->species_stride, i, in->abundance_he,
+                       &prep->absorbers[s]);
+    else
+      prep->n_hi[s] = p->n_h_atoms[i] * (1.0 - in->x_hii[i]);
   }
   return IONF_OK;
 }
@@ -151,5 +188,7 @@ void sph_trace_prep_free(struct sph_trace_prep *prep) {
   free(prep->dirs);
   free(prep->xyzh);
   free(prep->n_hi);
+  free(prep->absorbers);
   prep->dirs = prep->xyzh = prep->n_hi = NULL;
+  prep->absorbers = NULL;
 }

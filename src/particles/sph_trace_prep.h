@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "particles/sph_k.h"
 #include "particles/sph_trace.h"
+#include "particles/sph_trace_k.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,7 +25,10 @@ struct sph_trace_prep {
   double *dirs;              /*!< n_rays x 3 unit vectors (HEALPix NESTED); SPH_PREP_DIRECTIONS */
   double column_table[SPH_COLUMN_INTERVALS + 1];
   double *xyzh;              /*!< per sorted slot: x, y, z, h [cm]; SPH_PREP_PARTICLES */
-  double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x); idem */
+  double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x); idem
+                                  (hydrogen alone) */
+  struct sph_absorbers *absorbers; /*!< with helium (n_species 3), instead of n_hi: per sorted
+                                  slot, the absorber atoms and x_e (sph_trace_k.h); idem */
   double h_max_cm;           /*!< largest h (the slab tests' reach past r_max) */
   int periodic;              /*!< rays wrap: every image of the box (src/sph_periodic_k.h) */
   double box_cm[3];          /*!< the periodic box's sides [cm] */
@@ -42,6 +46,15 @@ enum { SPH_PREP_DIRECTIONS = 1, SPH_PREP_PARTICLES = 2, SPH_PREP_SCANS = 4 };
 
 /** IONF_ERR_INPUT: particle i's ionized fraction x is outside [0, 1] (the scan's message). */
 IONF_NODISCARD ionf_err sph_trace_bad_x_hii(int64_t i, double x);
+
+/** IONF_ERR_INPUT: with helium, value k (species k / stride, particle k % stride) of the
+    ion fractions is outside [0, 1] (the scan's message, naming the species). */
+IONF_NODISCARD ionf_err sph_trace_bad_x_ion(int64_t k, int64_t stride, double x);
+
+/** The pass's species: 1 (hydrogen alone) or 3 (in->n_species 3, helium). */
+static inline int sph_trace_species(const struct sph_trace_input *in) {
+  return in->n_species == 3 ? 3 : 1;
+}
 
 /** The largest smoothing length of the set [cm] (0 for none). */
 double sph_trace_h_max(const struct particle_set *p);

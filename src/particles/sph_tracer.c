@@ -30,9 +30,12 @@ static ionf_err sph_trace(struct tracer *t, const struct tracer_fields *f, struc
              "the particle tracer sets every particle's rate: it must be a pass's first tracer");
   const int64_t n = f->cells, hi = (int64_t)SPECIES_HI * n;
   const int heating = r->heating_erg_per_s != NULL;
+  const int ns = st->s.n_species > 1 ? st->s.n_species : 1;
+  IONF_CHECK(ns == f->n_species, IONF_ERR_INTERNAL,
+             "the particle tracer was made for %d species, the fields hold %d", ns, f->n_species);
   if (t->sources.count <= 0) { /* more ranks than sources */
-    memset(r->gamma_per_s + hi, 0, sizeof(double) * (size_t)n);
-    if (heating) memset(r->heating_erg_per_s + hi, 0, sizeof(double) * (size_t)n);
+    memset(r->gamma_per_s + hi, 0, sizeof(double) * (size_t)(ns * n));
+    if (heating) memset(r->heating_erg_per_s + hi, 0, sizeof(double) * (size_t)(ns * n));
     return IONF_OK;
   }
   const struct source_list *list = t->sources.list;
@@ -49,6 +52,12 @@ static ionf_err sph_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.n_rays = st->s.n_rays;
   in.r_max_cm = st->s.r_max_cm;
   in.tuning = st->s.tuning;
+  if (ns > 1) {
+    in.n_species = ns;
+    in.abundance_he = st->s.abundance_he;
+    in.species_stride = n;
+    in.bands = st->s.bands;
+  }
   struct sph_trace_output out = {r->gamma_per_s + hi, heating ? r->heating_erg_per_s + hi : NULL};
   struct sph_trace_stats ps;
   memset(&ps, 0, sizeof ps);
