@@ -171,8 +171,7 @@ int main(void) {
     x[2 * n + i] = 0.3 * (double)(i % 3) / 3.0;
   }
   struct bands_setup bs = {.type = BANDS_BLACKBODY, .t_eff_k = 1e5, .e_max_ev = 2000.0,
-                           .n_sub = {1, 6, 6}, .num_tau = 2000, .min_log_tau = -20.0,
-                           .max_log_tau = 4.0, .heating = 1, .secondary = 1};
+                           .n_sub = {1, 6, 6}, .heating = 1, .secondary = 1};
   struct bands b;
   if (bands_build(&bs, &b) != IONF_OK) {
     fprintf(stderr, "bands: %s\n", ionf_error_message());

@@ -86,7 +86,7 @@ struct trace_state {
   /* per call */
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
-  struct dbuf absorbers, band[5];  /* with helium: per sorted slot; the band tables */
+  struct dbuf absorbers, band[2];  /* with helium: per sorted slot; the band tables */
   int64_t dirs_nside;
   int table_ready;
   double h_max_cm;               /* of the resident particles */
@@ -151,8 +151,7 @@ extern "C" void sph_trace_cuda_release(void) {
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
                         &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x,
-                        &g->absorbers, &g->band[0],  &g->band[1],  &g->band[2],  &g->band[3],
-                        &g->band[4]};
+                        &g->absorbers, &g->band[0],  &g->band[1]};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   sph_trace_thread_rays_free(&g->thread_rays);
   sph_trace_warp_rays_free(&g->warp_rays);
@@ -290,15 +289,10 @@ static ionf_err upload_bands(const struct sph_trace_input *in, struct bands_view
   struct trace_state *g = &g_trace;
   *bv = in->bands;
   size_t sig = (size_t)(bv->n_bins * BANDS_N_ABSORBERS) * sizeof(double);
-  size_t tb = (size_t)bv->n_bins * (size_t)(bv->num_tau + 1) * sizeof(double);
+  size_t tb = (size_t)bv->n_bins * BANDS_INTERVALS * BANDS_POLY * sizeof(double);
   IONF_CALL(upload(&g->band[0], bv->sigma_cm2, sig, "band cross-sections"));
-  const double *host[4] = {bv->thick, bv->thin, bv->e_thick, bv->e_thin};
-  const double **dev[4] = {&bv->thick, &bv->thin, &bv->e_thick, &bv->e_thin};
-  for (int k = 0; k < 4; ++k) {
-    if (!host[k]) continue; /* the energy tables only when built */
-    IONF_CALL(upload(&g->band[k + 1], host[k], tb, "band tables"));
-    *dev[k] = (const double *)g->band[k + 1].p;
-  }
+  IONF_CALL(upload(&g->band[1], bv->table, tb, "band tables"));
+  bv->table = (const double *)g->band[1].p;
   bv->sigma_cm2 = (const double *)g->band[0].p;
   return IONF_OK;
 }
