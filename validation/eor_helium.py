@@ -19,7 +19,7 @@ No published result exists for this synthetic universe, so the checks are those 
 physics fixes, each of which could fail:
   1. He III lags H II: x_HeIII <= x_HII at every redshift, by mass and by volume (it
      takes the photons above 54.4 eV, 5.8% of the source's, and He III recombines
-     ~5x faster than H II);
+     ~6x faster than H II, case B at 1e4 K);
   2. He I is ionized with hydrogen: by mass, x_HeII + x_HeIII >= x_HII - 1e-3 at every
      redshift, and in the cells with x_HII > 0.9 the mean x_HeII + x_HeIII is within
      TRACK_TOL of 1.  It runs ahead: at the first snapshot with x_HII >= 5 x_initial,
