@@ -94,8 +94,27 @@ SOFT_TRACK_TOL = 0.01  # |x_HeII + x_HeIII - x_HII| by mass, 5e4 K sources: 0.00
 SOFT_HEIII_MAX = 0.02  # x_HeIII by mass, 5e4 K sources: at most 0.0085 / - / 0.0096; 2x
 
 
+def drop_stale_inputs(run_dir, n):
+    """Remove the synthetic inputs an earlier run at another N left in run_dir/eor_inputs
+    (the script's own files: ionfront refuses inputs made for other parameters)."""
+    inputs = os.path.join(run_dir, "eor_inputs")
+    first = os.path.join(inputs, "density_z20.000.h5")
+    if not os.path.exists(first):
+        return
+    try:
+        with h5py.File(first, "r") as f:
+            stale = f["n_H"].shape != (n, n, n)
+    except (OSError, KeyError):
+        stale = True
+    if stale:
+        for f in glob.glob(os.path.join(inputs, "*_z*.h5")):
+            os.remove(f)
+
+
 def run_problem(ionfront, n, dt, run_dir):
     sets = [f"grid.N={n}", f"time.dt={dt}", "output.xdmf=false", "output.vtkhdf=false"]
+    for d in (run_dir, os.path.join(run_dir, REFERENCE), os.path.join(run_dir, SOFT)):
+        drop_stale_inputs(d, n)
     run_ionfront(ionfront, NAME, sets, run_dir)
     run_ionfront(ionfront, "eor", sets + ["output.dTb=false"], os.path.join(run_dir, REFERENCE))
     run_ionfront(ionfront, NAME, sets + [f"spectrum.T_eff={SOFT_T_EFF:g}"],
