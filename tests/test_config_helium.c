@@ -5,7 +5,8 @@
  *        hydrogen run's effective config holds none of the new keys, and what helium
  *        cannot do yet is refused naming the key: a grey spectrum, Monte Carlo, plane
  *        sources, case A without helium, out-of-range values; particle runs take the
- *        same keys with the same refusals.
+ *        same keys with the same refusals; the eor_helium built-in is eor with helium,
+ *        temperature and 1e5 K black bodies.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +38,46 @@ static void expect_load(const char *what, const char *name, const char *const *s
   ionf_error_clear();
 }
 
+/* The eor_helium built-in: eor's box, sequence, synthetic inputs, steps and cosmology (the
+   same files and photons), with helium, an evolving temperature and 1e5 K black bodies. */
+static void test_eor_helium_builtin(void) {
+  struct ionf_config e, h;
+  EXPECT(config_load(NULL, "eor", NULL, 0, &e) == IONF_OK, "eor: %s", ionf_error_message());
+  EXPECT(config_load(NULL, "eor_helium", NULL, 0, &h) == IONF_OK, "eor_helium: %s",
+         ionf_error_message());
+  ionf_error_clear();
+  EXPECT(config_views_species_count(&e) == 1 && config_views_species_count(&h) == 3,
+         "species: eor %d, eor_helium %d", config_views_species_count(&e),
+         config_views_species_count(&h));
+  EXPECT(h.abundance_he == 0.08 && !h.isothermal && h.temperature_k == 9.0 &&
+             h.spectrum == SPECTRUM_BLACKBODY && h.t_eff_k == 1e5 && h.band_sub_bins[0] == 1 &&
+             h.band_sub_bins[1] == 8 && h.band_sub_bins[2] == 8 && h.recombination_case_b &&
+             h.collisional_ionization && h.x_hii_initial == e.x_hii_initial,
+         "eor_helium's helium, temperature and spectrum");
+  int same = h.n_cells_1d == e.n_cells_1d && h.box_size_cm == e.box_size_cm &&
+             h.periodic == e.periodic && h.dt_s == e.dt_s && h.r_max_cells == e.r_max_cells &&
+             h.cosmological == e.cosmological && h.hubble_h == e.hubble_h &&
+             h.omega_m == e.omega_m && h.omega_b == e.omega_b &&
+             h.sequence.n_redshifts == e.sequence.n_redshifts &&
+             !strcmp(h.sequence.density_pattern, e.sequence.density_pattern) &&
+             !strcmp(h.sequence.halo_pattern, e.sequence.halo_pattern) &&
+             h.sequence.halo_f_gamma == e.sequence.halo_f_gamma &&
+             h.sequence.halo_t_source_s == e.sequence.halo_t_source_s &&
+             h.synthetic.kind == SYNTHETIC_EOR && h.synthetic.kind == e.synthetic.kind &&
+             h.synthetic.seed == e.synthetic.seed && h.synthetic.sigma_8 == e.synthetic.sigma_8 &&
+             h.synthetic.n_s == e.synthetic.n_s &&
+             h.synthetic.min_halo_mass_msun == e.synthetic.min_halo_mass_msun &&
+             h.synthetic.min_source_mass_msun == e.synthetic.min_source_mass_msun;
+  for (int i = 0; same && i < e.sequence.n_redshifts; ++i)
+    same = h.sequence.redshifts[i] == e.sequence.redshifts[i];
+  EXPECT(same, "eor_helium's box, sequence, synthetic inputs, steps or cosmology differ from eor's");
+  config_free(&e);
+  config_free(&h);
+}
+
 int main(void) {
+  test_eor_helium_builtin();
+
   /* hydrogen alone: one species, and no helium key in the effective config */
   struct ionf_config cfg;
   EXPECT(config_load(NULL, "iliev1", NULL, 0, &cfg) == IONF_OK, "iliev1: %s", ionf_error_message());

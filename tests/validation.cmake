@@ -48,3 +48,4 @@ foreach(script iliev2 iliev3)
                        LABELS validation ENVIRONMENT PYTHONDONTWRITEBYTECODE=1)
 endforeach()
 ionf_validation_test(validation_helium_quick helium --quick)       # 32^3, H + He, ~10 s
+ionf_validation_test(validation_eor_helium_quick eor_helium --quick) # 16^3: eor_helium, eor, 5e4 K, ~40 s

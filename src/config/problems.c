@@ -451,6 +451,48 @@ static const char problems_iliev4_particles[] =
     "  checkpoint_every: 0     # also DIR/checkpoint.h5 every this many steps (0: only on\n"
     "                          # SIGTERM / SIGUSR1); continue: ionfront run CONFIG --restart FILE\n";
 
+/* eor and eor_helium: the box */
+#define PROBLEMS_EOR_GRID \
+  "grid:\n"                                      \
+  "  N: 128                 # cells per side\n"  \
+  "  box_size: 100 Mpc      # comoving side\n"   \
+  "  periodic: true\n"                           \
+  "\n"
+/* eor and eor_helium: the redshifts, the input files and the haloes' photons */
+#define PROBLEMS_EOR_SEQUENCE \
+  "sequence:                # one density grid and halo catalogue per redshift\n"               \
+  "  redshifts: [20.000, 17.097, 15.026, 13.461, 12.229, 11.229, 10.399, 9.697, 9.094,\n"       \
+  "              8.569, 8.107, 7.697, 7.330, 7.000]\n"                                          \
+  "  density: {pattern: \"eor_inputs/density_z%.3f.h5\", dataset: n_H}  # proper [cm^-3]\n"     \
+  "  halos:\n"                                                                                  \
+  "    pattern: \"eor_inputs/halos_z%.3f.h5\"  # /halos/position [cMpc], /halos/mass [Msun]\n"  \
+  "    f_gamma: 1.5                        # ionizing photons per baryon over t_source\n"       \
+  "    t_source: 10 Myr\n"                                                                      \
+  "\n"
+/* eor and eor_helium: steps, photon travel, cosmology and the synthetic inputs (the same
+ * files: a run of either reuses the other's) */
+#define PROBLEMS_EOR_TIME_COSMOLOGY \
+  "time:\n"                                                                                \
+  "  dt: 10 Myr             # each interval takes ceil(interval / dt) equal steps\n"       \
+  "\n"                                                                                     \
+  "raytracing:\n"                                                                          \
+  "  R_max: 10 Mpc          # photons travel at most this far (comoving)\n"                \
+  "\n"                                                                                     \
+  "cosmology:\n"                                                                           \
+  "  cosmological: true     # z_initial is the first redshift of the sequence\n"           \
+  "  h: 0.7\n"                                                                             \
+  "  Omega_m: 0.27\n"                                                                      \
+  "  Omega_b: 0.043\n"                                                                     \
+  "\n"                                                                                     \
+  "synthetic:               # make the files of sequence: when they are missing\n"         \
+  "  kind: eor\n"                                                                          \
+  "  seed: 1                # random field seed (integer)\n"                               \
+  "  sigma_8: 0.8\n"                                                                       \
+  "  n_s: 0.96\n"                                                                          \
+  "  min_halo_mass: 1e8     # smallest halo of the collapsed fraction [Msun]\n"            \
+  "  min_source_mass: 1e9   # a cell holds a halo when its collapsed mass reaches this\n"  \
+  "\n"
+
 static const char problems_eor[] =
     "# eor: a small reionization run.  A 100 comoving Mpc box, 128^3 cells, from\n"
     "# z = 20 to z = 7 along 14 redshifts (equally spaced in cosmic time), each with\n"
@@ -470,11 +512,7 @@ static const char problems_eor[] =
     "# eor' makes them too.  At 128^3 the run traces up to ~6e5 sources per step: a\n"
     "# GPU run (minutes); on CPUs try --set grid.N=32.\n"
     "\n"
-    "grid:\n"
-    "  N: 128                 # cells per side\n"
-    "  box_size: 100 Mpc      # comoving side\n"
-    "  periodic: true\n"
-    "\n"
+    PROBLEMS_EOR_GRID
     "material:                # n_H comes from sequence.density\n"
     "  temperature: 1.0e4     # [K], fixed (pyC2Ray's isothermal runs)\n"
     "  x_HII_initial: 2.0e-4  # relic ionized fraction at z = 20\n"
@@ -485,42 +523,65 @@ static const char problems_eor[] =
     "                         # isothermal model gives the ionized gas: collisions at 1e4 K\n"
     "                         # would slowly ionize the whole box without photons\n"
     "\n"
-    "sequence:                # one density grid and halo catalogue per redshift\n"
-    "  redshifts: [20.000, 17.097, 15.026, 13.461, 12.229, 11.229, 10.399, 9.697, 9.094,\n"
-    "              8.569, 8.107, 7.697, 7.330, 7.000]\n"
-    "  density: {pattern: \"eor_inputs/density_z%.3f.h5\", dataset: n_H}  # proper [cm^-3]\n"
-    "  halos:\n"
-    "    pattern: \"eor_inputs/halos_z%.3f.h5\"  # /halos/position [cMpc], /halos/mass [Msun]\n"
-    "    f_gamma: 1.5                        # ionizing photons per baryon over t_source\n"
-    "    t_source: 10 Myr\n"
-    "\n"
+    PROBLEMS_EOR_SEQUENCE
     "spectrum:\n"
     "  type: blackbody\n"
     "  T_eff: 5.0e4           # [K]\n"
     "\n"
-    "time:\n"
-    "  dt: 10 Myr             # each interval takes ceil(interval / dt) equal steps\n"
-    "\n"
-    "raytracing:\n"
-    "  R_max: 10 Mpc          # photons travel at most this far (comoving)\n"
-    "\n"
-    "cosmology:\n"
-    "  cosmological: true     # z_initial is the first redshift of the sequence\n"
-    "  h: 0.7\n"
-    "  Omega_m: 0.27\n"
-    "  Omega_b: 0.043\n"
-    "\n"
-    "synthetic:               # make the files of sequence: when they are missing\n"
-    "  kind: eor\n"
-    "  seed: 1                # random field seed (integer)\n"
-    "  sigma_8: 0.8\n"
-    "  n_s: 0.96\n"
-    "  min_halo_mass: 1e8     # smallest halo of the collapsed fraction [Msun]\n"
-    "  min_source_mass: 1e9   # a cell holds a halo when its collapsed mass reaches this\n"
-    "\n"
+    PROBLEMS_EOR_TIME_COSMOLOGY
     "output:\n"
     "  directory: out/eor\n"
     "  dTb: true              # /Grid/dTb, the 21-cm brightness temperature [mK]\n";
+
+static const char problems_eor_helium[] =
+    "# eor_helium: the eor run with helium and the temperature of the gas.  The box,\n"
+    "# redshifts, synthetic density grids and halo catalogues of eor (the same files:\n"
+    "# a run of either reuses the other's eor_inputs/), the same photons per halo, now\n"
+    "# with helium (n_He/n_H = 0.08, Y = 0.24) and the temperature evolving (photo-heating\n"
+    "# per absorber; H + He recombination, collisional ionization and excitation and\n"
+    "# free-free cooling; Compton cooling off the CMB; adiabatic cooling by the\n"
+    "# expansion).  It shows He II reionization (x_HeIII) lagging hydrogen's, He I ionized\n"
+    "# with (a little ahead of) hydrogen, the ionized gas photo-heated to 1-2.5e4 K while\n"
+    "# the gas no photon reached keeps cooling adiabatically (validation/eor_helium.py).\n"
+    "#\n"
+    "# Sources: a 1e5 K black body (hot, metal-poor stars) instead of eor's 5e4 K.  The\n"
+    "# halo rate Ndot counts photons from 13.6 eV to E_max = 544 eV as in eor, so the\n"
+    "# hydrogen-ionizing budget is eor's; 5.8% of them lie above He II's 54.4 eV (of a\n"
+    "# 5e4 K black body: 0.08%, about 1% of a photon per He atom for each per H atom:\n"
+    "# too few for He II reionization to start).\n"
+    "# At 128^3 a GPU run: helium's band tables cost ~8x hydrogen's tracing, and the work\n"
+    "# grows as N^6 (sources in every cell, R_max fixed in Mpc); on 2 CPU cores 24^3 takes\n"
+    "# about 2.5 minutes, 32^3 about 15 (--set grid.N=32 --set time.dt=25Myr).\n"
+    "\n"
+    PROBLEMS_EOR_GRID
+    "material:                # n_H comes from sequence.density\n"
+    "  temperature: 9         # [K] at z = 20: cooled adiabatically since Compton scattering\n"
+    "                         # stopped holding it at T_CMB, T = 2.725 K (1+z)^2 / (1+z_dec),\n"
+    "                         # z_dec ~ 130; Compton heating by the relic electrons is slow\n"
+    "  x_HII_initial: 2.0e-4  # relic ionized fraction at z = 20\n"
+    "  abundance_He: 0.08     # n_He / n_H (Y = 4 A / (1 + 4 A) = 0.24)\n"
+    "  x_HeII_initial: 2.0e-4 # He as hydrogen (the default: x_HII_initial)\n"
+    "  x_HeIII_initial: 0\n"
+    "  isothermal: false      # photo-heating and cooling\n"
+    "\n"
+    "chemistry:\n"
+    "  case: B                # recombinations to the ground state ionize on the spot\n"
+    "  collisional_ionization: true  # the neutral gas is cold here: collisions act only in\n"
+    "                         # the photo-heated gas (H, He I, He II)\n"
+    "\n"
+    PROBLEMS_EOR_SEQUENCE
+    "spectrum:\n"
+    "  type: blackbody\n"
+    "  T_eff: 1.0e5           # [K]\n"
+    "  E_max: 544.16          # eV: 10 times the He II threshold (the default)\n"
+    "  sub_bins: [1, 8, 8]    # HI-HeI, HeI-HeII, above HeII: 2.3x cheaper than the default\n"
+    "                         # [1, 26, 20] (24^3 on 2 cores: 140 s against 329 s), the same\n"
+    "                         # history to 4e-4 in x_HII, x_HeII, x_HeIII and 1 K in mean T\n"
+    "  secondary_ionization: true  # the few photons above 100 eV: their electrons' share\n"
+    "\n"
+    PROBLEMS_EOR_TIME_COSMOLOGY
+    "output:\n"
+    "  directory: out/eor_helium\n";
 
 /* iliev1/2_particles: why the source sits at the centre of a wider box */
 #define PROBLEMS_PARTICLES_CENTRED \
@@ -676,6 +737,11 @@ static const struct problems_entry problems_table[] = {
      "A small reionization run: 100 cMpc, 128^3, z = 20 -> 7 along a sequence of synthetic "
      "density grids and halo catalogues, with the 21-cm signal (a GPU run)",
      problems_eor},
+    {"eor_helium",
+     "The eor run with helium (n_He/n_H = 0.08) and the gas temperature evolving, 1e5 K "
+     "black-body haloes: He II reionization lagging hydrogen's, the IGM temperature history "
+     "(128^3, a GPU run)",
+     problems_eor_helium},
     {"iliev4",
      "Iliev et al. 2006 Test 4 set-up: 16 sources in a cosmological field at z = 9, 128^3, on "
      "a stand-in density it makes itself (log-normal random field)",
