@@ -4,7 +4,7 @@
 # alternating on the same GPU.  The iliev1 example at 256^3, periodic, 1e5 random sources
 # of 1e50 photons/s, R_max = 30 cells, a 1e5 K black body, 2 steps of 2 iterations each;
 # hydrogen alone, then H + He (abundance 0.08) with 1+26+20 and 1+8+8 sub-bins.  Prints
-# each run's "done:" line (its trace seconds are the measure).
+# each run's "done:" line (its trace seconds are the measure).  Then particles (below).
 # Packed and started as benchmarks/gpu_redesign.sh is (benchmarks/pack_gpu.sh OLD_BUILD):
 #   bash benchmarks/gpu_helium.sh [REPEATS]
 set -u
@@ -39,6 +39,24 @@ for r in $(seq 1 "$repeats"); do
         > "$work/log" 2>&1 || { echo "$case $v: FAILED"; tail -3 "$work/log"; continue; }
       echo "$case $v #$r | $(grep '^done:' "$work/log")"
     done
+  done
+done
+# particles: the iliev1_particles example at 64^3 particles to 50 Myr (5 steps), hydrogen
+# against hydrogen + helium (1+26+20 and 1+8+8 sub-bins), this version only
+pcommon=(--set particles.generate.count_1d=64 --set 'spectrum={type: blackbody, T_eff: 1e5}'
+         --set 'time.t_end=50 Myr' --set 'time.outputs=[50 Myr]' --backend cuda --quiet)
+.devbuild/ionfront example iliev1_particles > "$work/pbase.yaml"
+for r in $(seq 1 "$repeats"); do
+  for case in hydrogen helium_26_20 helium_8_8; do
+    extra=()
+    case $case in
+      helium_26_20) extra=(--set material.abundance_He=0.08) ;;
+      helium_8_8) extra=(--set material.abundance_He=0.08 --set 'spectrum.sub_bins=[1, 8, 8]') ;;
+    esac
+    rm -rf "$work/out"
+    .devbuild/ionfront run "$work/pbase.yaml" "${pcommon[@]}" "${extra[@]}" --output "$work/out" \
+      > "$work/log" 2>&1 || { echo "particles $case: FAILED"; tail -3 "$work/log"; continue; }
+    echo "particles $case new #$r | $(grep '^done:' "$work/log")"
   done
 done
 rm -rf "$work"

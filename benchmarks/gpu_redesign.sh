@@ -50,8 +50,11 @@ if [ "$what" = tests ]; then
   echo "compute-sanitizer memcheck (no leak check) test_mc_gpu: exit $? ($(tail -1 "$out/san_mc_noleak.log"))"
   cd "$root"
   # whole runs on the GPU against the CPU (max relative difference of x_HII at the end)
-  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium; do
+  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium helium_particles; do
     case $p in
+      helium_particles) set=(--set particles.generate.count_1d=16 --set 'material.abundance_He=0.08'
+                   --set 'material.isothermal=false' --set 'spectrum={type: blackbody, T_eff: 1e5}'
+                   --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
       helium) set=(--set grid.N=32 --set 'material.abundance_He=0.08' --set 'material.isothermal=false'
                    --set 'spectrum={type: blackbody, T_eff: 1e5}' --set 'time.t_end=30 Myr'
                    --set 'time.outputs=[30 Myr]') ;;
@@ -61,7 +64,10 @@ if [ "$what" = tests ]; then
       *particles) set=(--set particles.generate.count_1d=16 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
       *) set=(--set grid.N=32 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
     esac
-    $new/ionfront example $([ $p = helium ] && echo iliev1 || echo $p) > /tmp/agree_$p.yaml
+    ex=$p
+    [ $p = helium ] && ex=iliev1
+    [ $p = helium_particles ] && ex=iliev1_particles
+    $new/ionfront example $ex > /tmp/agree_$p.yaml
     for b in cpu cuda; do
       OMP_NUM_THREADS=8 $new/ionfront run /tmp/agree_$p.yaml --quiet --backend $b "${set[@]}" \
         --output /tmp/agree_${p}_$b > "$out/agree_${p}_$b.log" 2>&1 || echo "FAIL: $p on $b"
@@ -75,7 +81,8 @@ except ImportError:
     sys.exit(1)
 a, b = (sorted(glob.glob(f"/tmp/agree_{p}_{k}/snapshot_*.h5"))[-1] for k in ("cpu", "cuda"))
 with h5py.File(a) as fa, h5py.File(b) as fb:
-    keys = ["PartType0/IonizedFraction"] if "PartType0" in fa else \
+    keys = [k for k in ("PartType0/IonizedFraction", "PartType0/x_HeII", "PartType0/x_HeIII",
+                        "PartType0/Temperature") if k in fa] if "PartType0" in fa else \
            [k for k in ("Grid/x_HII", "Grid/x_HeII", "Grid/x_HeIII", "Grid/T") if k in fa]
     for key in keys:
         xa, xb = fa[key][()], fb[key][()]
