@@ -42,7 +42,7 @@ if [ "$what" = tests ]; then
       echo "compute-sanitizer $tool bench_raytrace cuda $cfg: exit $? ($(tail -1 "$out/san.log"))"
     done
   done
-  for t in test_backend_agreement test_chem_gpu test_sequence_gpu test_mc_gpu test_bvh_gpu test_gpu_helium_k; do
+  for t in test_backend_agreement test_chem_gpu test_sequence_gpu test_mc_gpu test_bvh_gpu test_gpu_helium_k test_sph_helium_gpu; do
     compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 tests/$t > "$out/san_$t.log" 2>&1
     echo "compute-sanitizer memcheck $t: exit $? ($(tail -1 "$out/san_$t.log"))"
   done
