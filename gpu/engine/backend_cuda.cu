@@ -33,7 +33,7 @@ struct cuda_backend {
   int sm_count;
   cudaStream_t stream;
   double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
-  double *d_bands[2];           /* with helium: sigma, the tables */
+  double *d_bands[3];           /* with helium: sigma, the photon and energy tables */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
@@ -125,16 +125,19 @@ static ionf_err copy_bands(struct backend *be, const struct bands *b) {
   memset(&be->bands, 0, sizeof be->bands);
   if (!b) return IONF_OK;
   be->bands = bands_view_of(b);
-  const double *host[2] = {b->sigma_cm2, b->table};
-  const size_t bytes[2] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins,
+  const double *host[3] = {b->sigma_cm2, b->table, b->e_table};
+  const size_t bytes[3] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins,
+                           sizeof(double) * bands_table_doubles(b),
                            sizeof(double) * bands_table_doubles(b)};
-  for (int q = 0; q < 2; ++q) {
+  for (int q = 0; q < 3; ++q) {
+    if (!host[q]) continue; /* no energy table without heating */
     IONF_CALL(cuda_util_alloc((void **)&cb->d_bands[q], bytes[q], "the band tables"));
     CUDA_CHECK(cudaMemcpy(cb->d_bands[q], host[q], bytes[q], cudaMemcpyHostToDevice),
                "copy of the band tables");
   }
   be->bands.sigma_cm2 = cb->d_bands[0];
   be->bands.table = cb->d_bands[1];
+  be->bands.e_table = cb->d_bands[2];
   return IONF_OK;
 }
 
@@ -225,7 +228,7 @@ static void cuda_destroy(struct backend *be) {
     for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp)
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
-    for (int q = 0; q < 2; ++q)
+    for (int q = 0; q < 3; ++q)
       if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);
     if (cb->stream) cudaStreamDestroy(cb->stream);

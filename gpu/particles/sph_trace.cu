@@ -86,7 +86,7 @@ struct trace_state {
   /* per call */
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
-  struct dbuf absorbers, band[2];  /* with helium: per sorted slot; the band tables */
+  struct dbuf absorbers, band[3];  /* with helium: per sorted slot; the band tables */
   int64_t dirs_nside;
   int table_ready;
   double h_max_cm;               /* of the resident particles */
@@ -151,7 +151,7 @@ extern "C" void sph_trace_cuda_release(void) {
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
                         &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x,
-                        &g->absorbers, &g->band[0],  &g->band[1]};
+                        &g->absorbers, &g->band[0],  &g->band[1],  &g->band[2]};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   sph_trace_thread_rays_free(&g->thread_rays);
   sph_trace_warp_rays_free(&g->warp_rays);
@@ -289,10 +289,14 @@ static ionf_err upload_bands(const struct sph_trace_input *in, struct bands_view
   struct trace_state *g = &g_trace;
   *bv = in->bands;
   size_t sig = (size_t)(bv->n_bins * BANDS_N_ABSORBERS) * sizeof(double);
-  size_t tb = (size_t)bv->n_bins * BANDS_INTERVALS * BANDS_POLY * sizeof(double);
+  size_t tb = (size_t)bv->n_bins * BANDS_NODES * BANDS_NODE_VALUES * sizeof(double);
   IONF_CALL(upload(&g->band[0], bv->sigma_cm2, sig, "band cross-sections"));
   IONF_CALL(upload(&g->band[1], bv->table, tb, "band tables"));
   bv->table = (const double *)g->band[1].p;
+  if (bv->e_table) { /* the energy table only when built */
+    IONF_CALL(upload(&g->band[2], bv->e_table, tb, "band tables"));
+    bv->e_table = (const double *)g->band[2].p;
+  }
   bv->sigma_cm2 = (const double *)g->band[0].p;
   return IONF_OK;
 }

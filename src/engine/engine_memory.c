@@ -50,7 +50,8 @@ void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int
   if (s > 1.0) { /* with helium: grey hydrogen tables, and the band tables (bands.c) */
     const double bins = cfg->band_sub_bins[0] + cfg->band_sub_bins[1] + cfg->band_sub_bins[2];
     tables = PHOTO_TABLE_SPECIES * ((double)cfg->num_tau + 1.0) * d * 2.0 +
-             bins * ((double)BANDS_INTERVALS * BANDS_POLY + BANDS_N_ABSORBERS) * d;
+             bins * ((double)BANDS_NODES * BANDS_NODE_VALUES * (thermal || cfg->secondary_ionization ? 2.0 : 1.0) +
+                     BANDS_N_ABSORBERS) * d;
   }
   const double column = s * memory_domain_cells(cfg) * d; /* one source's buffers */
   const int mc = cfg->method == RT_METHOD_MONTECARLO;

@@ -95,7 +95,7 @@ static void bands_layout(const struct bands_setup *s, struct bands *b) {
 }
 
 size_t bands_table_doubles(const struct bands *b) {
-  return (size_t)b->n_bins * BANDS_INTERVALS * BANDS_POLY;
+  return (size_t)b->n_bins * BANDS_NODES * BANDS_NODE_VALUES;
 }
 
 ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
@@ -105,11 +105,10 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
   b->secondary = setup->secondary;
   const int nb = setup->n_sub[0] + setup->n_sub[1] + setup->n_sub[2];
   b->sigma_cm2 = ionf_malloc(sizeof(double) * BANDS_N_ABSORBERS * (size_t)nb, "band cross-sections");
-  b->table = calloc((size_t)nb * BANDS_INTERVALS * BANDS_POLY, sizeof(double));
-  /* one sub-bin's node values: thick, thin, e_thick, e_thin */
-  double(*node)[4] = calloc(BANDS_NODES, sizeof *node);
-  if (!b->sigma_cm2 || !b->table || !node) {
-    free(node);
+  const size_t n_table = (size_t)nb * BANDS_NODES * BANDS_NODE_VALUES;
+  b->table = calloc(n_table, sizeof(double));
+  if (b->heating) b->e_table = calloc(n_table, sizeof(double));
+  if (!b->sigma_cm2 || !b->table || (b->heating && !b->e_table)) {
     bands_free(b);
     return ionf_error_set(IONF_ERR_MEM, "no memory for the band tables");
   }
@@ -128,23 +127,18 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
     p.index = b->index[k];
     for (int i = 0; i + 1 < BANDS_NODES && rc == IONF_OK; ++i) {
       p.tau = bands_node_tau(i);
+      const size_t at = ((size_t)k * BANDS_NODES + (size_t)i) * BANDS_NODE_VALUES;
+      double *dest[4] = {b->table + at, b->table + at + 1, b->e_table ? b->e_table + at : NULL,
+                         b->e_table ? b->e_table + at + 1 : NULL};
       for (int t = 0; t < (b->heating ? 4 : 2) && rc == IONF_OK; ++t) {
         p.weight_sigma = t & 1;   /* thick, thin, e_thick, e_thin */
         p.weight_energy = t >= 2;
         double v = 0.0;
         rc = bands_integrate(ws, &p, b->e_lo_ev[k], b->e_hi_ev[k], &v);
-        node[i][t] = v / norm;
+        *dest[t] = v / norm;
       }
     }
-    /* each interval's cubics from its nodes' values and slopes (-thin, -e_thin) */
-    for (int i = 0; i < BANDS_INTERVALS; ++i) {
-      double h = bands_node_tau(i + 1) - bands_node_tau(i);
-      double *c = b->table + ((size_t)k * BANDS_INTERVALS + (size_t)i) * BANDS_POLY;
-      bands_hermite_coefficients(node[i][0], -node[i][1], node[i + 1][0], -node[i + 1][1], h, c);
-      bands_hermite_coefficients(node[i][2], -node[i][3], node[i + 1][2], -node[i + 1][3], h, c + 4);
-    }
   }
-  free(node);
   if (ws) gsl_integration_workspace_free(ws);
   gsl_set_error_handler(old);
   if (rc != IONF_OK) bands_free(b);
@@ -154,7 +148,8 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
 void bands_free(struct bands *b) {
   free(b->sigma_cm2);
   free(b->table);
-  b->sigma_cm2 = b->table = NULL;
+  free(b->e_table);
+  b->sigma_cm2 = b->table = b->e_table = NULL;
 }
 
 struct bands_view bands_view_of(const struct bands *b) {
@@ -163,6 +158,7 @@ struct bands_view bands_view_of(const struct bands *b) {
   v.heating = b->heating;
   v.sigma_cm2 = b->sigma_cm2;
   v.table = b->table;
+  v.e_table = b->e_table;
   for (int a = 0; a < BANDS_N_ABSORBERS; ++a)
     v.threshold_erg[a] = atomic_threshold_ev(a) * IONF_EV_ERG;
   v.secondary = b->secondary;

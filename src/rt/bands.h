@@ -31,7 +31,8 @@ struct bands {
   double e_lo_ev[BANDS_MAX_BINS], e_hi_ev[BANDS_MAX_BINS]; /*!< sub-bin edges [eV] */
   double index[BANDS_MAX_BINS];  /*!< the sub-bin's cross-section power law */
   double *sigma_cm2;             /*!< [bin][absorber] */
-  double *table;                 /*!< [bin][BANDS_INTERVALS][BANDS_POLY] (bands_k.h) */
+  double *table;                 /*!< [bin][BANDS_NODES][BANDS_NODE_VALUES]: thick, thin */
+  double *e_table;               /*!< the same: e_thick, e_thin (NULL without heating) */
 };
 
 /**
@@ -42,7 +43,7 @@ struct bands {
  * bad value (sub-bins, e_max, T_eff, index), IONF_ERR_MEM.
  */
 IONF_NODISCARD ionf_err bands_build(const struct bands_setup *setup, struct bands *b);
-/** Doubles in b->table. */
+/** Doubles in b->table (and in b->e_table when it exists). */
 size_t bands_table_doubles(const struct bands *b);
 void bands_free(struct bands *b);
 /** View for bands_rates (host pointers). */

@@ -25,14 +25,14 @@
  * where A^E_b is A_b from the energy tables and E_s the threshold of s.
  *
  * The tables are small enough to stay in the GPU's caches (every sub-bin of every
- * cell reads two of their intervals): nodes at tau = 0 and BANDS_PER_OCTAVE per
- * octave from 2^-8 to 2^10 (578 nodes), between two nodes the cubic Hermite
- * interpolant of the values and slopes there (thick and -thin, e_thick and -e_thin,
- * both tabulated exactly), stored as its four polynomial coefficients per interval
- * (1.7 MB for 47 sub-bins); the interval is found from tau's binary exponent and
- * mantissa bits: no logarithm, and the host and the GPU find the same interval and
- * fraction to the last bit.  Beyond tau = 1024 nothing survives (the last node is 0;
- * a sub-bin's photons there are below 1e-190 of the source's).
+ * cell reads two of their nodes): nodes at tau = 0 and BANDS_PER_OCTAVE per octave
+ * from 2^-8 to 2^10 (578 nodes), each with its value and slope (thick and thin, 16
+ * bytes; the energy's e_thick and e_thin in a table of their own, read only where the
+ * electrons' energy is wanted): 0.43 MB for 47 sub-bins.  Between two nodes the cubic
+ * Hermite interpolant of their values and slopes; the interval is found from tau's
+ * binary exponent and mantissa bits: no logarithm, and the host and the GPU find the
+ * same interval and fraction to the last bit.  Beyond tau = 1024 nothing survives (the
+ * last node is 0; a sub-bin's photons there are below 1e-190 of the source's).
  * Against direct integration with Verner's cross-sections (tests/test_bands.c) the
  * photons each absorber takes are within 0.4% with 1 + 26 + 20 sub-bins (C2-Ray's
  * numbers), 1.5% with 1 + 8 + 8; photons are conserved to rounding in every case.
@@ -60,19 +60,17 @@
 #define BANDS_NODES (2 + BANDS_OCTAVES * BANDS_PER_OCTAVE)
 #define BANDS_TAU_MIN (1.0 / 256.0)  /* 2^BANDS_TAU_MIN_LOG2 */
 #define BANDS_TAU_MAX 1024.0         /* 2^(BANDS_TAU_MIN_LOG2 + BANDS_OCTAVES) */
-#define BANDS_INTERVALS (BANDS_NODES - 1)
-#define BANDS_POLY 8 /* per interval: thick's cubic in the fraction f, then e_thick's */
+#define BANDS_NODE_VALUES 2 /* per node: the value and minus its slope in tau */
 
 /** Read-only view of the band tables (host or device pointers). */
 struct bands_view {
   int n_bins;
   int heating;                 /*!< the energy tables are valid */
   const double *sigma_cm2;     /*!< [bin][absorber]: sigma_s(E_b) */
-  const double *table;         /*!< [bin][BANDS_INTERVALS][BANDS_POLY]: per interval the
-                                    coefficients c0..c3 of thick = c0 + f (c1 + f (c2 +
-                                    f c3)) (photons per source photon), then those of
-                                    e_thick (energy per source photon [erg]; 0 without
-                                    heating) */
+  const double *table;         /*!< [bin][BANDS_NODES][BANDS_NODE_VALUES]: thick, thin
+                                    (photons per source photon) */
+  const double *e_table;       /*!< the same for e_thick, e_thin (energy per source photon
+                                    [erg]); NULL without heating */
   int first_xray_bin;          /*!< sub-bins from here have their middle above 100 eV */
   int secondary;               /*!< split the X-ray sub-bins' electrons (bands_secondary) */
   double threshold_erg[BANDS_N_ABSORBERS];
@@ -102,7 +100,7 @@ IONF_HD IONF_INLINE struct bands_pos bands_locate(double tau) {
     return p;
   }
   if (tau >= BANDS_TAU_MAX) { /* the last node */
-    p.i0 = BANDS_INTERVALS - 1;
+    p.i0 = BANDS_NODES - 2;
     p.h = BANDS_TAU_MAX / (2 * BANDS_PER_OCTAVE);
     p.f = 1.0;
     return p;
@@ -125,43 +123,36 @@ IONF_HD IONF_INLINE struct bands_pos bands_locate(double tau) {
   return p;
 }
 
-/* The cubic of value q (0: thick, 4: e_thick) of one sub-bin's table `t` at p. */
-IONF_HD IONF_INLINE double bands_poly(const double *t, struct bands_pos p, int q) {
-  const double *c = t + BANDS_POLY * p.i0 + q;
-  return c[0] + p.f * (c[1] + p.f * (c[2] + p.f * c[3]));
+/* The cubic Hermite interpolant at p of one sub-bin's table `t` (values and minus their
+   slopes at the nodes). */
+IONF_HD IONF_INLINE double bands_hermite(const double *t, struct bands_pos p) {
+  const double *n0 = t + BANDS_NODE_VALUES * p.i0, *n1 = n0 + BANDS_NODE_VALUES;
+  double y0 = n0[0], s0 = -p.h * n0[1], s1 = -p.h * n1[1];
+  double dy = n1[0] - y0;
+  double c2 = 3.0 * dy - 2.0 * s0 - s1, c3 = s0 + s1 - 2.0 * dy;
+  return y0 + p.f * (s0 + p.f * (c2 + p.f * c3));
 }
 
-/* Minus its slope in tau at p (the thin-cell form: thin, e_thin at the nodes). */
-IONF_HD IONF_INLINE double bands_poly_thin(const double *t, struct bands_pos p, int q) {
-  const double *c = t + BANDS_POLY * p.i0 + q;
-  return -(c[1] + p.f * (2.0 * c[2] + 3.0 * p.f * c[3])) / p.h;
-}
-
-/**
- * The coefficients of one interval of width h from the values y and slopes in tau d at
- * its two nodes (cubic Hermite): c0 = y0, c1 = h d0, c2 = 3 dy - 2 h d0 - h d1,
- * c3 = h d0 + h d1 - 2 dy with dy = y1 - y0.
- */
-IONF_HD IONF_INLINE void bands_hermite_coefficients(double y0, double d0, double y1, double d1,
-                                                    double h, double c[4]) {
-  double s0 = h * d0, s1 = h * d1, dy = y1 - y0;
-  c[0] = y0;
-  c[1] = s0;
-  c[2] = 3.0 * dy - 2.0 * s0 - s1;
-  c[3] = s0 + s1 - 2.0 * dy;
+/* Minus that interpolant's slope in tau at p (the thin-cell form: thin at the nodes). */
+IONF_HD IONF_INLINE double bands_hermite_thin(const double *t, struct bands_pos p) {
+  const double *n0 = t + BANDS_NODE_VALUES * p.i0, *n1 = n0 + BANDS_NODE_VALUES;
+  double s0 = -p.h * n0[1], s1 = -p.h * n1[1];
+  double dy = n1[0] - n0[0];
+  double c2 = 3.0 * dy - 2.0 * s0 - s1, c3 = s0 + s1 - 2.0 * dy;
+  return -(s0 + p.f * (2.0 * c2 + 3.0 * p.f * c3)) / p.h;
 }
 
 /** Photons of sub-bin b per source photon that survive the optical depth tau (thick_b). */
 IONF_HD IONF_INLINE double bands_thick(const struct bands_view *v, int b, double tau) {
   if (!(tau < BANDS_TAU_MAX)) return 0.0;
-  return bands_poly(v->table + (long long)b * (BANDS_INTERVALS * BANDS_POLY), bands_locate(tau), 0);
+  return bands_hermite(v->table + (long long)b * (BANDS_NODES * BANDS_NODE_VALUES), bands_locate(tau));
 }
 
 /** Minus the slope of bands_thick in tau (thin_b: the thin-cell form). */
 IONF_HD IONF_INLINE double bands_thin(const struct bands_view *v, int b, double tau) {
   if (!(tau < BANDS_TAU_MAX)) return 0.0;
-  return bands_poly_thin(v->table + (long long)b * (BANDS_INTERVALS * BANDS_POLY), bands_locate(tau),
-                         0);
+  return bands_hermite_thin(v->table + (long long)b * (BANDS_NODES * BANDS_NODE_VALUES),
+                            bands_locate(tau));
 }
 
 /**
@@ -190,20 +181,21 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
       dtau += sig[s] * dcol_cm2[s];
     }
     if (!(tau_in < BANDS_TAU_MAX)) continue; /* nothing of this sub-bin arrives */
-    const double *t = v->table + (long long)b * (BANDS_INTERVALS * BANDS_POLY);
     const double tau_out = tau_in + dtau;
     /* where this sub-bin's electron energy goes (nowhere: not looked up) */
     double *excess = xray && b >= v->first_xray_bin ? xray : heat;
     const int energy = heating && excess;
+    const long long at = (long long)b * (BANDS_NODES * BANDS_NODE_VALUES);
+    const double *t = v->table + at, *te = energy ? v->e_table + at : t;
     struct bands_pos pout = bands_locate(tau_out);
     double a, a_e = 0.0;
     if (dtau > PHOTO_TAU_THIN_LIMIT) {
       struct bands_pos pin = bands_locate(tau_in);
-      a = (bands_poly(t, pin, 0) - bands_poly(t, pout, 0)) / dtau;
-      if (energy) a_e = (bands_poly(t, pin, 4) - bands_poly(t, pout, 4)) / dtau;
+      a = (bands_hermite(t, pin) - bands_hermite(t, pout)) / dtau;
+      if (energy) a_e = (bands_hermite(te, pin) - bands_hermite(te, pout)) / dtau;
     } else {
-      a = bands_poly_thin(t, pout, 0);
-      if (energy) a_e = bands_poly_thin(t, pout, 4);
+      a = bands_hermite_thin(t, pout);
+      if (energy) a_e = bands_hermite_thin(te, pout);
     }
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
       gamma[s] += scale * sig[s] * a;
