@@ -76,7 +76,7 @@ static int write_particles(hid_t file, const struct sph_snapshot_view *v) {
   return ok;
 }
 
-/* /Grid/x_HII and /Grid/T deposited on deposit_n^3 cells. */
+/* /Grid/x_HII and /Grid/T (with helium /Grid/x_HeII, x_HeIII) deposited on deposit_n^3 cells. */
 static ionf_err write_grid(hid_t file, const struct sph_snapshot_view *v, int *ok) {
   int64_t n = v->deposit_n, cells = n * n * n;
   double *buf = malloc(sizeof(double) * (size_t)cells);
@@ -91,6 +91,12 @@ static ionf_err write_grid(hid_t file, const struct sph_snapshot_view *v, int *o
                                            3, box);
   if (rc == IONF_OK && *ok) rc = sph_deposit(v->particles, v->temperature_k, n, buf, NULL);
   if (rc == IONF_OK && *ok) *ok = put_dataset(grid, "T", 3, dims, buf);
+  /* with helium: its two ionized fractions beside hydrogen's */
+  static const char *const he_names[2] = {"x_HeII", "x_HeIII"};
+  for (int s = 1; s < v->n_species && s < 3 && rc == IONF_OK && *ok; ++s) {
+    rc = sph_deposit(v->particles, v->x_hii + (int64_t)s * v->species_stride, n, buf, NULL);
+    if (rc == IONF_OK) *ok = put_dataset(grid, he_names[s - 1], 3, dims, buf);
+  }
   if (grid >= 0 && H5Gclose(grid) < 0) *ok = 0;
   free(buf);
   return rc;

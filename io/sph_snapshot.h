@@ -21,7 +21,8 @@
  *                                /Grid names, chem/species.h)
  *   /Grid/x_HII, /Grid/T         (N, N, N) when deposit_n = N > 0 (src/sph_deposit.h):
  *                                hydrogen-mass-weighted kernel averages over cells
- *                                (attribute box_size_cm); grid tools read these
+ *                                (attribute box_size_cm); grid tools read these; with
+ *                                helium also /Grid/x_HeII, /Grid/x_HeIII
  * A checkpoint (v->checkpoint) adds the root attributes of io/sph_checkpoint.h.
  * The temporary file PATH.tmp is synced before the rename.
  */

@@ -31,6 +31,7 @@ particles:
   hydrogen_mass_fraction: 0.7576
   wrap_rays: false
   rays_per_source: 768
+  output_grid: 8
 material: {abundance_He: 0.08, temperature: 1.0e4, x_HII_initial: 1.2e-3, isothermal: true}
 chemistry: {case: B}
 sources:
@@ -70,6 +71,13 @@ for a in [x, y1, y2] + rates:
         sys.exit("FAIL: a fraction or rate is not finite or negative")
 if np.max(y1 + y2) > 1.0 + 1e-12:
     sys.exit(f"FAIL: x_HeII + x_HeIII reaches {np.max(y1 + y2)}")
+with h5py.File(sys.argv[1]) as f:  # the deposited grid carries helium too
+    for k in ("x_HII", "T", "x_HeII", "x_HeIII"):
+        if k not in f["Grid"] or f["Grid"][k].shape != (8, 8, 8):
+            sys.exit(f"FAIL: no 8^3 /Grid/{k} in the particle snapshot")
+    d = f["Grid/x_HeII"][()] + f["Grid/x_HeIII"][()]
+    if not (np.all(np.isfinite(d)) and d.max() <= 1.0 + 1e-12 and f["Grid/x_HeIII"][()].max() > 0.5):
+        sys.exit("FAIL: the deposited helium fractions are out of range or empty")
 radius = lambda v: (3.0 * v / (4.0 * math.pi)) ** (1.0 / 3.0) / KPC
 p = {"HII": radius(np.sum(x * vol)), "HeIII": radius(np.sum(y2 * vol))}
 with h5py.File(sys.argv[2]) as f:
