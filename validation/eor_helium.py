@@ -76,7 +76,7 @@ HOT_PERCENTILES = (1, 99)       # ... these percentiles of it (its coldest cells
 T_COLD = 1.0e3                  # K: gas no photon reached stays below this
 NEUTRAL_X = 0.1                 # x_HII below this: a neutral cell (the temperature plot)
 UNTOUCHED_X = 1.0e-3            # x_HII below this (5x the relic 2e-4): no photon reached
-FULL, QUICK = (28, "25 Myr"), (16, "25 Myr")   # (N, dt); 28^3: ~14 min on 2 busy cores
+FULL, QUICK = (28, "25 Myr"), (16, "25 Myr")   # (N, dt); 28^3: ~6 min on 2 busy cores
 # Tolerances: measured (2026-11-27, dt = 25 Myr; 16^3 / 24^3 / 28^3) and the margin taken;
 # "now": 28^3 again after the band tables' rework and He I's cascade photons.
 # dt = 10 Myr at 16^3 moves no z_50 by more than 0.01.
