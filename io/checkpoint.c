@@ -24,8 +24,8 @@ static ionf_err read_attr(hid_t file, const char *path, const char *name, hid_t 
   return h5_util_attr_get(file, path, name, type, out);
 }
 
-ionf_err checkpoint_read(const char *path, int64_t n, int n_species, double *x_ion, double *temperature_k,
-                         struct checkpoint_state *state) {
+ionf_err checkpoint_read(const char *path, int64_t n, const struct grid_box *box, int n_species,
+                         double *x_ion, double *temperature_k, struct checkpoint_state *state) {
   struct h5_util_quiet quiet;
   hid_t file;
   IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
@@ -72,9 +72,10 @@ ionf_err checkpoint_read(const char *path, int64_t n, int n_species, double *x_i
     char dataset[48], name[40];
     snprintf(name, sizeof name, "x_%s", species_names_of(s)->ion_name);
     snprintf(dataset, sizeof dataset, "/Grid/%s", name);
-    IONF_CALL(io_field_read(path, dataset, n, name, "ionized fractions", fields_species(x_ion, grid_cells(n), s)));
+    IONF_CALL(io_field_read_box(path, dataset, n, box, name, "ionized fractions",
+                                fields_species(x_ion, grid_box_cells(box), s)));
   }
-  IONF_CALL(io_field_read(path, "/Grid/T", n, "T", "temperatures", temperature_k));
+  IONF_CALL(io_field_read_box(path, "/Grid/T", n, box, "T", "temperatures", temperature_k));
   return IONF_OK;
 }
 

@@ -10,6 +10,8 @@
 
 #include "core/error.h"
 
+struct grid_box;
+
 struct checkpoint_state {
   double time_s;          /*!< simulation time at the checkpoint */
   int64_t step;           /*!< steps taken */
@@ -21,12 +23,15 @@ struct checkpoint_state {
 };
 
 /**
- * Read the ion fractions ([species][n^3]: /Grid/x_HII, ...) and T (n^3) and the counters (density_redshift and sum_n_h_cm3
- * when the checkpoint has them: expanding runs; /Grid/n_H is then read separately).  Errors name the file: not a
- * checkpoint, a grid of another size, missing datasets or attributes.
+ * Read the ion fractions ([species][box cells]: /Grid/x_HII, ...) and T (box cells) over
+ * `box` of the n^3 grid (grid/grid.h; grid_box_whole(n): the whole grid, the box in C
+ * order, io_field_read_box) and the counters (density_redshift and sum_n_h_cm3 when the
+ * checkpoint has them: expanding runs; /Grid/n_H is then read separately).  Errors name
+ * the file: not a checkpoint, a grid of another size, missing datasets or attributes.
  */
-IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, int n_species, double *x_ion,
-                                        double *temperature_k, struct checkpoint_state *state);
+IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, const struct grid_box *box,
+                                        int n_species, double *x_ion, double *temperature_k,
+                                        struct checkpoint_state *state);
 
 /**
  * The effective configuration of the run that wrote checkpoint `path` (the YAML text

@@ -151,7 +151,7 @@ ionf_err grid_write_checkpoint(struct engine *e, int next_index, char *path, siz
 
 ionf_err grid_restart(struct engine *e, const char *path) {
   struct checkpoint_state st;
-  IONF_CALL(checkpoint_read(path, e->grid.n, e->fields.n_species, e->fields.x_ion,
+  IONF_CALL(checkpoint_read(path, e->grid.n, &e->grid.box, e->fields.n_species, e->fields.x_ion,
                             e->fields.temperature_k, &st));
   IONF_CHECK(st.time_s < e->cfg->t_end_s ||
                  engine_output_missed_at(e->cfg, st.time_s, st.next_index),
@@ -171,7 +171,7 @@ ionf_err grid_restart(struct engine *e, const char *path) {
   if (e->cfg->cosmological && st.density_redshift >= 0.0) {
     /* n_H as diluted up to the checkpoint, bit for bit (re-diluting would round
        differently); older checkpoints lack it and the density is diluted from z_initial */
-    IONF_CALL(io_field_read(path, "/Grid/n_H", e->grid.n, "n_H", "densities", e->fields.n_h_cm3));
+    IONF_CALL(io_field_read_box(path, "/Grid/n_H", e->grid.n, &e->grid.box, "n_H", "densities", e->fields.n_h_cm3));
     IONF_CALL(e->backend->ops.upload(e->backend, FIELD_N_H, 0, cells));
     e->z_density = st.density_redshift;
     e->sum_n_h_cm3 = st.sum_n_h_cm3;

@@ -119,7 +119,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   if (seq->density_pattern[0]) {
     config_sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
     if (with_density)
-      rc = with_context(io_density_read(density_file, seq->density_dataset, e->grid.n,
+      rc = with_context(io_density_read_box(density_file, seq->density_dataset, e->grid.n, &e->grid.box,
                                         e->fields.n_h_cm3),
                         "sequence.density", z);
   }
