@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "grid/clumps.h"
+#include "grid/grid.h"
 #include "mpi/comm.h"
 #include "config/config.h"
 #include "core/constants.h"
@@ -33,6 +34,7 @@ static double uniform01(unsigned *seed) { return rand_r(seed) / ((double)RAND_MA
 static void check_brute_force(void) {
   const int64_t n = 20;
   const double dx = 3.0e20;
+  const struct grid_box whole = grid_box_whole(n);
   int64_t cells = n * n * n;
   double *nh = malloc(sizeof(double) * (size_t)cells), *t = malloc(sizeof(double) * (size_t)cells);
   double *nh_ref = malloc(sizeof(double) * (size_t)cells);
@@ -50,7 +52,7 @@ static void check_brute_force(void) {
       c[q].temperature_k = 100.0 * (q + 1);
     }
     for (int64_t x = 0; x < cells; ++x) nh[x] = nh_ref[x] = t[x] = t_ref[x] = -1.0;
-    int64_t painted = clumps_paint(c, n_clumps, n, dx, nh, t);
+    int64_t painted = clumps_paint(c, n_clumps, n, &whole, dx, nh, t);
     int64_t painted_ref = 0;
     for (int q = 0; q < n_clumps; ++q)
       for (int64_t i = 0; i < n; ++i)
@@ -70,7 +72,7 @@ static void check_brute_force(void) {
                memcmp(t, t_ref, sizeof(double) * (size_t)cells) == 0,
            "trial %d: painted fields differ from the brute-force ones", trial);
     for (int q = 0; q < n_clumps; ++q) {
-      int64_t alone = clumps_paint(&c[q], 1, n, dx, NULL, NULL);
+      int64_t alone = clumps_paint(&c[q], 1, n, &whole, dx, NULL, NULL);
       empty += alone == 0;
       EXPECT(clumps_covers_a_cell(&c[q], n, dx) == (alone > 0),
              "trial %d: clump %d paints %lld cells; covers_a_cell says %d", trial, q,
@@ -86,7 +88,8 @@ static void check_brute_force(void) {
 }
 
 static int64_t cells_of(const struct clump *c, int64_t n, double dx) {
-  return clumps_paint(c, 1, n, dx, NULL, NULL);
+  const struct grid_box whole = grid_box_whole(n);
+  return clumps_paint(c, 1, n, &whole, dx, NULL, NULL);
 }
 
 static void check_corner(void) {

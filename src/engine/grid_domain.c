@@ -102,7 +102,7 @@ static void initial_state(struct engine *e) {
   }
   for (int64_t c = 0; c < cells; ++c) e->fields.temperature_k[c] = cfg->temperature_k;
   /* clumps over the density and the initial temperature, in the config's (comoving) box */
-  e->clump_cells = clumps_paint(cfg->clumps, cfg->n_clumps, e->grid.n,
+  e->clump_cells = clumps_paint(cfg->clumps, cfg->n_clumps, e->grid.n, &e->grid.box,
                                 cfg->box_size_cm / (double)e->grid.n, e->fields.n_h_cm3,
                                 e->fields.temperature_k);
   if (e->clump_cells > 0) e->uniform_density = 0;
