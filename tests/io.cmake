@@ -6,3 +6,5 @@ ionf_add_test(NAME test_output_dir SOURCES test_output_dir.c RANKS 3 LABELS unit
 ionf_add_test(NAME test_h5_util SOURCES test_h5_util.c LABELS unit)
 # tabulated source spectra (io/io_sed.c) (issue 21)
 ionf_add_test(NAME test_io_sed SOURCES test_io_sed.c LABELS unit)
+# Reading a box of the grid (io_field_read_box): wrapping boxes, bad values in and out of it
+ionf_add_test(NAME test_io_box SOURCES test_io_box.c LABELS unit)
