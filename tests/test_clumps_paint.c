@@ -14,6 +14,8 @@
  *    non-uniform, so no single-source front (ifront.csv, analytic comparison)
  *    is claimed, nor with a plane source, while one point source in a uniform
  *    medium still gets it.
+ * 4. Painting a box of the grid (wrapping across periodic faces, below 0 and above n
+ *    on each axis) gives the whole grid's values at the box's cells, bit for bit.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -85,6 +87,63 @@ static void check_brute_force(void) {
   free(t);
   free(nh_ref);
   free(t_ref);
+}
+
+/* Painting a box -- wrapping below 0 or above n on each axis, on all at once, a whole-
+   extent box shifted across faces, the whole grid -- gives exactly the whole grid's
+   painting at the box's cells (global cell lo + offset, mod n), cells outside every
+   clump untouched, and counts the box's painted cells. */
+static void check_boxes(void) {
+  const int64_t n = 13;
+  const double dx = 2.5e20;
+  const struct grid_box whole = grid_box_whole(n);
+  const struct grid_box boxes[] = {
+      {{0, 0, 0}, {13, 13, 13}, 0},  {{-3, 2, 0}, {7, 5, 13}, 1}, {{9, 0, 4}, {8, 13, 3}, 0},
+      {{1, 11, 10}, {4, 6, 9}, 0},   {{-5, -13, 12}, {13, 13, 13}, 0},
+      {{-1, 12, -2}, {13, 3, 5}, 1}, {{12, 12, 12}, {1, 1, 1}, 0}};
+  int64_t cells = n * n * n;
+  double *nh = malloc(sizeof(double) * (size_t)cells), *t = malloc(sizeof(double) * (size_t)cells);
+  double *bn = malloc(sizeof(double) * (size_t)cells), *bt = malloc(sizeof(double) * (size_t)cells);
+  unsigned seed = 77;
+  for (int trial = 0; trial < 24; ++trial) {
+    struct clump c[3];
+    int n_clumps = 1 + trial % 3;
+    for (int q = 0; q < n_clumps; ++q) {
+      for (int a = 0; a < 3; ++a) c[q].center_cm[a] = (1.2 * uniform01(&seed) - 0.1) * n * dx;
+      c[q].radius_cm = (0.5 + 5.0 * uniform01(&seed)) * dx;
+      c[q].n_h_cm3 = 1.0 / (3.0 + q);
+      c[q].temperature_k = 100.0 * (q + 1) + 1.0 / 7.0;
+    }
+    for (int64_t x = 0; x < cells; ++x) nh[x] = t[x] = -1.0;
+    clumps_paint(c, n_clumps, n, &whole, dx, nh, t);
+    for (size_t q = 0; q < sizeof boxes / sizeof boxes[0]; ++q) {
+      const struct grid_box *b = &boxes[q];
+      for (int64_t x = 0; x < cells; ++x) bn[x] = bt[x] = -1.0;
+      int64_t painted = clumps_paint(c, n_clumps, n, b, dx, bn, bt), painted_ref = 0;
+      int64_t wrong = 0, spill = 0, x = 0;
+      for (int64_t li = 0; li < b->extent[0]; ++li)
+        for (int64_t lj = 0; lj < b->extent[1]; ++lj)
+          for (int64_t lk = 0; lk < b->extent[2]; ++lk, ++x) {
+            int64_t g[3] = {b->lo[0] + li, b->lo[1] + lj, b->lo[2] + lk};
+            for (int a = 0; a < 3; ++a) g[a] = (g[a] % n + n) % n;
+            int64_t w = grid_index(n, g[0], g[1], g[2]);
+            wrong += memcmp(&bn[x], &nh[w], sizeof(double)) != 0 ||
+                     memcmp(&bt[x], &t[w], sizeof(double)) != 0;
+            for (int k = 0; k < n_clumps; ++k)
+              painted_ref += clumps_contains_cell(&c[k], dx, g[0], g[1], g[2]);
+          }
+      for (; x < cells; ++x) spill += bn[x] != -1.0 || bt[x] != -1.0;
+      EXPECT(wrong == 0 && spill == 0,
+             "trial %d, box %zu: %lld cells differ from the whole grid's, %lld written past it",
+             trial, q, (long long)wrong, (long long)spill);
+      EXPECT(painted == painted_ref, "trial %d, box %zu: %lld cells painted, expected %lld",
+             trial, q, (long long)painted, (long long)painted_ref);
+    }
+  }
+  free(nh);
+  free(t);
+  free(bn);
+  free(bt);
 }
 
 static int64_t cells_of(const struct clump *c, int64_t n, double dx) {
@@ -189,6 +248,7 @@ int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
   check_brute_force();
   check_corner();
+  check_boxes();
   check_engine();
   comm_finalize();
   TEST_RETURN();
