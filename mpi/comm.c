@@ -32,6 +32,8 @@ void comm_set_chunk_elements(int64_t elements) {
   comm_chunk = elements > 0 ? elements : ((int64_t)1 << 30);
 }
 
+int64_t comm_chunk_elements(void) { return comm_chunk; }
+
 static ionf_err mpi_check(int rc, const char *what) {
   if (rc == MPI_SUCCESS) return IONF_OK;
   char text[MPI_MAX_ERROR_STRING];

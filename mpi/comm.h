@@ -73,6 +73,8 @@ IONF_NODISCARD ionf_err comm_share_error(ionf_err local, int key, ionf_err *shar
 
 /** Elements per MPI call in the chunked collectives (default 2^30; tests use small ones). */
 void comm_set_chunk_elements(int64_t elements);
+/** ... and their number now. */
+int64_t comm_chunk_elements(void);
 
 /** Host name of this rank (for start-up logs). */
 const char *comm_host_name(void);

@@ -3,11 +3,14 @@
  * @brief The chunked collectives (all-reduce, reduce, broadcast) that carry
  *        grids of more than 2^31 elements: with the chunk shrunk to 1000
  *        elements, arrays of 12345 values split into uneven chunks still sum
- *        and arrive exactly.  Run on 3 ranks.
+ *        and arrive exactly; so do the ranks' blocks (mpi/comm_blocks.h: each
+ *        block's sum on its owner, the blocks gathered), whose edges fall inside
+ *        chunks.  Run on 3 ranks.
  */
 #include <stdlib.h>
 
 #include "mpi/comm.h"
+#include "mpi/comm_blocks.h"
 #include "test_util.h"
 
 int main(int argc, char **argv) {
@@ -36,6 +39,24 @@ int main(int argc, char **argv) {
   for (int64_t i = 0; i < n; ++i)
     if (b[i] != (double)i) {
       EXPECT(0, "bcast: element %lld = %g", (long long)i, b[i]);
+      break;
+    }
+  /* each rank's block of the sum lands in place; then every block reaches every rank */
+  int64_t mine, mine_count;
+  comm_slab(n, me, p, &mine, &mine_count);
+  for (int64_t i = 0; i < n; ++i) a[i] = (double)(i + 1) * (me + 1);
+  EXPECT(comm_blocks_reduce_sum(a, n) == IONF_OK, "blocks reduce");
+  for (int64_t i = mine; i < mine + mine_count; ++i)
+    if (a[i] != (double)(i + 1) * ranks) {
+      EXPECT(0, "blocks reduce: element %lld = %g, want %g", (long long)i, a[i], (i + 1) * ranks);
+      break;
+    }
+  for (int64_t i = 0; i < n; ++i)
+    if (i < mine || i >= mine + mine_count) a[i] = -1.0; /* the others' blocks: not yet here */
+  EXPECT(comm_blocks_allgather(a, n) == IONF_OK, "blocks gather");
+  for (int64_t i = 0; i < n; ++i)
+    if (a[i] != (double)(i + 1) * ranks) {
+      EXPECT(0, "blocks gather: element %lld = %g, want %g", (long long)i, a[i], (i + 1) * ranks);
       break;
     }
   int64_t first, count, total = 0;
