@@ -4,7 +4,8 @@
  *        stand-in 1 cm grid: '10 cells' and bare numbers are refused, '3 kpc' is 3 kpc),
  *        and every grid-only key or section is refused by name (montecarlo, sequence,
  *        plane sources, C2-Ray binaries, ...); a --set mistake names the --set; the
- *        effective config of a particle run loads again to the same config.
+ *        effective config of a particle run loads again to the same config;
+ *        mpi.reduction scatter and allreduce are taken, nccl and reduce refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,6 +108,16 @@ static void test_refusals(void) {
   expect_refused("output.c2ray_binary=true", "output.c2ray_binary", "particle run", NULL);
   expect_refused("output.dTb=true", "output.dTb", "particle run", NULL);
   expect_refused("mpi.reduction=nccl", "mpi.reduction", "allreduce", NULL);
+  expect_refused("mpi.reduction=reduce", "mpi.reduction", "scatter", "allreduce", NULL);
+  /* the split chemistry (scatter, auto's choice) and the all-reduce are taken */
+  const char *const taken[] = {"mpi.reduction=scatter", "mpi.reduction=allreduce"};
+  for (int i = 0; i < 2; ++i) {
+    struct sph_config cfg;
+    ionf_err rc = load(base_yaml, taken[i], &cfg);
+    EXPECT(rc == IONF_OK, "--set %s: %s", taken[i], ionf_error_message());
+    if (rc == IONF_OK) sph_config_free(&cfg);
+    ionf_error_clear();
+  }
   expect_refused("sources=[{plane: x_low, flux: 1e5}]", "sources[0]", "plane", NULL);
 }
 

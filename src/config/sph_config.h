@@ -45,9 +45,10 @@
  *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary or dTb (xdmf is
  *   ignored); raytracing: as for grids, but R_max a length ('3 kpc') or 0 (a particle run
  *   has no cells: '10 cells' and bare numbers are refused), no method (the SPH ray
- *   tracer only) or source_batch_size; mpi.reduction must be auto or allreduce (every
- *   rank holds every particle); debug: as for grids (test hooks; fail_load_rank does not
- *   apply).  grid:, cosmology:, sequence:, synthetic:, montecarlo:, material.n_H and
+ *   tracer only) or source_batch_size; mpi.reduction auto or scatter (every rank holds
+ *   every particle; the rates summed onto blocks of particles, each rank's chemistry on
+ *   its block) or allreduce (every rank's chemistry on all particles), not nccl or reduce;
+ *   debug: as for grids (test hooks; fail_load_rank does not apply).  grid:, cosmology:, sequence:, synthetic:, montecarlo:, material.n_H and
  *   material.clumps do not apply: each is refused by its key (sph_config_shared.c).
  *
  * `ionfront run` takes this path when the config has a particles: section.

@@ -31,13 +31,13 @@ ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on) {
   setup.want_device_sum =
       on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
   IONF_CALL(e->backend->ops.setup(e->backend, &setup));
-  /* the way ranks sum the rates, as measured best (benchmarks/RESULTS.md) where asked for 'auto' */
+  /* the way ranks sum the rates, as measured best (benchmarks/RESULTS.md) where asked for
+     'auto'; particle fields live on the host: their chemistry split by blocks of particles */
   e->reduction = cfg->reduction;
   if (e->reduction == REDUCTION_AUTO)
-    e->reduction = e->kind == ENGINE_PARTICLES ? REDUCTION_ALLREDUCE /* every rank holds all */
-                   : !on_gpu                   ? REDUCTION_SCATTER
-                   : e->backend->ops.sum_rates ? REDUCTION_NCCL
-                                               : REDUCTION_ALLREDUCE;
+    e->reduction = e->kind == ENGINE_PARTICLES || !on_gpu ? REDUCTION_SCATTER
+                   : e->backend->ops.sum_rates            ? REDUCTION_NCCL
+                                                          : REDUCTION_ALLREDUCE;
   if (e->reduction == REDUCTION_NCCL && !e->backend->ops.sum_rates) {
     if (comm_size() > 1)
       ionf_warning("mpi.reduction = nccl, but NCCL is not usable here (%s); summing through the host",

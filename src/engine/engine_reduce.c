@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "engine/particle_reduce.h"
 #include "mpi/comm.h"
 
 /* The convergence sums of a chemistry pass as 6 doubles (to send them), and back. */
@@ -140,6 +141,8 @@ ionf_err engine_sum_rates_and_update(struct engine *e, double dt_s, struct chem_
   unsigned avg_bits = FIELD_X_AV | (thermal ? FIELD_T_AV : 0u);
   double t0 = ionf_wtime(), chem0 = e->timers.chemistry_s;
   if (comm_size() == 1) return engine_chemistry_pass(e, dt_s, 0, cells, cr);
+  if (e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_SCATTER) /* by blocks of particles */
+    return particle_reduce_update(e, dt_s, cr);
   if (e->reduction == REDUCTION_NCCL) { /* in GPU memory, no host copy */
     IONF_CALL(be->ops.sum_rates(be));
     e->timers.reduce_s += ionf_wtime() - t0;
@@ -175,6 +178,8 @@ ionf_err engine_share_end_state(struct engine *e) {
   int p = comm_size();
   if (p == 1 || e->reduction == REDUCTION_ALLREDUCE || e->reduction == REDUCTION_NCCL)
     return IONF_OK;
+  if (e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_SCATTER)
+    return particle_reduce_share_end(e);
   double t0 = ionf_wtime();
   int64_t cells = e->fields.cells;
   unsigned end_bits = FIELD_X_END | (e->fields.temperature_end_k ? FIELD_T_END : 0u);
@@ -198,6 +203,8 @@ ionf_err engine_share_end_state(struct engine *e) {
 
 ionf_err engine_complete_rates(struct engine *e) {
   int64_t cells = e->fields.cells;
+  if (comm_size() > 1 && e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_SCATTER)
+    return particle_reduce_complete_rates(e);
   if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)
     IONF_CALL(comm_bcast(e->fields.gamma_per_s, cells * e->fields.n_species, 0));
   if (comm_size() > 1 && e->reduction == REDUCTION_SCATTER)

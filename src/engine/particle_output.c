@@ -48,6 +48,8 @@ static void checkpoint_meta(struct engine *e, int next_index, struct sph_checkpo
 
 /* Rank 0 writes `path` (a snapshot, or a checkpoint when ck); every rank learns the outcome. */
 static ionf_err write_state(struct engine *e, const char *path, const struct sph_checkpoint_meta *ck) {
+  /* the rates whole on rank 0 (split chemistry: each rank holds its block's sum) */
+  IONF_CALL(engine_sync_to_host(e));
   ionf_err rc = IONF_OK;
   if (comm_rank() == 0) {
     struct sph_snapshot_view v;
