@@ -39,6 +39,11 @@ ionf_add_test(NAME test_sph_engine SOURCES test_sph_engine.c LABELS unit)
 add_test(NAME sph_mpi_ranks COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sph_mpi_ranks.sh ${MPIEXEC_EXECUTABLE}
                                    $<TARGET_FILE:test_sph_engine>)
 set_tests_properties(sph_mpi_ranks PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+# particle runs' chemistry split among the ranks by blocks of particles (mpi.reduction auto
+# = scatter) and the all-reduce: 2 and 3 ranks = 1 rank to 1e-12, hydrogen (thermal) and helium
+add_test(NAME cli_particles_split COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_split.sh
+                                          ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_particles_split PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
 # `ionfront run` on particles: bad input, 1 vs 3 ranks with the CPU tracer, snapshot layout
 add_test(NAME cli_particles_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_particles_run.sh
                                         ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
