@@ -6,7 +6,11 @@
  *        same x_av, x_end, T to 3e-13 relative (both run chem_k.h's chem_cell_pass;
  *        only libm against CUDA's maths can differ; measured on an H200, 2026-11-27:
  *        7.6e-15 isothermal, 2.9e-14 thermal; 10x margin), the same counts and sums (the
- *        staged solver forms them on the host in cell order).  The solver on GPU
+ *        staged solver forms them on the host in cell order).  Also one block of the
+ *        cells, as a particle run's rank passes it (pointers offset to the block's
+ *        first cell, species the whole array's count apart), hydrogen and helium,
+ *        thermal: the block's cells as the CPU's over all cells (helium: 6e-12, as
+ *        test_sph_helium_gpu), the cells outside it untouched.  The solver on GPU
  *        arrays is checked by test_backend_agreement.  Skips (77) without a GPU.
  */
 #include <math.h>
@@ -80,6 +84,74 @@ static void compare(int thermal) {
   EXPECT_REL(rc_gpu.sum_t_end, rc_cpu.sum_t_end, 1e-10, "sum of T_end");
 }
 
+/* One block [first, first + count) of M cells with ns species (species-major, M apart):
+   the staged solver on the block against the CPU solver on all cells. */
+static void compare_block(int ns) {
+  enum { M = 1000 };
+  const int64_t first = 301, count = 333;
+  static double n_h[M], t_k[M], gamma[3 * M], x0[3 * M], heat[3 * M];
+  static double xa_c[3 * M], xe_c[3 * M], ta_c[M], te_c[M], xa_g[3 * M], xe_g[3 * M], ta_g[M],
+      te_g[M];
+  unsigned s = 777u + (unsigned)ns;
+  for (int i = 0; i < M; ++i) {
+    n_h[i] = 1e-3 * pow(10.0, 2.0 * frand(&s));
+    t_k[i] = ta_c[i] = ta_g[i] = te_c[i] = te_g[i] = 100.0 + 2e4 * frand(&s);
+    for (int k = 0; k < ns; ++k) {
+      gamma[k * M + i] = 1e-15 * pow(10.0, 3.0 * frand(&s)) / (1 + k * k);
+      heat[k * M + i] = gamma[k * M + i] * 3.0 * 1.602e-12;
+      x0[k * M + i] = k == 2 ? 1e-6 : 1e-3 + 0.5 * frand(&s);
+      xa_c[k * M + i] = xa_g[k * M + i] = xe_c[k * M + i] = xe_g[k * M + i] = x0[k * M + i];
+    }
+  }
+  struct chem_params p = {2.59e-13, -0.7, 5.8e-11, 157809.0, 1, 7.1e-7, 1, 0.0, 0.0};
+  struct chem_he_params he = {ns == 3 ? 0.08 : 0.0, 7.1e-7, 1, 1, 2.59e-13, -0.7, 0.0, 0.0};
+  struct chem_input all = {M, 3.15576e13, p, n_h, t_k, gamma, x0, heat, M, ns, he};
+  struct chem_input block = {count, 3.15576e13, p, n_h + first, t_k + first, gamma + first,
+                             x0 + first, heat + first, M, ns, he};
+  struct chem_state cpu = {xa_c, xe_c, ta_c, te_c};
+  struct chem_state gpu = {xa_g + first, xe_g + first, ta_g + first, te_g + first};
+  struct chem_pass_result r_cpu, r_gpu;
+  struct chem_solver *on_cpu = NULL, *on_gpu = NULL;
+  ionf_err rc = IONF_ERR_UNSUPPORTED;
+  EXPECT(chem_solver_create_cpu(&on_cpu) == IONF_OK, "cpu solver");
+#if IONF_HAVE_CUDA
+  rc = chem_solver_create_cuda(0, NULL, &on_gpu);
+#endif
+  EXPECT(rc == IONF_OK, "gpu solver: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    EXPECT(on_cpu->ops.pass(on_cpu, &all, &cpu, &r_cpu) == IONF_OK, "cpu pass");
+    rc = on_gpu->ops.pass(on_gpu, &block, &gpu, &r_gpu);
+    EXPECT(rc == IONF_OK, "gpu pass over the block: %s", ionf_error_message());
+  }
+  chem_solver_destroy(on_cpu);
+  chem_solver_destroy(on_gpu);
+  if (rc != IONF_OK) return;
+  double worst = 0.0;
+  int outside = 0;
+  for (int i = 0; i < M; ++i) {
+    int in_block = i >= first && i < first + count;
+    for (int k = 0; k < ns; ++k) {
+      int c = k * M + i;
+      if (in_block) {
+        worst = test_worst(worst, test_rel_diff(xa_g[c], xa_c[c], 0.0));
+        worst = test_worst(worst, test_rel_diff(xe_g[c], xe_c[c], 0.0));
+      } else {
+        outside += xa_g[c] != x0[c] || xe_g[c] != x0[c];
+      }
+    }
+    if (in_block) {
+      worst = test_worst(worst, test_rel_diff(ta_g[i], ta_c[i], 0.0));
+      worst = test_worst(worst, test_rel_diff(te_g[i], te_c[i], 0.0));
+    } else {
+      outside += ta_g[i] != t_k[i] || te_g[i] != t_k[i];
+    }
+  }
+  printf("block of %lld of %d cells, %d species: largest relative difference GPU - CPU %.3g\n",
+         (long long)count, M, ns, worst);
+  EXPECT(worst <= (ns == 3 ? 6e-12 : 3e-13), "the block agrees with the CPU's pass (%.3g)", worst);
+  EXPECT(outside == 0, "%d values outside the block changed", outside);
+}
+
 int main(void) {
   char gpu_why[256];
   if (test_gpu_probe(gpu_why, sizeof gpu_why) == 0) {
@@ -87,5 +159,7 @@ int main(void) {
   }
   compare(0);
   compare(1);
+  compare_block(1);
+  compare_block(3);
   TEST_RETURN();
 }
