@@ -5,7 +5,8 @@
  *        particle tracer (CPU, CUDA or a test's) and the chemistry (CPU, or through
  *        the GPU beside the CUDA tracer).  Every rank holds every particle and its own
  *        tree; the fields stay on the host (the CPU backend), where the tracer and the
- *        chemistry read and write them; chemistry is replicated on every rank.
+ *        chemistry read and write them; on several ranks each rank's chemistry runs on
+ *        its block of particles (particle_reduce.c; mpi.reduction allreduce: on all).
  *        Snapshots, checkpoints, restarts: particle_output.c.
  *
  * Chemistry: measured on two CPU threads it is ~1% of the CPU tracer's time in
