@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the communicator of every collective: ionfront's own duplicate of MPI_COMM_WORLD
@@ -210,6 +211,42 @@ ionf_err comm_gather_text(const char *line, int size, char *all) {
   }
   return mpi_check(MPI_Gather(line, size, MPI_CHAR, all, size, MPI_CHAR, 0, comm_mpi()),
                    "MPI_Gather of the start-up lines");
+}
+
+/* Chunks of a message list: how many requests it needs. */
+static int64_t comm_message_chunks(const struct comm_message *m, int n) {
+  int64_t total = 0;
+  for (int q = 0; q < n; ++q) total += (m[q].count + COMM_CHUNK - 1) / COMM_CHUNK;
+  return total;
+}
+
+ionf_err comm_exchange(const struct comm_message *sends, int n_sends,
+                       const struct comm_message *recvs, int n_recvs) {
+  int64_t n_req = comm_message_chunks(sends, n_sends) + comm_message_chunks(recvs, n_recvs);
+  if (n_req == 0) return IONF_OK;
+  IONF_CHECK(n_req < INT_MAX, IONF_ERR_MPI, "rank %d: %lld halo messages are too many", my_rank,
+             (long long)n_req);
+  MPI_Request *req = malloc(sizeof *req * (size_t)n_req);
+  IONF_CHECK(req, IONF_ERR_MEM, "rank %d: out of memory for %lld halo requests", my_rank,
+             (long long)n_req);
+  int used = 0, rc = MPI_SUCCESS;
+  for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; ++pass) { /* receives first */
+    const struct comm_message *m = pass == 0 ? recvs : sends;
+    int n = pass == 0 ? n_recvs : n_sends;
+    for (int q = 0; q < n && rc == MPI_SUCCESS; ++q)
+      for (int64_t off = 0; off < m[q].count && rc == MPI_SUCCESS; off += COMM_CHUNK) {
+        int len = (int)(m[q].count - off < COMM_CHUNK ? m[q].count - off : COMM_CHUNK);
+        rc = pass == 0 ? MPI_Irecv(m[q].buf + off, len, MPI_DOUBLE, m[q].peer, 7, comm_mpi(),
+                                   &req[used])
+                       : MPI_Isend(m[q].buf + off, len, MPI_DOUBLE, m[q].peer, 7, comm_mpi(),
+                                   &req[used]);
+        if (rc == MPI_SUCCESS) ++used;
+      }
+  }
+  int wait_rc = MPI_Waitall(used, req, MPI_STATUSES_IGNORE);
+  free(req);
+  IONF_CALL(mpi_check(rc, "posting the halo exchange (MPI_Irecv / MPI_Isend)"));
+  return mpi_check(wait_rc, "the halo exchange (MPI_Waitall)");
 }
 
 void comm_slab(int64_t n_planes, int rank, int size, int64_t *first, int64_t *count) {

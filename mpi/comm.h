@@ -50,6 +50,23 @@ IONF_NODISCARD ionf_err comm_bcast_bytes(void *buf, int count, int root);
 IONF_NODISCARD ionf_err comm_max_int(int local, int *global);
 /** Gather each rank's `size`-byte text to `all` (size * ranks bytes) on rank 0. */
 IONF_NODISCARD ionf_err comm_gather_text(const char *line, int size, char *all);
+/** One point-to-point message of comm_exchange: `count` doubles at `buf`, to or from `peer`. */
+struct comm_message {
+  int peer;
+  double *buf;
+  int64_t count;
+};
+
+/**
+ * Every receive posted, then every send (nonblocking), then all awaited: the halo
+ * exchange.  Messages between two ranks match in the order both list them (each side
+ * lists its sends to, and receives from, a peer in the same order as the peer lists
+ * the other half); counts beyond 2^30 go in chunks.  Not collective: only the ranks
+ * named take part.
+ */
+IONF_NODISCARD ionf_err comm_exchange(const struct comm_message *sends, int n_sends,
+                                      const struct comm_message *recvs, int n_recvs);
+
 /** The share [first, first + count) of n_planes that rank `rank` of `size` owns. */
 void comm_slab(int64_t n_planes, int rank, int size, int64_t *first, int64_t *count);
 
