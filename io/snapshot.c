@@ -268,7 +268,7 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
   ionf_err rc = IONF_OK;
   for (size_t q = 0; q < n_specs && rc == IONF_OK; ++q) {
     struct field_spec spec = specs[q];
-    spec.data = specs[q].data + first * g->n * g->n; /* the slab's first row */
+    spec.data = specs[q].data + grid_box_index(&g->box, first, 0, 0); /* the slab's first row */
     rc = field_write_slab(group, &spec, &mine, dxpl, path);
   }
   if (dxpl != H5P_DEFAULT) H5Pclose(dxpl);

@@ -49,3 +49,7 @@ set_tests_properties(cli_interrupt PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 L
 # a grid run with helium through the command line, with a restart (issue 21)
 add_test(NAME cli_helium COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_helium.sh $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_helium PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# grid.decomposition: slabs on 2 and 3 ranks = replicated to 1e-12, restarts across rank counts
+add_test(NAME cli_decomp COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_decomp.sh ${MPIEXEC_EXECUTABLE}
+                                 $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_decomp PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)

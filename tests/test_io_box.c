@@ -160,7 +160,7 @@ static void check_bad_values(const char *path) {
   data[grid_index(N, 6, 2, 3)] = NAN;
   data[grid_index(N, 0, 1, 0)] = -0.5;
   write_dataset(path, "/bad", H5T_NATIVE_DOUBLE, data, 1, 0);
-  char where[512];
+  char where[800];
 
   struct grid_box b = boxes[2].box; /* wrapping below 0 on axis 0: holds both */
   snprintf(where, sizeof where, "%s:/bad: cell (6, 2, 3) has n_H = ", path);

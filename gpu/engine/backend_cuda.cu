@@ -28,6 +28,13 @@ __global__ void scale_kernel(double *field, long long cells, double factor) {
     field[c] *= factor;
 }
 
+/* dst[c] += src[c]: a peer's rates for an owned range. */
+__global__ void add_kernel(double *dst, const double *src, long long count) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < count;
+       c += (long long)gridDim.x * blockDim.x)
+    dst[c] += src[c];
+}
+
 struct cuda_backend {
   struct fields *host;
   int sm_count;
@@ -37,6 +44,8 @@ struct cuda_backend {
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
+  double *halo_scratch;         /* a split grid: the peers' halo rates, before they are added */
+  size_t halo_scratch_doubles;
 };
 
 static struct cuda_backend *cuda_of(struct backend *be) { return (struct cuda_backend *)be->impl; }
@@ -165,6 +174,7 @@ static ionf_err cuda_setup(struct backend *be, const struct backend_setup *s) {
              cb->nccl ? "on the GPUs by NCCL" : "through the host: ", cb->nccl ? "" : why);
   }
   if (!cb->nccl) be->ops.sum_rates = NULL;
+  if (!nccl_sum_has_exchange(cb->nccl)) be->ops.halo = NULL;
   IONF_CALL(copy_bands(be, s->bands));
   return copy_tables(be, s->tables);
 }
@@ -205,6 +215,100 @@ static ionf_err cuda_sum_rates(struct backend *be) {
   return IONF_OK;
 }
 
+/* Messages of `ranges` for every block of the working fields in `mask`: their planes,
+   or (scratch) consecutive pieces of it. */
+static int halo_messages(struct backend *be, unsigned mask, const struct decomp_range *r, int n,
+                         int64_t plane_cells, double *scratch, struct nccl_sum_message *out) {
+  int k = 0;
+  int64_t used = 0, cells = be->work.cells;
+  for (unsigned bit = 1; bit <= FIELD_HEAT; bit <<= 1) {
+    double *dev0 = (mask & bit) ? backend_field_array(&be->work, bit) : NULL;
+    if (!dev0) continue;
+    int blocks = backend_field_per_species(bit) ? be->work.n_species : 1;
+    for (int b = 0; b < blocks; ++b)
+      for (int m = 0; m < n; ++m) {
+        int64_t count = r[m].planes * plane_cells;
+        double *at = scratch ? scratch + used : dev0 + b * cells + r[m].plane * plane_cells;
+        out[k++] = (struct nccl_sum_message){r[m].peer, at, count};
+        used += count;
+      }
+  }
+  return k;
+}
+
+/* Returned rates are received in rounds of at most this many doubles in all (64 MB), so
+   the scratch they land in stays small whatever the halo. */
+#define HALO_SCRATCH_DOUBLES ((int64_t)8 << 20)
+
+/* The scratch of the returned rates: at least `doubles`. */
+static ionf_err halo_scratch(struct cuda_backend *cb, size_t doubles) {
+  if (doubles <= cb->halo_scratch_doubles) return IONF_OK;
+  if (cb->halo_scratch) cudaFree(cb->halo_scratch);
+  cb->halo_scratch = NULL;
+  cb->halo_scratch_doubles = 0;
+  IONF_CALL(cuda_util_alloc((void **)&cb->halo_scratch, doubles * sizeof(double),
+                            "the returned halo rates"));
+  cb->halo_scratch_doubles = doubles;
+  return IONF_OK;
+}
+
+/* add 1: the peers' copies of the owned ranges `in` (of `n_in`) received in rounds of
+   `chunk` doubles per message into the scratch and added there, in order; this rank's
+   halo copies `out` sent to their owners in the same rounds (a pair's messages match
+   round by round, being listed alike on both sides). */
+static ionf_err halo_return_rounds(struct backend *be, const struct nccl_sum_message *out, int n_out,
+                                   const struct nccl_sum_message *in, int n_in,
+                                   struct nccl_sum_message *round) {
+  struct cuda_backend *cb = cuda_of(be);
+  int64_t chunk = HALO_SCRATCH_DOUBLES / (n_in > 0 ? n_in : 1);
+  IONF_CALL(halo_scratch(cb, (size_t)(chunk * (n_in > 0 ? n_in : 1))));
+  for (int64_t off = 0;; off += chunk) {
+    int n_s = 0, n_r = 0;
+    for (int q = 0; q < n_out; ++q)
+      if (out[q].count > off)
+        round[n_s++] = (struct nccl_sum_message){out[q].peer, out[q].device_buf + off,
+                                                 out[q].count - off < chunk ? out[q].count - off : chunk};
+    for (int q = 0; q < n_in; ++q)
+      if (in[q].count > off)
+        round[n_s + n_r++] = (struct nccl_sum_message){
+            in[q].peer, cb->halo_scratch + q * chunk,
+            in[q].count - off < chunk ? in[q].count - off : chunk};
+    if (n_s + n_r == 0) break; /* nothing left between this rank and any peer */
+    IONF_CALL(nccl_sum_exchange(cb->nccl, round, n_s, round + n_s, n_r, cb->stream));
+    for (int q = 0; q < n_in; ++q) { /* then added, in the order of the list */
+      if (in[q].count <= off) continue;
+      long long len = in[q].count - off < chunk ? in[q].count - off : chunk;
+      int blocks = (int)((len + 255) / 256 < 8 * cb->sm_count ? (len + 255) / 256 : 8 * cb->sm_count);
+      add_kernel<<<blocks > 0 ? blocks : 1, 256, 0, cb->stream>>>(in[q].device_buf + off,
+                                                                  cb->halo_scratch + q * chunk, len);
+      CUDA_CHECK(cudaGetLastError(), "launch of the halo rate sum");
+    }
+  }
+  return IONF_OK;
+}
+
+/* A split grid's halos in GPU memory (backend.h): NCCL send/receive of whole planes;
+   returned rates are added in the order of d->send. */
+static ionf_err cuda_halo(struct backend *be, const struct decomp *d, unsigned mask, int add) {
+  struct cuda_backend *cb = cuda_of(be);
+  const int64_t pc = d->plane_cells;
+  int most = 9 * IONF_MAX_SPECIES * (d->n_send + d->n_recv) + 1;
+  struct nccl_sum_message *msg =
+      (struct nccl_sum_message *)malloc(sizeof(struct nccl_sum_message) * 2 * (size_t)most);
+  IONF_CHECK(msg, IONF_ERR_MEM, "rank %d: out of memory for the halo messages", comm_rank());
+  /* fill: owned planes out, halo planes in; return: halo planes out, owned planes in */
+  int n_s = halo_messages(be, mask, add ? d->recv : d->send, add ? d->n_recv : d->n_send, pc,
+                          NULL, msg);
+  int n_r = halo_messages(be, mask, add ? d->send : d->recv, add ? d->n_send : d->n_recv, pc,
+                          NULL, msg + n_s);
+  ionf_err rc = add ? halo_return_rounds(be, msg, n_s, msg + n_s, n_r, msg + most)
+                    : nccl_sum_exchange(cb->nccl, msg, n_s, msg + n_s, n_r, cb->stream);
+  free(msg);
+  IONF_CALL(rc);
+  CUDA_CHECK(cudaStreamSynchronize(cb->stream), "the halo exchange");
+  return IONF_OK;
+}
+
 static ionf_err cuda_read_strided(struct backend *be, unsigned bit, int64_t first, int64_t stride,
                                   int64_t count, double *out) {
   const double *a = backend_field_array(&be->work, bit);
@@ -231,6 +335,7 @@ static void cuda_destroy(struct backend *be) {
     for (int q = 0; q < 3; ++q)
       if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);
+    if (cb->halo_scratch) cudaFree(cb->halo_scratch);
     if (cb->stream) cudaStreamDestroy(cb->stream);
     for (int i = 0; i < cb->n_pinned; ++i) cudaHostUnregister(cb->pinned[i]);
     free(cb);
@@ -255,7 +360,8 @@ extern "C" ionf_err backend_create_cuda(int local_rank, struct backend **out) {
   }
   static const struct backend_ops ops = {cuda_setup,      cuda_upload,       cuda_download,
                                          cuda_step_begin, cuda_step_end,     cuda_scale_density,
-                                         cuda_sum_rates,  cuda_read_strided, cuda_destroy};
+                                         cuda_sum_rates,  cuda_read_strided, cuda_destroy,
+                                         cuda_halo};
   be->impl = cb;
   be->type_name = "cuda";
   be->ops = ops;

@@ -25,6 +25,11 @@ struct nccl_sum {
                              ncclComm_t, cudaStream_t);
   ncclResult_t (*comm_destroy)(ncclComm_t);
   const char *(*error_string)(ncclResult_t);
+  /* point-to-point (NCCL >= 2.7); NULL when the library lacks them */
+  ncclResult_t (*send)(const void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+  ncclResult_t (*recv)(void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+  ncclResult_t (*group_start)(void);
+  ncclResult_t (*group_end)(void);
 };
 
 extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why_size) {
@@ -53,6 +58,12 @@ extern "C" ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t why
                                       ncclComm_t, cudaStream_t))dlsym(ns->lib, "ncclAllReduce");
     ns->comm_destroy = (ncclResult_t(*)(ncclComm_t))dlsym(ns->lib, "ncclCommDestroy");
     ns->error_string = (const char *(*)(ncclResult_t))dlsym(ns->lib, "ncclGetErrorString");
+    ns->send = (ncclResult_t(*)(const void *, size_t, ncclDataType_t, int, ncclComm_t,
+                                cudaStream_t))dlsym(ns->lib, "ncclSend");
+    ns->recv = (ncclResult_t(*)(void *, size_t, ncclDataType_t, int, ncclComm_t,
+                                cudaStream_t))dlsym(ns->lib, "ncclRecv");
+    ns->group_start = (ncclResult_t(*)(void))dlsym(ns->lib, "ncclGroupStart");
+    ns->group_end = (ncclResult_t(*)(void))dlsym(ns->lib, "ncclGroupEnd");
     if (!get_id || !init_rank || !ns->all_reduce || !ns->comm_destroy || !ns->error_string) {
       snprintf(why, why_size, "libnccl.so.2 lacks the functions needed");
       ok = 0;
@@ -102,6 +113,30 @@ extern "C" ionf_err nccl_sum_allreduce(struct nccl_sum *ns, double *device_buf, 
   return IONF_OK;
 }
 
+extern "C" ionf_err nccl_sum_exchange(struct nccl_sum *ns, const struct nccl_sum_message *sends,
+                                      int n_sends, const struct nccl_sum_message *recvs,
+                                      int n_recvs, void *stream) {
+  IONF_CHECK(ns->send && ns->recv && ns->group_start && ns->group_end, IONF_ERR_UNSUPPORTED,
+             "rank %d: this NCCL has no point-to-point calls (ncclSend, ncclRecv: NCCL >= 2.7)",
+             comm_rank());
+  cudaStream_t s = (cudaStream_t)stream;
+  ncclResult_t rc = ns->group_start();
+  for (int q = 0; q < n_recvs && rc == ncclSuccess; ++q)
+    rc = ns->recv(recvs[q].device_buf, (size_t)recvs[q].count, ncclDouble, recvs[q].peer, ns->comm, s);
+  for (int q = 0; q < n_sends && rc == ncclSuccess; ++q)
+    rc = ns->send(sends[q].device_buf, (size_t)sends[q].count, ncclDouble, sends[q].peer, ns->comm, s);
+  ncclResult_t end = ns->group_end();
+  if (rc == ncclSuccess) rc = end;
+  if (rc != ncclSuccess)
+    return ionf_error_set(IONF_ERR_GPU, "rank %d: NCCL halo exchange failed: %s", comm_rank(),
+                          ns->error_string(rc));
+  return IONF_OK;
+}
+
+extern "C" int nccl_sum_has_exchange(const struct nccl_sum *ns) {
+  return ns && ns->send && ns->recv && ns->group_start && ns->group_end;
+}
+
 extern "C" void nccl_sum_destroy(struct nccl_sum *ns) {
   if (!ns) return;
   if (ns->comm) ns->comm_destroy(ns->comm);
@@ -120,6 +155,12 @@ extern "C" ionf_err nccl_sum_allreduce(struct nccl_sum *ns, double *device_buf, 
                                        void *stream) {
   return ionf_error_set(IONF_ERR_UNSUPPORTED, "built without NCCL");
 }
+extern "C" ionf_err nccl_sum_exchange(struct nccl_sum *ns, const struct nccl_sum_message *sends,
+                                      int n_sends, const struct nccl_sum_message *recvs,
+                                      int n_recvs, void *stream) {
+  return ionf_error_set(IONF_ERR_UNSUPPORTED, "built without NCCL");
+}
+extern "C" int nccl_sum_has_exchange(const struct nccl_sum *ns) { return 0; }
 extern "C" void nccl_sum_destroy(struct nccl_sum *ns) {}
 
 #endif

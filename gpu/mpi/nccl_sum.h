@@ -1,6 +1,7 @@
 /**
  * @file nccl_sum.h
- * @brief Summing a GPU array over all MPI ranks in GPU memory with NCCL, when
+ * @brief Summing a GPU array over all MPI ranks in GPU memory with NCCL (and the
+ *        point-to-point halo exchange of a split grid), when
  *        the NCCL library can be loaded (dlopen "libnccl.so.2"): no build or
  *        run-time dependency on NCCL otherwise.
  */
@@ -22,6 +23,22 @@ IONF_NODISCARD ionf_err nccl_sum_create(struct nccl_sum **out, char *why, size_t
 /** In-place sum of `count` doubles of device memory over the ranks, on `stream`. */
 IONF_NODISCARD ionf_err nccl_sum_allreduce(struct nccl_sum *ns, double *device_buf,
                                            int64_t count, void *stream);
+/** One message of nccl_sum_exchange: `count` doubles of device memory to or from `peer`. */
+struct nccl_sum_message {
+  int peer;
+  double *device_buf;
+  int64_t count;
+};
+/**
+ * Point-to-point in one NCCL group on `stream` (a halo exchange): every send and receive
+ * listed; messages between two ranks match in the order both list them.  Not collective:
+ * only the ranks named take part.
+ */
+IONF_NODISCARD ionf_err nccl_sum_exchange(struct nccl_sum *ns, const struct nccl_sum_message *sends,
+                                          int n_sends, const struct nccl_sum_message *recvs,
+                                          int n_recvs, void *stream);
+/** Whether ns can exchange point to point (NULL: no). */
+int nccl_sum_has_exchange(const struct nccl_sum *ns);
 void nccl_sum_destroy(struct nccl_sum *ns);
 
 #endif

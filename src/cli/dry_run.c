@@ -5,6 +5,7 @@
  *        printed (rank 0), nothing written.
  */
 #include "cli/dry_run.h"
+#include "grid/decomp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,10 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
                 dry_run_bytes(m->host_bytes, t[0]), dry_run_bytes(m->fields_bytes, t[1]),
                 dry_run_bytes(m->tracer_bytes, t[2]), dry_run_bytes(m->other_bytes, t[3]),
                 dry_run_bytes(plan.host_available_bytes, t[5]), gpu);
+  ionf_message0("grid: %s (%s); the largest rank's box %lld cells",
+                m->decomposition == DECOMP_SLABS ? "split in slabs of i-planes with halos"
+                                                 : "replicated on every rank",
+                m->decomposition_reason ? m->decomposition_reason : "", (long long)m->box_cells);
   engine_plan_free(&plan);
   dry_run_print_species(cfg);
   if (cfg->sequence.n_redshifts > 0)

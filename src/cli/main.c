@@ -188,8 +188,13 @@ static void print_rank_table(const struct engine *e) {
     snprintf(planes, sizeof planes, " and %d plane source(s)", e->cfg->n_planes);
   char compute[800];
   engine_describe(e, compute, sizeof compute);
-  snprintf(line, sizeof line, "rank %d on %s: %s%s; %lld point source(s)%s; %s", comm_rank(),
-           comm_host_name(), compute, bound, (long long)e->source_count, planes, where);
+  char slab[96] = "";
+  if (decomp_exchanges(&e->decomp))
+    snprintf(slab, sizeof slab, "; planes %lld..%lld and their halo",
+             (long long)e->decomp.own_first,
+             (long long)(e->decomp.own_first + e->decomp.own_count - 1));
+  snprintf(line, sizeof line, "rank %d on %s: %s%s; %lld point source(s)%s%s; %s", comm_rank(),
+           comm_host_name(), compute, bound, (long long)e->source_count, planes, slab, where);
   int p = comm_size();
   char *all = comm_rank() == 0 ? malloc(sizeof line * (size_t)p) : NULL;
   if (comm_gather_text(line, sizeof line, all) == IONF_OK && all)
@@ -339,6 +344,40 @@ static void print_run_header(const struct ionf_config *cfg, const struct engine 
   print_rank_table(e);
 }
 
+/* `bytes` as "1.5 GiB" / "320 MiB". */
+static const char *memory_words(double bytes, char *buf, size_t cap) {
+  if (bytes >= 1073741824.0) snprintf(buf, cap, "%.1f GiB", bytes / 1073741824.0);
+  else snprintf(buf, cap, "%.0f MiB", ceil(bytes / 1048576.0));
+  return buf;
+}
+
+/* grid.decomposition as resolved: how the grid is held, why, and the memory per rank. */
+static void print_decomposition(const struct engine *e) {
+  const struct engine_memory *m = &e->memory;
+  const struct decomp *d = &e->decomp;
+  char h[32], g[32], rh[32], rg[32], gpu[96] = "";
+  if (m->gpu_bytes > 0.0)
+    snprintf(gpu, sizeof gpu, ", GPU %s", memory_words(m->gpu_bytes, g, sizeof g));
+  if (decomp_exchanges(d)) {
+    char rep_gpu[64] = "";
+    if (m->replicated_gpu_bytes > 0.0)
+      snprintf(rep_gpu, sizeof rep_gpu, ", GPU %s",
+               memory_words(m->replicated_gpu_bytes, rg, sizeof rg));
+    ionf_message0("grid split in slabs of i-planes over %d ranks (%s): a halo of %lld planes "
+                  "each side; the largest box %lld cells (%.1f%% of the grid); memory per rank: "
+                  "host %s%s (replicated: host %s%s)",
+                  d->ranks, m->decomposition_reason ? m->decomposition_reason : "",
+                  (long long)d->halo, (long long)m->box_cells,
+                  100.0 * (double)m->box_cells / (double)e->global_cells,
+                  memory_words(m->host_bytes, h, sizeof h), gpu,
+                  memory_words(m->replicated_host_bytes, rh, sizeof rh), rep_gpu);
+  } else {
+    ionf_message0("grid replicated on every rank (%s); memory per rank: host %s%s",
+                  m->decomposition_reason ? m->decomposition_reason : "",
+                  memory_words(m->host_bytes, h, sizeof h), gpu);
+  }
+}
+
 /* What a grid run is about to do: grid, sources, sequence, ranks, spectrum (rank 0). */
 static void print_run_setup(const struct ionf_config *cfg, const struct engine *e) {
   char planes_text[64] = "";
@@ -352,9 +391,11 @@ static void print_run_setup(const struct ionf_config *cfg, const struct engine *
     ionf_message0("plane source %d: %.4g photons/s/cm^2 through the %s face (%.4g photons/s)", p,
                   cfg->planes[p].flux_per_cm2_s, planar_face_names[cfg->planes[p].face],
                   planar_total_ndot(&cfg->planes[p], 1, e->grid.cell_cm * (double)e->grid.n));
+  print_decomposition(e);
   if (e->clump_cells > 0)
-    ionf_message0("%d clump(s) over %lld cells of the initial density and temperature",
-                  cfg->n_clumps, (long long)e->clump_cells);
+    ionf_message0("%d clump(s) over %lld cells of the initial density and temperature%s",
+                  cfg->n_clumps, (long long)e->clump_cells,
+                  decomp_exchanges(&e->decomp) ? " (of rank 0's slab)" : "");
   if (cfg->sequence.n_redshifts > 0) {
     const struct sequence_config *seq = &cfg->sequence;
     long long steps = 0;
@@ -365,7 +406,13 @@ static void print_run_setup(const struct ionf_config *cfg, const struct engine *
                   seq->density_pattern[0] ? seq->density_pattern : "material.n_H (diluted)",
                   seq->halo_pattern[0] ? seq->halo_pattern : "sources: (constant)");
   }
-  if (comm_size() > 1)
+  if (decomp_exchanges(&e->decomp))
+    ionf_message0("sources traced by the rank owning their slab: tracing cost of the largest "
+                  "share / mean = %.3f (clustered sources make slabs uneven); halo rates "
+                  "returned to their owners%s",
+                  e->source_imbalance,
+                  e->backend->ops.halo ? " on the GPUs" : " through the host (MPI)");
+  else if (comm_size() > 1)
     ionf_message0("sources shared by tracing cost over %d ranks: largest share / mean = %.3f; "
                   "rates summed by '%s'",
                   comm_size(), e->source_imbalance,

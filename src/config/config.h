@@ -5,7 +5,9 @@
  * Sections and keys (bare numbers are in the unit shown; strings with a unit,
  * "6.6 kpc", "500 Myr", are accepted for lengths and times):
  *
- *   grid:       N [cells, 1..4096], box_size [Mpc; > 0], periodic [bool]
+ *   grid:       N [cells, 1..4096], box_size [Mpc; > 0], periodic [bool],
+ *               decomposition auto|replicated|slabs [auto: slabs when the replicated
+ *               grid does not fit a rank and a slab's halo (R_max) leaves room]
  *   material:   n_H [cm^-3; >= 0, finite] or {file: PATH, dataset: NAME},
  *               temperature [K; > 0], x_HII_initial [0 < x <= 1],
  *               isothermal [bool, true: T fixed; false: photo-heating and cooling],
@@ -119,6 +121,13 @@ enum reduction_mode {
   REDUCTION_ALLREDUCE  /*!< all-reduce, chemistry replicated on every rank */
 };
 
+/** How the grid is split among ranks (grid.decomposition; grid/decomp.h). */
+enum decomposition_mode {
+  DECOMPOSITION_AUTO,       /*!< replicated when it fits each rank (or R_max covers the box) */
+  DECOMPOSITION_REPLICATED, /*!< every rank holds the whole grid */
+  DECOMPOSITION_SLABS       /*!< each rank a slab of i-planes plus a halo of ceil(R_max) */
+};
+
 /** A scalar field given as one value or read from an HDF5 dataset. */
 struct field_input {
   int from_file;                /*!< 0: uniform `value`; 1: read file/dataset */
@@ -176,6 +185,7 @@ struct ionf_config {
   int64_t n_cells_1d;           /*!< N: cells per side */
   double box_size_cm;           /*!< side of the (proper) box [cm] */
   int periodic;                 /*!< periodic boundaries for ray tracing */
+  enum decomposition_mode decomposition; /*!< grid.decomposition */
 
   /* material */
   struct field_input n_h_cm3;   /*!< hydrogen number density [cm^-3] */

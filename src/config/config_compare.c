@@ -11,7 +11,8 @@
 
 /* Keys (and whole sections) a restart may change: none changes the state of the gas. */
 static const char *const config_compare_free_keys[] = {
-    "time.t_end", "time.outputs", "output", "raytracing.backend", "mpi.reduction", "debug"};
+    "time.t_end", "time.outputs", "output", "raytracing.backend", "mpi.reduction", "debug",
+    "grid.decomposition"};
 
 int config_compare_restart_may_change(const char *key) {
   for (size_t i = 0; i < sizeof config_compare_free_keys / sizeof *config_compare_free_keys; ++i) {

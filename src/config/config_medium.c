@@ -12,7 +12,7 @@
 
 ionf_err config_medium_grid(struct config_ctx *ctx, const struct param_node *root,
                             struct ionf_config *cfg) {
-  static const char *const keys[] = {"N", "box_size", "periodic"};
+  static const char *const keys[] = {"N", "box_size", "periodic", "decomposition"};
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open_section(ctx, root, "grid", keys, CONFIG_N(keys), &s));
@@ -28,6 +28,14 @@ ionf_err config_medium_grid(struct config_ctx *ctx, const struct param_node *roo
 
   IONF_CALL(config_take(&s, "periodic", CONFIG_DEF_PERIODIC, &n));
   IONF_CALL(config_bool(ctx, s.path, n, &cfg->periodic));
+
+  /* how the grid is split among ranks (grid/decomp.h); auto decided at start-up */
+  static const char *const kinds[] = {"auto", "replicated", "slabs"};
+  static const enum decomposition_mode kind_of[] = {DECOMPOSITION_AUTO, DECOMPOSITION_REPLICATED,
+                                                    DECOMPOSITION_SLABS};
+  int which = 0;
+  IONF_CALL(config_take_enum(&s, "decomposition", "auto", kinds, CONFIG_N(kinds), &which));
+  cfg->decomposition = kind_of[which];
   return IONF_OK;
 }
 

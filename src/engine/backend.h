@@ -20,6 +20,7 @@
 #include "config/config.h" /* enum backend_kind */
 #include "core/error.h"
 #include "fields/fields.h"
+#include "grid/decomp.h"
 #include "rt/bands.h"
 #include "rt/photo_k.h"
 #include "rt/photo_tables.h"
@@ -91,6 +92,14 @@ struct backend_ops {
                            int64_t count, double *out);
   /** Release everything the backend holds. */
   void (*destroy)(struct backend *be);
+  /**
+   * A grid split into slabs (grid/decomp.h), in the backend's memory: add 0: every
+   * halo plane of the fields in `mask` := its owner's (d->recv from d->send); add 1:
+   * every owned plane += the peers' halo copies of it, in the order of d->send.  NULL:
+   * the engine moves them through the host (engine/engine_halo.c).  Collective among
+   * neighbours.
+   */
+  ionf_err (*halo)(struct backend *be, const struct decomp *d, unsigned mask, int add);
 };
 
 struct backend {

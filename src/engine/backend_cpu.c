@@ -82,7 +82,8 @@ ionf_err backend_create_cpu(struct backend **out) {
   /* no sum_rates: the host arrays are reduced by MPI directly */
   static const struct backend_ops ops = {cpu_setup,      cpu_move,          cpu_move,
                                          cpu_step_begin, cpu_step_end,      cpu_scale_density,
-                                         NULL,           cpu_read_strided,  cpu_destroy};
+                                         NULL,           cpu_read_strided,  cpu_destroy,
+                                         NULL /* halo: through the host arrays */};
   be->type_name = "cpu";
   be->device = -1;
   be->ops = ops;

@@ -24,7 +24,9 @@
 #include "config/sph_config.h"
 #include "cosmo/cosmology.h"
 #include "engine/backend.h"
+#include "engine/engine_memory.h"
 #include "fields/fields.h"
+#include "grid/decomp.h"
 #include "grid/grid.h"
 #include "grid/sources.h"
 #include "particles/bvh.h"
@@ -86,6 +88,8 @@ struct engine {
 
   /* ---- grid runs (engine/grid_domain.c) ---- */
   struct grid grid;              /*!< geometry and this rank's box */
+  struct decomp decomp;          /*!< how the grid is split among ranks (grid.decomposition) */
+  struct engine_memory memory;   /*!< the estimate per rank the run started with (and why so split) */
   int uniform_density;           /*!< n_H is one value everywhere (no density file, no clump) */
   int uniform_temperature;       /*!< the initial T is one value everywhere (no clump) */
   int64_t clump_cells;           /*!< cells painted by material.clumps (0: none) */
@@ -168,6 +172,9 @@ int64_t engine_particles_default_rays(int64_t n_particles);
  * hand them to the tracers.  Every rank computes the same shares.
  */
 IONF_NODISCARD ionf_err engine_share_sources(struct engine *e);
+/** Sum of the grid's n_H, each cell once (a split grid: the ranks' owned cells, summed:
+    collective then).  Grid runs. */
+IONF_NODISCARD ionf_err engine_sum_n_h(struct engine *e, double *sum_out);
 /** Advance by dt_s.  Collective. */
 IONF_NODISCARD ionf_err engine_step(struct engine *e, double dt_s, struct engine_step_info *info);
 /** Run to t_end with snapshots, log.csv, progress lines, checkpoints.  Collective. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "chem/species_k.h"
+#include "grid/decomp.h"
 #include "config/config_views.h"
 #include "gpu/core/cuda_util.h"
 #include "io/io_sources.h"
@@ -36,8 +37,15 @@ static double memory_domain_cells(const struct ionf_config *cfg) {
 
 void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int threads,
                         int on_gpu, struct engine_memory *m) {
+  engine_memory_grid_box(cfg, grid_cells(cfg->n_cells_1d), rank_sources, threads, on_gpu, m);
+}
+
+void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
+                            int64_t rank_sources, int threads, int on_gpu,
+                            struct engine_memory *m) {
   memset(m, 0, sizeof *m);
-  const double cells = (double)cfg->n_cells_1d * (double)cfg->n_cells_1d * (double)cfg->n_cells_1d;
+  m->box_cells = box_cells;
+  const double cells = (double)box_cells;
   /* the run's species blocks (grid_fields_make) */
   const double s = (double)config_views_species_count(cfg), d = sizeof(double);
   const int thermal = !cfg->isothermal;
@@ -145,12 +153,56 @@ static int64_t memory_rank_sources(const struct ionf_config *cfg) {
   return (total + comm_size() - 1) / comm_size();
 }
 
+/* grid.decomposition resolved (the same on every rank: collective), and the estimate of
+   the way chosen in *m. */
+static ionf_err memory_decide(const struct ionf_config *cfg, int on_gpu, double host, double gpu,
+                              struct engine_memory *m) {
+  const int64_t n = cfg->n_cells_1d, rank_sources = memory_rank_sources(cfg);
+  const int threads = omp_get_max_threads(), p = comm_size();
+  engine_memory_grid(cfg, rank_sources, threads, on_gpu, m);
+  const double rep_host = m->host_bytes, rep_gpu = m->gpu_bytes;
+  const int64_t slab_cells = decomp_max_box_cells(DECOMP_SLABS, n, cfg->periodic,
+                                                  cfg->r_max_cells, p);
+  const char *whole_needed = cfg->method == RT_METHOD_MONTECARLO ? "Monte Carlo packets cross the grid"
+                             : cfg->n_planes > 0 ? "plane sources cross the grid"
+                             : cfg->write_c2ray_binary ? "output.c2ray_binary writes whole grids from rank 0"
+                             : n < p                ? "fewer planes than ranks"
+                                                    : NULL;
+  int kind = DECOMP_REPLICATED;
+  const char *why = "one rank";
+  if (cfg->decomposition == DECOMPOSITION_SLABS) {
+    IONF_CHECK(!whole_needed, IONF_ERR_CONFIG,
+               "grid.decomposition = slabs: not possible here (%s); use replicated or auto",
+               whole_needed);
+    kind = p > 1 ? DECOMP_SLABS : DECOMP_REPLICATED;
+    why = "grid.decomposition: slabs";
+  } else if (cfg->decomposition == DECOMPOSITION_REPLICATED) {
+    why = "grid.decomposition: replicated";
+  } else if (p > 1) {
+    int local_short = rep_host > host || (on_gpu && gpu > 0.0 && rep_gpu > gpu), any_short = 0;
+    IONF_CALL(comm_max_int(local_short, &any_short));
+    if (whole_needed) why = whole_needed;
+    else if (slab_cells >= grid_cells(n)) why = "R_max reaches round the box: slabs would hold it all";
+    else if (!any_short) why = "the whole grid fits every rank";
+    else {
+      kind = DECOMP_SLABS;
+      why = "the whole grid does not fit a rank";
+    }
+  }
+  if (kind == DECOMP_SLABS) engine_memory_grid_box(cfg, slab_cells, rank_sources, threads, on_gpu, m);
+  m->decomposition = kind;
+  m->decomposition_reason = why;
+  m->replicated_host_bytes = rep_host;
+  m->replicated_gpu_bytes = rep_gpu;
+  return IONF_OK;
+}
+
 ionf_err engine_memory_check_grid(const struct ionf_config *cfg, struct engine_memory *m) {
   int on_gpu = cfg->backend == BACKEND_CUDA ||
                (cfg->backend == BACKEND_AUTO && cuda_util_device_count() > 0);
-  engine_memory_grid(cfg, memory_rank_sources(cfg), omp_get_max_threads(), on_gpu, m);
   double host = 0.0, gpu = 0.0;
   engine_memory_available(&host, &gpu);
+  IONF_CALL(memory_decide(cfg, on_gpu, host, gpu, m));
   ionf_err rc = IONF_OK;
   char t[5][32];
   if (m->host_bytes > host)

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* access */
 
 #include "engine/engine_plan.h"
+#include "grid/decomp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -91,8 +92,11 @@ static ionf_err plan_local(const struct ionf_config *cfg, struct engine_plan *pl
   if (rc == IONF_OK) {
     plan->n_sources = s.n;
     for (int64_t i = 0; i < s.n; ++i) plan->ndot_total_per_s += s.ndot_per_s[i];
-    rc = partition_sources(&s, cfg->n_cells_1d, cfg->periodic, cfg->r_max_cells, plan->n_ranks,
-                           first, plan->rank_sources, &plan->source_imbalance);
+    /* as the run shares them: by cost, or by the slab that owns each source's cell */
+    rc = (plan->memory.decomposition == DECOMP_SLABS ? partition_sources_by_slab
+                                                     : partition_sources)(
+        &s, cfg->n_cells_1d, cfg->periodic, cfg->r_max_cells, plan->n_ranks, first,
+        plan->rank_sources, &plan->source_imbalance);
   }
   free(first);
   sources_free(&s);
@@ -105,13 +109,16 @@ ionf_err engine_plan_grid(const struct ionf_config *cfg, struct engine_plan *pla
   plan->rank_sources = ionf_calloc((size_t)plan->n_ranks, sizeof *plan->rank_sources, "the plan");
   IONF_CHECK(plan->rank_sources, IONF_ERR_MEM, "out of memory");
   engine_plan_steps(cfg, &plan->n_steps, &plan->step_min_s, &plan->step_max_s);
+  /* the memory as the run checks it before allocating, and so how the grid is split
+     (collective) */
+  ionf_err rc = engine_memory_check_grid(cfg, &plan->memory), any = IONF_OK;
   /* every rank checks (a sequence shares its redshifts among them); all agree */
-  ionf_err rc = plan_local(cfg, plan), any = IONF_OK;
-  IONF_CALL(comm_agree(rc, &any));
-  if (rc == IONF_OK && any != IONF_OK)
-    rc = ionf_error_set(IONF_ERR_PEER, "another rank found a problem with the inputs");
-  /* the memory as the run checks it before allocating (collective) */
-  if (rc == IONF_OK) rc = engine_memory_check_grid(cfg, &plan->memory);
+  if (rc == IONF_OK) {
+    rc = plan_local(cfg, plan);
+    IONF_CALL(comm_agree(rc, &any));
+    if (rc == IONF_OK && any != IONF_OK)
+      rc = ionf_error_set(IONF_ERR_PEER, "another rank found a problem with the inputs");
+  }
   if (rc == IONF_OK)
     engine_memory_available(&plan->host_available_bytes, &plan->gpu_available_bytes);
   if (rc != IONF_OK) {

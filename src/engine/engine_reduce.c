@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "engine/engine_halo.h"
 #include "engine/particle_reduce.h"
 #include "mpi/comm.h"
 
@@ -141,6 +142,7 @@ ionf_err engine_sum_rates_and_update(struct engine *e, double dt_s, struct chem_
   unsigned avg_bits = FIELD_X_AV | (thermal ? FIELD_T_AV : 0u);
   double t0 = ionf_wtime(), chem0 = e->timers.chemistry_s;
   if (comm_size() == 1) return engine_chemistry_pass(e, dt_s, 0, cells, cr);
+  if (decomp_exchanges(&e->decomp)) return engine_halo_update(e, dt_s, cr);
   if (e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_SCATTER) /* by blocks of particles */
     return particle_reduce_update(e, dt_s, cr);
   if (e->reduction == REDUCTION_NCCL) { /* in GPU memory, no host copy */
@@ -176,6 +178,7 @@ ionf_err engine_sum_rates_and_update(struct engine *e, double dt_s, struct chem_
 ionf_err engine_share_end_state(struct engine *e) {
   struct backend *be = e->backend;
   int p = comm_size();
+  if (decomp_exchanges(&e->decomp)) return engine_halo_end_state(e);
   if (p == 1 || e->reduction == REDUCTION_ALLREDUCE || e->reduction == REDUCTION_NCCL)
     return IONF_OK;
   if (e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_SCATTER)
@@ -203,6 +206,7 @@ ionf_err engine_share_end_state(struct engine *e) {
 
 ionf_err engine_complete_rates(struct engine *e) {
   int64_t cells = e->fields.cells;
+  if (decomp_exchanges(&e->decomp)) return IONF_OK; /* whole on the owned cells, all written */
   if (comm_size() > 1 && e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_SCATTER)
     return particle_reduce_complete_rates(e);
   if (comm_size() > 1 && e->reduction == REDUCTION_REDUCE)

@@ -41,7 +41,8 @@ static ionf_err load_density(struct engine *e) {
   }
   if (cfg->n_h_cm3.from_file) {
     e->uniform_density = 0;
-    return io_density_read(cfg->n_h_cm3.file, cfg->n_h_cm3.dataset, e->grid.n, n_h);
+    return io_density_read_box(cfg->n_h_cm3.file, cfg->n_h_cm3.dataset, e->grid.n, &e->grid.box,
+                               n_h);
   }
   e->uniform_density = 1;
   for (int64_t c = 0; c < e->fields.cells; ++c) n_h[c] = cfg->n_h_cm3.value;
@@ -107,19 +108,35 @@ static void initial_state(struct engine *e) {
                                 e->fields.temperature_k);
   if (e->clump_cells > 0) e->uniform_density = 0;
   e->uniform_temperature = e->clump_cells == 0;
-  double sum_n = 0.0;
-  for (int64_t c = 0; c < cells; ++c) {
+  for (int64_t c = 0; c < cells; ++c)
     if (e->fields.temperature_av_k) {
       e->fields.temperature_av_k[c] = e->fields.temperature_k[c];
       e->fields.temperature_end_k[c] = e->fields.temperature_k[c];
     }
-    sum_n += e->fields.n_h_cm3[c];
-  }
-  e->sum_n_h_cm3 = sum_n;
 }
 
-/* The grid, its box (every rank holds the whole grid) and the fields over it. */
-static ionf_err grid_fields_make(struct engine *e) {
+/* A split grid: a clump painted on any rank's box makes the medium non-uniform on all. */
+static ionf_err clumps_agree(struct engine *e) {
+  int any = 0;
+  IONF_CALL(comm_max_int(e->clump_cells > 0, &any));
+  if (any) e->uniform_density = 0;
+  e->uniform_temperature = !any;
+  return IONF_OK;
+}
+
+ionf_err engine_sum_n_h(struct engine *e, double *sum_out) {
+  const struct decomp *d = &e->decomp;
+  const double *n_h = e->fields.n_h_cm3 + d->own_offset * d->plane_cells;
+  double sum_n = 0.0;
+  for (int64_t c = 0; c < d->own_count * d->plane_cells; ++c) sum_n += n_h[c];
+  if (decomp_exchanges(d)) IONF_CALL(comm_allreduce_sum(&sum_n, 1));
+  *sum_out = sum_n;
+  return IONF_OK;
+}
+
+/* The grid, its box (the whole grid, or a slab and its halo: grid/decomp.h) and the
+   fields over it. */
+static ionf_err grid_fields_make(struct engine *e, enum decomp_kind kind) {
   const struct ionf_config *cfg = e->cfg;
   e->grid.n = cfg->n_cells_1d;
   e->grid.cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
@@ -130,7 +147,9 @@ static ionf_err grid_fields_make(struct engine *e) {
     e->grid.cell_cm /= 1.0 + cfg->z_initial;
   }
   e->grid.periodic = cfg->periodic;
-  e->grid.box = grid_box_whole(e->grid.n);
+  IONF_CALL(decomp_make(kind, e->grid.n, e->grid.periodic, cfg->r_max_cells, comm_rank(),
+                        comm_size(), &e->decomp));
+  e->grid.box = e->decomp.box;
   e->global_cells = grid_cells(e->grid.n);
   e->slab_units = e->grid.n; /* slabs of i-planes */
   e->slab_unit_cells = e->grid.n * e->grid.n;
@@ -149,10 +168,11 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   struct engine *e = ionf_calloc(1, sizeof *e, "the engine");
   if (!e) return IONF_ERR_MEM;
   e->cfg = cfg;
+  e->memory = need;
   e->kind = ENGINE_GRID;
   e->domain = &grid_domain_ops;
   /* a production run checks all its input files before anything else */
-  ionf_err rc = grid_fields_make(e);
+  ionf_err rc = grid_fields_make(e, (enum decomp_kind)need.decomposition);
   if (rc == IONF_OK && cfg->sequence.n_redshifts > 0) rc = sequence_check_inputs(e);
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
@@ -173,6 +193,10 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   }
   if (rc == IONF_OK) {
     initial_state(e);
+    rc = engine_sum_n_h(e, &e->sum_n_h_cm3);
+  }
+  if (rc == IONF_OK && decomp_exchanges(&e->decomp)) rc = clumps_agree(e);
+  if (rc == IONF_OK) {
     e->chem_now = grid_chem(e);
     rc = engine_setup_compute(e, cfg->backend);
   }
@@ -241,8 +265,11 @@ static ionf_err grid_share_sources(struct engine *e) {
   int64_t *first = ionf_malloc(2 * sizeof(int64_t) * (size_t)p, "the source partition");
   if (!first) return IONF_ERR_MEM;
   int64_t *count = first + p;
-  ionf_err rc = partition_sources(&e->sources, e->grid.n, e->grid.periodic, e->cfg->r_max_cells,
-                                  p, first, count, &e->source_imbalance);
+  ionf_err (*share)(struct source_list *, int64_t, int, double, int, int64_t *, int64_t *,
+                    double *) = decomp_exchanges(&e->decomp) ? partition_sources_by_slab
+                                                             : partition_sources;
+  ionf_err rc = share(&e->sources, e->grid.n, e->grid.periodic, e->cfg->r_max_cells, p, first,
+                      count, &e->source_imbalance);
   e->first_source = first[comm_rank()];
   e->source_count = count[comm_rank()];
   free(first);
@@ -325,6 +352,7 @@ static ionf_err grid_sync_host(struct engine *e) {
 }
 
 static void grid_destroy(struct engine *e) {
+  decomp_free(&e->decomp);
   if (e->mc_on) mc_state_free(&e->mc);
   free(e->gamma_rel_err);
 }

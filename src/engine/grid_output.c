@@ -109,6 +109,8 @@ static ionf_err derive_dtb(struct engine *e) {
   return IONF_OK;
 }
 
+static ionf_err front_radius(struct engine *e, double *r_cm);
+
 ionf_err grid_write_output(struct engine *e, int index, struct engine_report *report) {
   ionf_err rc = engine_sync_to_host(e);
   if (rc == IONF_OK && e->cfg->write_dtb && e->cfg->cosmological) rc = derive_dtb(e);
@@ -130,10 +132,7 @@ ionf_err grid_write_output(struct engine *e, int index, struct engine_report *re
       report->n_ifront < (int)(sizeof report->ifront / sizeof report->ifront[0])) {
     struct ifront_record *r = &report->ifront[report->n_ifront++];
     r->time_s = e->time_s;
-    struct grid g = engine_grid_now(e);
-    r->r_numeric_cm = ifront_radius_along_x_cm(&g, fields_species(e->fields.x_ion, e->fields.cells,
-                                                                  SPECIES_HI),
-                                              e->sources.ijk);
+    IONF_CALL(front_radius(e, &r->r_numeric_cm));
     r->r_analytic_cm = engine_analytic_front_cm(e, e->time_s);
   }
   return IONF_OK;
@@ -220,24 +219,43 @@ ionf_err grid_front_csv_open(struct engine *e, FILE **out) {
   return IONF_OK;
 }
 
-ionf_err grid_front_csv_row(struct engine *e, FILE *f) {
-  if (!f) return IONF_OK;
-  /* the line of cells through the source along x is all the measurement needs */
-  int64_t n = e->grid.n;
+/* x_HII on the line of cells through the source along x, the whole line on rank 0 (a
+   split grid: each rank's owned planes of it, summed there: collective then). */
+static ionf_err front_line(struct engine *e, double *line) {
+  const struct decomp *d = &e->decomp;
   const struct grid_box *b = &e->grid.box;
-  double *line = ionf_malloc(sizeof(double) * (size_t)n, "an x line");
-  if (!line) return IONF_ERR_MEM;
   const int32_t *src = e->sources.ijk;
-  int64_t first = (int64_t)SPECIES_HI * e->fields.cells + grid_box_index(b, 0, src[1], src[2]);
-  ionf_err rc = e->backend->ops.read_strided(e->backend, FIELD_X, first,
-                                             b->extent[1] * b->extent[2], n, line);
-  if (rc != IONF_OK) {
-    free(line);
-    return rc;
+  int64_t n = e->grid.n, stride = b->extent[1] * b->extent[2];
+  if (!decomp_exchanges(d)) {
+    int64_t first = (int64_t)SPECIES_HI * e->fields.cells + grid_box_index(b, 0, src[1], src[2]);
+    return e->backend->ops.read_strided(e->backend, FIELD_X, first, stride, n, line);
   }
+  for (int64_t i = 0; i < n; ++i) line[i] = 0.0;
+  int64_t first = (int64_t)SPECIES_HI * e->fields.cells +
+                  grid_box_index(b, d->own_first, src[1], src[2]);
+  IONF_CALL(e->backend->ops.read_strided(e->backend, FIELD_X, first, stride, d->own_count,
+                                         line + d->own_first));
+  return comm_reduce_sum(line, n, 0);
+}
+
+/* The front's radius along x from the source [cm], on rank 0 (collective on a split grid). */
+static ionf_err front_radius(struct engine *e, double *r_cm) {
+  double *line = ionf_malloc(sizeof(double) * (size_t)e->grid.n, "an x line");
+  if (!line) return IONF_ERR_MEM;
+  ionf_err rc = front_line(e, line);
   struct grid g = engine_grid_now(e);
-  double r = ifront_radius_along_line_cm(&g, line, src[0]);
+  if (rc == IONF_OK) *r_cm = ifront_radius_along_line_cm(&g, line, e->sources.ijk[0]);
   free(line);
+  return rc;
+}
+
+ionf_err grid_front_csv_row(struct engine *e, FILE *f) {
+  if (!f && !decomp_exchanges(&e->decomp)) return IONF_OK;
+  if (!engine_has_single_source_front(e)) return IONF_OK;
+  /* the line of cells through the source along x is all the measurement needs */
+  double r = -1.0;
+  IONF_CALL(front_radius(e, &r));
+  if (!f) return IONF_OK;
   /* no analytic solution once the temperature evolves: those columns are nan */
   double a = engine_has_analytic_front(e) ? engine_analytic_front_cm(e, e->time_s) : NAN;
   int bad = fprintf(f, "%.6f,%.6f,%.6f,%.6f\n", e->time_s / IONF_MYR_S,

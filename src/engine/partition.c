@@ -48,20 +48,12 @@ static int by_rank_then_index(const void *a, const void *b) {
   return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-ionf_err partition_sources(struct source_list *s, int64_t n, int periodic, double r_max_cells,
-                           int n_ranks, int64_t *first, int64_t *count, double *imbalance) {
-  int64_t ns = s->n;
-  struct costed *c = ionf_malloc(sizeof *c * (size_t)(ns ? ns : 1), "source costs");
-  int64_t *load = ionf_calloc((size_t)n_ranks, sizeof *load, "rank loads");
-  int32_t *ijk = ionf_malloc(3 * sizeof(int32_t) * (size_t)(ns ? ns : 1), "sources");
-  double *ndot = ionf_malloc(sizeof(double) * (size_t)(ns ? ns : 1), "sources");
-  if (!c || !load || !ijk || !ndot) {
-    free(c); free(load); free(ijk); free(ndot);
-    return IONF_ERR_MEM;
-  }
+/* Each source's tracing cost into c[i].cost (c[i].index = i). */
+static void partition_costs(const struct source_list *s, int64_t n, int periodic,
+                            double r_max_cells, struct costed *c) {
   /* Sources away from every wall (or in a periodic box) share one cost. */
   int64_t interior = -1;
-  for (int64_t i = 0; i < ns; ++i) {
+  for (int64_t i = 0; i < s->n; ++i) {
     const int32_t *p = s->ijk + 3 * i;
     int near_wall = 0;
     if (!periodic) {
@@ -77,13 +69,18 @@ ionf_err partition_sources(struct source_list *s, int64_t n, int periodic, doubl
     }
     c[i].index = i;
   }
-  qsort(c, (size_t)ns, sizeof *c, by_cost_desc);
-  for (int64_t i = 0; i < ns; ++i) { /* to the least-loaded rank */
-    int best = 0;
-    for (int r = 1; r < n_ranks; ++r)
-      if (load[r] < load[best]) best = r;
-    c[i].rank = best;
-    load[best] += c[i].cost;
+}
+
+/* Reorder s by c[].rank (then original order), fill first/count, the imbalance. */
+static ionf_err partition_apply(struct source_list *s, struct costed *c, int n_ranks,
+                                int64_t *first, int64_t *count, double *imbalance) {
+  int64_t ns = s->n;
+  int64_t *load = ionf_calloc((size_t)n_ranks, sizeof *load, "rank loads");
+  int32_t *ijk = ionf_malloc(3 * sizeof(int32_t) * (size_t)(ns ? ns : 1), "sources");
+  double *ndot = ionf_malloc(sizeof(double) * (size_t)(ns ? ns : 1), "sources");
+  if (!load || !ijk || !ndot) {
+    free(load); free(ijk); free(ndot);
+    return IONF_ERR_MEM;
   }
   qsort(c, (size_t)ns, sizeof *c, by_rank_then_index);
   for (int r = 0; r < n_ranks; ++r) count[r] = 0;
@@ -91,6 +88,7 @@ ionf_err partition_sources(struct source_list *s, int64_t n, int periodic, doubl
     memcpy(ijk + 3 * i, s->ijk + 3 * c[i].index, 3 * sizeof(int32_t));
     ndot[i] = s->ndot_per_s[c[i].index];
     count[c[i].rank]++;
+    load[c[i].rank] += c[i].cost;
   }
   first[0] = 0;
   for (int r = 1; r < n_ranks; ++r) first[r] = first[r - 1] + count[r - 1];
@@ -102,6 +100,49 @@ ionf_err partition_sources(struct source_list *s, int64_t n, int periodic, doubl
     if (load[r] > max_load) max_load = load[r];
   }
   *imbalance = total > 0 ? (double)max_load * n_ranks / (double)total : 1.0;
-  free(c); free(load); free(ijk); free(ndot);
+  free(load); free(ijk); free(ndot);
   return IONF_OK;
+}
+
+ionf_err partition_sources(struct source_list *s, int64_t n, int periodic, double r_max_cells,
+                           int n_ranks, int64_t *first, int64_t *count, double *imbalance) {
+  int64_t ns = s->n;
+  struct costed *c = ionf_malloc(sizeof *c * (size_t)(ns ? ns : 1), "source costs");
+  int64_t *load = ionf_calloc((size_t)n_ranks, sizeof *load, "rank loads");
+  if (!c || !load) {
+    free(c); free(load);
+    return IONF_ERR_MEM;
+  }
+  partition_costs(s, n, periodic, r_max_cells, c);
+  qsort(c, (size_t)ns, sizeof *c, by_cost_desc);
+  for (int64_t i = 0; i < ns; ++i) { /* to the least-loaded rank */
+    int best = 0;
+    for (int r = 1; r < n_ranks; ++r)
+      if (load[r] < load[best]) best = r;
+    c[i].rank = best;
+    load[best] += c[i].cost;
+  }
+  free(load);
+  ionf_err rc = partition_apply(s, c, n_ranks, first, count, imbalance);
+  free(c);
+  return rc;
+}
+
+ionf_err partition_sources_by_slab(struct source_list *s, int64_t n, int periodic,
+                                   double r_max_cells, int n_ranks, int64_t *first,
+                                   int64_t *count, double *imbalance) {
+  int64_t ns = s->n;
+  struct costed *c = ionf_malloc(sizeof *c * (size_t)(ns ? ns : 1), "source costs");
+  if (!c) return IONF_ERR_MEM;
+  partition_costs(s, n, periodic, r_max_cells, c);
+  for (int64_t i = 0; i < ns; ++i) { /* the owner of the source's plane (comm_slab's) */
+    int64_t plane = s->ijk[3 * i];
+    int r = (int)((plane * n_ranks) / n);
+    while (r > 0 && plane < n * r / n_ranks) --r;
+    while (r < n_ranks - 1 && plane >= n * (r + 1) / n_ranks) ++r;
+    c[i].rank = r;
+  }
+  ionf_err rc = partition_apply(s, c, n_ranks, first, count, imbalance);
+  free(c);
+  return rc;
 }

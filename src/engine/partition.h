@@ -24,4 +24,14 @@ IONF_NODISCARD ionf_err partition_sources(struct source_list *s, int64_t n, int 
                                           double r_max_cells, int n_ranks, int64_t *first,
                                           int64_t *count, double *imbalance);
 
+/**
+ * A split grid (grid/decomp.h): rank r traces the sources in the i-planes it owns
+ * (comm_slab's share of n planes); `s` reordered as partition_sources does, with the
+ * same *imbalance of tracing costs (clustered sources make slabs uneven).
+ */
+IONF_NODISCARD ionf_err partition_sources_by_slab(struct source_list *s, int64_t n, int periodic,
+                                                  double r_max_cells, int n_ranks,
+                                                  int64_t *first, int64_t *count,
+                                                  double *imbalance);
+
 #endif

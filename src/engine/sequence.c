@@ -142,9 +142,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
 
   struct backend *be = e->backend;
   if (seq->density_pattern[0] && with_density) { /* the dilution goes on from z_i */
-    double sum = 0.0;
-    for (int64_t c = 0; c < cells; ++c) sum += e->fields.n_h_cm3[c];
-    e->sum_n_h_cm3 = sum;
+    IONF_CALL(engine_sum_n_h(e, &e->sum_n_h_cm3));
     e->z_density = z;
     e->uniform_density = 0;
     IONF_CALL(be->ops.upload(be, FIELD_N_H, 0, cells));
@@ -162,7 +160,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   size_t used = 0;
   if (density_file[0] && with_density)
     used += (size_t)snprintf(what + used, sizeof what - used, "; density %s (mean n_H %.4g cm^-3)",
-                             density_file, e->sum_n_h_cm3 / (double)cells);
+                             density_file, e->sum_n_h_cm3 / (double)e->global_cells);
   else if (density_file[0])
     used += (size_t)snprintf(what + used, sizeof what - used,
                              "; density %s (n_H as in the checkpoint)", density_file);

@@ -215,7 +215,8 @@ struct asora_domain {
  * The offsets a source at global cell src may reach in the cells `box` holds of an
  * n^3 grid.  A periodic axis the box spans whole: [-n/2, n/2 - 1 + n%2] (C2-Ray), so
  * no two offsets map to the same cell.  Otherwise the box's cells (a non-periodic
- * axis also stops at the grid's faces).  r_max_cells <= 0 means no radius.
+ * axis also stops at the grid's faces; a periodic one, a slab's box, also keeps to that
+ * window).  r_max_cells <= 0 means no radius.
  */
 IONF_HD IONF_INLINE void asora_domain_make(const int *src, long long n, int periodic,
                                            const struct grid_box *box, double r_max_cells,
@@ -232,6 +233,9 @@ IONF_HD IONF_INLINE void asora_domain_make(const int *src, long long n, int peri
       hi = (int)(box->lo[a] + box->extent[a] - 1 - src[a]);
       if (!periodic && lo < -src[a]) lo = -src[a];
       if (!periodic && hi > (int)n - 1 - src[a]) hi = (int)n - 1 - src[a];
+      /* a slab's box on a periodic grid: the same window, so no image is traced twice */
+      if (periodic && lo < -(int)(n / 2)) lo = -(int)(n / 2);
+      if (periodic && hi > (int)(n / 2) - 1 + (int)(n % 2)) hi = (int)(n / 2) - 1 + (int)(n % 2);
     }
     if (r_int > 0) {
       if (lo < -r_int) lo = -r_int;
