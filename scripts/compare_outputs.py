@@ -8,6 +8,10 @@ bit (dtype, shape, bytes) and every attribute equal, except the provenance ones
 ('created', 'ionfront_version'); log.csv: every column but wall_s; other files
 (xmf, csv, C2-Ray binaries): byte for byte.  Exit 0 when equal, 1 otherwise (the
 differences are listed), 77 without h5py.
+
+The environment's IONF_COMPARE_NEW_KEYS (comma-separated, e.g. "decomposition") names
+config keys the newer binary adds with their default: their lines are dropped from the
+'config' attribute before it is compared (a new key, not a changed run).
 """
 import os
 import sys
@@ -20,6 +24,14 @@ except ImportError:
     sys.exit(77)
 
 PROVENANCE = {"created", "ionfront_version"}
+NEW_KEYS = [k for k in os.environ.get("IONF_COMPARE_NEW_KEYS", "").split(",") if k]
+
+
+def config_text(v):
+    """The 'config' attribute without the lines of keys the newer binary adds."""
+    text = v.decode() if isinstance(v, bytes) else str(v)
+    return "\n".join(l for l in text.splitlines()
+                     if not any(l.strip().startswith(k + ":") for k in NEW_KEYS))
 
 
 def same_value(a, b):
@@ -47,7 +59,10 @@ def compare_h5(pa, pb, out):
             if ka != kb:
                 out.append(f"{pa}:/{name}: attributes differ: {sorted(ka ^ kb)}")
             for k in sorted(ka & kb):
-                if not same_value(oa.attrs[k], ob.attrs[k]):
+                if k == "config" and NEW_KEYS:
+                    if config_text(oa.attrs[k]) != config_text(ob.attrs[k]):
+                        out.append(f"{pa}:/{name}: attribute {k} differs")
+                elif not same_value(oa.attrs[k], ob.attrs[k]):
                     out.append(f"{pa}:/{name}: attribute {k} differs")
             if isinstance(oa, h5py.Dataset):
                 va, vb = oa[()], ob[()]
