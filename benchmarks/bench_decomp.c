@@ -4,11 +4,12 @@
  *        into slabs (grid.decomposition), with no outputs: the time per step and its
  *        parts, and each rank's GPU memory against (N^3 / P + halo) x bytes per cell.
  *
- * usage: mpirun -np P bench_decomp N R_MAX N_SRC STEPS replicated|slabs|auto [ITER]
+ * usage: mpirun -np P bench_decomp N R_MAX N_SRC STEPS replicated|slabs|auto [ITER [REDUCTION]]
  *   Uniform n_H = 2e-4 cm^-3 (x_HII 2e-4 at the start) in a periodic box of 100 Mpc per
  *   256 cells, N_SRC sources of 1e52 photons/s at random cells (seed 918: the same set
  *   for every P), ITER ray-tracing/chemistry iterations a step (raytracing.max_iterations,
- *   default 2: at most), dt 1 Myr.  One step first, untimed (NCCL connects its peers on
+ *   default 2: at most), mpi.reduction REDUCTION (default auto: NCCL where it loads; in
+ *   slabs allreduce|scatter|reduce move the halos through the host instead), dt 1 Myr.  One step first, untimed (NCCL connects its peers on
  *   first use), then STEPS timed.  Rank 0 prints one line: key=value pairs (ranks,
  *   decomposition, seconds per step and per part, GPU memory in use after set-up and at
  *   the end with the fields' and the column buffers' share, the mean x_HII to compare
@@ -34,7 +35,8 @@ static int fail(const char *what) {
 
 int main(int argc, char **argv) {
   if (argc < 6) {
-    fprintf(stderr, "usage: %s N R_MAX N_SRC STEPS replicated|slabs|auto [ITER]\n", argv[0]);
+    fprintf(stderr, "usage: %s N R_MAX N_SRC STEPS replicated|slabs|auto [ITER [REDUCTION]]\n",
+            argv[0]);
     return 2;
   }
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
   }
   ionf_err any;
   if (comm_agree(IONF_OK, &any) != IONF_OK) return 1;
-  char o[13][320];
+  char o[14][320];
   snprintf(o[0], sizeof o[0], "grid.N=%d", n);
   snprintf(o[1], sizeof o[1], "raytracing.R_max=%g", r);
   snprintf(o[2], sizeof o[2], "sources={file: %s, format: text}", src_path);
@@ -69,12 +71,13 @@ int main(int argc, char **argv) {
   snprintf(o[10], sizeof o[10], "time.dt=1 Myr");
   snprintf(o[11], sizeof o[11], "time.t_end=%d Myr", steps + 1);
   snprintf(o[12], sizeof o[12], "output.directory=/tmp/ionf_bench_decomp_out");
-  char *overrides[13];
-  for (int i = 0; i < 13; ++i) overrides[i] = o[i];
+  snprintf(o[13], sizeof o[13], "mpi.reduction=%s", argc > 7 ? argv[7] : "auto");
+  char *overrides[14];
+  for (int i = 0; i < 14; ++i) overrides[i] = o[i];
   struct ionf_config cfg;
   struct engine *e = NULL;
   double c0 = ionf_wtime();
-  if (config_load(NULL, "default", overrides, 13, &cfg) != IONF_OK) return fail("config");
+  if (config_load(NULL, "default", overrides, 14, &cfg) != IONF_OK) return fail("config");
   if (engine_create(&cfg, &e) != IONF_OK) return fail("engine_create");
   double create_s = ionf_wtime() - c0;
   size_t free_b = 0, total_b = 0;
@@ -117,13 +120,14 @@ int main(int argc, char **argv) {
       if (all[K * rk + q] > most[q]) most[q] = all[K * rk + q];
   free(all);
   if (comm_rank() == 0)
-    printf("ranks=%d N=%d R=%g sources=%lld decomposition=%s halo=%lld box_cells=%lld "
+    printf("ranks=%d N=%d R=%g sources=%lld decomposition=%s halo_on_gpus=%d halo=%lld box_cells=%lld "
            "steps=%d iterations=%d create_s=%.2f wall_s=%.3f per_step_s=%.3f trace_s=%.3f "
            "reduce_s=%.3f chem_s=%.3f max_trace_s=%.3f max_reduce_s=%.3f imbalance=%.3f "
            "gpu_used_GB_max=%.2f gpu_used_after_create_GB_max=%.2f fields_GB=%.2f "
            "columns_GB_max=%.2f bytes_per_cell=%.0f ideal_GB=%.2f used_over_ideal_max=%.3f "
            "x_mean=%.15e\n",
-           p, n, r, n_src, decomp_kind_name(e->decomp.kind), (long long)e->decomp.halo,
+           p, n, r, n_src, decomp_kind_name(e->decomp.kind), e->backend->ops.halo != NULL,
+           (long long)e->decomp.halo,
            (long long)box, steps, total_iters, create_s, wall, wall / steps, e->timers.trace_s,
            e->timers.reduce_s, e->timers.chemistry_s, most[2], most[3], e->source_imbalance,
            most[0] / 1e9, most[4] / 1e9, e->memory.fields_bytes / 1e9, most[5] / 1e9, per_cell,

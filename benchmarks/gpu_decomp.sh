@@ -5,7 +5,10 @@
 #            slab run;
 #   strong - 1024^3 periodic, 1e6 sources, R_max 30, 3 steps (after an untimed one): 1 GPU
 #            (replicated), 2 and 4 GPUs (slabs), and 4 GPUs replicated beside it;
-#   weak   - 512^3 per GPU with 125k sources per GPU: 1 GPU at 512^3, 2 at 645^3, 4 at 812^3.
+#   weak   - 512^3 per GPU with 125k sources per GPU: 1 GPU at 512^3, 2 at 645^3, 4 at 812^3;
+#   memory - 1024^3 on 4 GPUs in slabs: halos over NCCL with its default buffers, with
+#            NCCL_BUFFSIZE=1 MiB and NCCL_MAX_NCHANNELS=4, and through the host (mpi.reduction
+#            allreduce: no NCCL communicator).
 # Each prints bench_decomp's line (benchmarks/bench_decomp.c): seconds per step and per part,
 # GPU memory in use against (N^3/P + halo) x bytes per cell, the mean x_HII.
 # Packed by benchmarks/pack_gpu.sh; from the repository root on the GPU machine:
@@ -26,10 +29,12 @@ mkdir -p /work
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE
      -x OMP_NUM_THREADS -x IONFRONT_REQUIRE_GPU)
-bench() { # bench P N R SOURCES DECOMP: a step untimed, then 3 timed of at most 2 iterations
-  local p="$1" n="$2" r="$3" src="$4" decomp="$5" log="$out/bench_${1}_${2}_${5}.log"
-  "${mpi[@]}" -np "$p" .devbuild/bench_decomp "$n" "$r" "$src" 3 "$decomp" 2 > "$log" 2>&1
-  grep "^ranks=" "$log" || { echo "FAILED: $p ranks, N $n, $decomp"; tail -5 "$log"; }
+bench() { # bench P N R SOURCES DECOMP [REDUCTION [TAG]]: a step untimed, then 3 timed
+  local p="$1" n="$2" r="$3" src="$4" decomp="$5" red="${6:-auto}"
+  local log="$out/bench_${1}_${2}_${5}_${red}${7:-}.log"
+  "${mpi[@]}" -np "$p" .devbuild/bench_decomp "$n" "$r" "$src" 3 "$decomp" 2 "$red" > "$log" 2>&1
+  if grep -q "^ranks=" "$log"; then grep "^ranks=" "$log" | sed "s/^/[$red${7:-}] /"
+  else echo "FAILED: $p ranks, N $n, $decomp, $red${7:-}"; tail -5 "$log"; fi
 }
 for what in "$@"; do
   case "$what" in
@@ -56,6 +61,14 @@ for what in "$@"; do
       bench 1 512 30 125000 replicated
       bench 2 645 30 250000 slabs
       bench 4 812 30 500000 slabs
+      ;;
+    memory)
+      echo "# 1024^3 on 4 GPUs in slabs: NCCL default, NCCL with small buffers, through the host"
+      bench 4 1024 30 1000000 slabs auto
+      mpi+=(-x NCCL_BUFFSIZE=1048576 -x NCCL_MAX_NCHANNELS=4)
+      bench 4 1024 30 1000000 slabs auto _small_nccl
+      mpi=("${mpi[@]:0:${#mpi[@]}-4}")
+      bench 4 1024 30 1000000 slabs allreduce
       ;;
   esac
 done

@@ -46,7 +46,9 @@
  *               dTb [bool, false: /Grid/dTb, 21-cm brightness temperature; cosmological],
  *               overwrite [bool, false: a directory holding another run's files is refused;
  *               true: those files (only ionfront's) are removed first]
- *   mpi:        reduction auto|nccl|scatter|reduce|allreduce [auto]
+ *   mpi:        reduction auto|nccl|scatter|reduce|allreduce [auto]; with grid.decomposition
+ *               slabs it says how halos move: auto|nccl over NCCL between GPUs, the others
+ *               through the host with MPI (no NCCL communicator: its GPU memory saved)
  *   cosmology:  cosmological [bool, false], h [0.7], Omega_m [0.27], Omega_b [0.043],
  *               T_cmb [K, 2.725], z_initial [9]: when cosmological, box_size is comoving,
  *               n_H is the proper density at z_initial (diluted as (1+z)^3), time runs
