@@ -40,6 +40,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
+  /* the rank's GPU current from the start, as the command line does (no context on GPU 0) */
+  if (cuda_util_device_count() > 0) (void)cuda_util_select_device(comm_local_rank());
   int n = atoi(argv[1]), steps = atoi(argv[4]), iters = argc > 6 ? atoi(argv[6]) : 2;
   double r = atof(argv[2]);
   long long n_src = atoll(argv[3]);

@@ -42,8 +42,10 @@ int cuda_util_select_device(int local_rank);
 
 /**
  * The free and total memory of device (local_rank mod the device count), in bytes
- * (cudaMemGetInfo; the current device is left as found).  IONF_ERR_UNSUPPORTED without
- * a device or CUDA.
+ * (cudaMemGetInfo; the current device is left as found -- with CUDA 12 making a device
+ * current creates its context, so a caller on another device than its GPU gets a context
+ * there: the command line makes the rank's GPU current first).  IONF_ERR_UNSUPPORTED
+ * without a device or CUDA.
  */
 IONF_NODISCARD ionf_err cuda_util_memory_info(int local_rank, size_t *free_bytes,
                                               size_t *total_bytes);

@@ -465,6 +465,10 @@ static int command_run(int argc, char **argv) {
     run_args_free(&a);
     return code < 0 ? 0 : code;
   }
+  /* This rank's GPU (local rank mod the GPUs) current from the start: with CUDA 12 a
+     device made current gets its context at once, so a rank that asked about its GPU
+     from device 0 (the memory check) would leave a context of ~0.5 GB on GPU 0. */
+  if (cuda_util_device_count() > 0) (void)cuda_util_select_device(comm_local_rank());
   if (a.dry_run) { /* check and plan (src/cli/dry_run.c), write nothing */
     code = finish_phase(dry_run(a.config_path, a.overrides, a.n_overrides));
     if (code == 0) ionf_message0("the run would start (%d MPI rank(s))", comm_size());
