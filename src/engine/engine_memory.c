@@ -175,7 +175,7 @@ static ionf_err memory_decide(const struct ionf_config *cfg, int on_gpu, double 
                "grid.decomposition = slabs: not possible here (%s); use replicated or auto",
                whole_needed);
     kind = p > 1 ? DECOMP_SLABS : DECOMP_REPLICATED;
-    why = "grid.decomposition: slabs";
+    why = p > 1 ? "grid.decomposition: slabs" : "one rank";
   } else if (cfg->decomposition == DECOMPOSITION_REPLICATED) {
     why = "grid.decomposition: replicated";
   } else if (p > 1) {
