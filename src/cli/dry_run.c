@@ -68,11 +68,13 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
   struct engine_plan plan;
   IONF_CALL(engine_plan_grid(cfg, &plan));
   double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
-  ionf_message0("grid %lld^3, box %.6g kpc%s, cell %.4g pc, %s; every rank holds the whole "
-                "grid (%lld cells)",
+  ionf_message0("grid %lld^3, box %.6g kpc%s, cell %.4g pc, %s; %s (%lld cells)",
                 (long long)cfg->n_cells_1d, cfg->box_size_cm / IONF_KPC_CM,
                 cfg->cosmological ? " (comoving)" : "", cell_cm / IONF_PC_CM,
                 cfg->periodic ? "periodic" : "non-periodic",
+                plan.memory.decomposition == DECOMP_SLABS
+                    ? "each rank holds a slab and its halo"
+                    : "every rank holds the whole grid",
                 (long long)(cfg->n_cells_1d * cfg->n_cells_1d * cfg->n_cells_1d));
   if (plan.synthetic_pending)
     ionf_message0("synthetic: the run would first make its missing input files (not made, "
