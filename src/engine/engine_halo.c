@@ -18,6 +18,7 @@
  * so a run repeats bit for bit.
  */
 #include "engine/engine_halo.h"
+#include "engine/engine_reduce.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,16 +77,9 @@ static int64_t halo_planes(const struct decomp_range *r, int n) {
   return p;
 }
 
-ionf_err engine_halo_fill(struct engine *e, unsigned mask) {
+/* Halo planes := the owners' planes, through the host. */
+static ionf_err host_fill(struct engine *e, unsigned mask) {
   const struct decomp *d = &e->decomp;
-  if (!decomp_exchanges(d)) return IONF_OK;
-  double t0 = ionf_wtime();
-  struct backend *be = e->backend;
-  if (be->ops.halo) {
-    IONF_CALL(be->ops.halo(be, d, mask, 0));
-    e->timers.reduce_s += ionf_wtime() - t0;
-    return IONF_OK;
-  }
   double *arrays[8];
   int blocks[8];
   int n_arrays = halo_fields(e, mask, arrays, blocks);
@@ -98,21 +92,12 @@ ionf_err engine_halo_fill(struct engine *e, unsigned mask) {
   ionf_err rc = comm_exchange(msg, ns, msg + ns, nr);
   free(msg);
   IONF_CALL(rc);
-  IONF_CALL(halo_move(e, mask, d->recv, d->n_recv, 0));
-  e->timers.reduce_s += ionf_wtime() - t0;
-  return IONF_OK;
+  return halo_move(e, mask, d->recv, d->n_recv, 0);
 }
 
-ionf_err engine_halo_return(struct engine *e, unsigned mask) {
+/* Owned planes += the peers' halo copies of them, through the host. */
+static ionf_err host_return(struct engine *e, unsigned mask) {
   const struct decomp *d = &e->decomp;
-  if (!decomp_exchanges(d)) return IONF_OK;
-  double t0 = ionf_wtime();
-  struct backend *be = e->backend;
-  if (be->ops.halo) {
-    IONF_CALL(be->ops.halo(be, d, mask, 1));
-    e->timers.reduce_s += ionf_wtime() - t0;
-    return IONF_OK;
-  }
   double *arrays[8];
   int blocks[8];
   int n_arrays = halo_fields(e, mask, arrays, blocks), n_blocks = 0;
@@ -147,10 +132,25 @@ ionf_err engine_halo_return(struct engine *e, unsigned mask) {
   free(msg);
   free(scratch);
   IONF_CALL(rc);
-  IONF_CALL(halo_move(e, mask, d->send, d->n_send, 0));
-  e->timers.reduce_s += ionf_wtime() - t0;
-  return IONF_OK;
+  return halo_move(e, mask, d->send, d->n_send, 0);
 }
+
+/* Fill (add 0) or return (add 1): in the backend's memory when it can, else through the
+   host; timed as the reduction. */
+static ionf_err halo_exchange(struct engine *e, unsigned mask, int add) {
+  if (!decomp_exchanges(&e->decomp)) return IONF_OK;
+  double t0 = ionf_wtime();
+  struct backend *be = e->backend;
+  ionf_err rc = be->ops.halo ? be->ops.halo(be, &e->decomp, mask, add)
+                : add        ? host_return(e, mask)
+                             : host_fill(e, mask);
+  e->timers.reduce_s += ionf_wtime() - t0;
+  return rc;
+}
+
+ionf_err engine_halo_fill(struct engine *e, unsigned mask) { return halo_exchange(e, mask, 0); }
+
+ionf_err engine_halo_return(struct engine *e, unsigned mask) { return halo_exchange(e, mask, 1); }
 
 ionf_err engine_halo_update(struct engine *e, double dt_s, struct chem_pass_result *cr) {
   const struct decomp *d = &e->decomp;
@@ -158,17 +158,9 @@ ionf_err engine_halo_update(struct engine *e, double dt_s, struct chem_pass_resu
   IONF_CALL(engine_halo_return(e, FIELD_GAMMA | (thermal ? FIELD_HEAT : 0u)));
   IONF_CALL(engine_chemistry_pass(e, dt_s, d->own_offset * d->plane_cells,
                                   d->own_count * d->plane_cells, cr));
-  double sums[6] = {(double)cr->unconverged_cells, (double)cr->cells_at_max_iter, cr->sum_x_end,
-                    cr->sum_x_neutral_end, cr->sum_x_end_mass, cr->sum_t_end};
   double t0 = ionf_wtime();
-  IONF_CALL(comm_allreduce_sum(sums, 6));
+  IONF_CALL(engine_sum_chem_results(cr));
   e->timers.reduce_s += ionf_wtime() - t0;
-  cr->unconverged_cells = (int64_t)sums[0];
-  cr->cells_at_max_iter = (int64_t)sums[1];
-  cr->sum_x_end = sums[2];
-  cr->sum_x_neutral_end = sums[3];
-  cr->sum_x_end_mass = sums[4];
-  cr->sum_t_end = sums[5];
   /* the next pass traces through the halo's new averages */
   return engine_halo_fill(e, FIELD_X_AV | (thermal ? FIELD_T_AV : 0u));
 }

@@ -29,6 +29,14 @@ static void chem_sums_unpack(const double sums[6], struct chem_pass_result *cr) 
   cr->sum_t_end = sums[5];
 }
 
+ionf_err engine_sum_chem_results(struct chem_pass_result *cr) {
+  double sums[6];
+  chem_sums_pack(cr, sums);
+  IONF_CALL(comm_allreduce_sum(sums, 6));
+  chem_sums_unpack(sums, cr);
+  return IONF_OK;
+}
+
 /* Rank r's slab of the cells: [first, first + count). */
 static void slab_of(const struct engine *e, int r, int64_t *first, int64_t *count) {
   comm_slab(e->slab_units, r, comm_size(), first, count);
@@ -110,7 +118,7 @@ static ionf_err update_by_slabs(struct engine *e, double dt_s, unsigned rate_bit
                                 unsigned avg_bits, struct chem_pass_result *cr) {
   struct backend *be = e->backend;
   int64_t cells = e->fields.cells, first, count;
-  double *rates[2], *avgs[2], sums[6];
+  double *rates[2], *avgs[2];
   int rate_blocks[2], avg_blocks[2];
   int n_rates = host_fields(e, rate_bits, rates, rate_blocks);
   int n_avgs = host_fields(e, avg_bits, avgs, avg_blocks);
@@ -124,13 +132,10 @@ static ionf_err update_by_slabs(struct engine *e, double dt_s, unsigned rate_bit
   IONF_CALL(be->ops.upload(be, rate_bits, first, count));
   IONF_CALL(engine_chemistry_pass(e, dt_s, first, count, cr));
   IONF_CALL(be->ops.download(be, avg_bits, first, count));
-  chem_sums_pack(cr, sums);
-  IONF_CALL(comm_allreduce_sum(sums, 6));
+  IONF_CALL(engine_sum_chem_results(cr));
   for (int f = 0; f < n_avgs; ++f)
     for (int b = 0; b < avg_blocks[f]; ++b) IONF_CALL(share_slabs(e, avgs[f] + b * cells));
-  IONF_CALL(be->ops.upload(be, avg_bits, 0, cells));
-  chem_sums_unpack(sums, cr);
-  return IONF_OK;
+  return be->ops.upload(be, avg_bits, 0, cells);
 }
 
 ionf_err engine_sum_rates_and_update(struct engine *e, double dt_s, struct chem_pass_result *cr) {

@@ -21,6 +21,9 @@
  */
 IONF_NODISCARD ionf_err engine_sum_rates_and_update(struct engine *e, double dt_s,
                                                     struct chem_pass_result *cr);
+/** The convergence sums of a chemistry pass over a part of the cells (unconverged cells,
+    sums of x_end, 1 - x_end, x_end n_H, T_end) summed over all ranks, in place.  Collective. */
+IONF_NODISCARD ionf_err engine_sum_chem_results(struct chem_pass_result *cr);
 /** At the end of a step every rank needs the new x (and T): send them from where they
     were computed.  Collective. */
 IONF_NODISCARD ionf_err engine_share_end_state(struct engine *e);

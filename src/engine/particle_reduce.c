@@ -14,6 +14,7 @@
  * (1e-12 relative, tests/cli_particles_split.sh).
  */
 #include "engine/particle_reduce.h"
+#include "engine/engine_reduce.h"
 
 #include "mpi/comm.h"
 #include "mpi/comm_blocks.h"
@@ -34,15 +35,6 @@ static ionf_err blocks_of_field(const struct engine *e, double *field, int gathe
   return IONF_OK;
 }
 
-/* the convergence sums of the ranks' blocks, the same on every rank */
-static ionf_err sum_results(struct chem_pass_result *cr) {
-  double s[6] = {(double)cr->unconverged_cells, (double)cr->cells_at_max_iter, cr->sum_x_end,
-                 cr->sum_x_neutral_end, cr->sum_x_end_mass, cr->sum_t_end};
-  IONF_CALL(comm_allreduce_sum(s, 6));
-  chem_pass_result_set(cr, (int64_t)s[0], (int64_t)s[1], s[2], s[3], s[4], s[5]);
-  return IONF_OK;
-}
-
 ionf_err particle_reduce_update(struct engine *e, double dt_s, struct chem_pass_result *cr) {
   struct backend *be = e->backend;
   struct fields *f = &e->fields;
@@ -57,7 +49,7 @@ ionf_err particle_reduce_update(struct engine *e, double dt_s, struct chem_pass_
   IONF_CALL(be->ops.upload(be, rate_bits, first, count));
   IONF_CALL(engine_chemistry_pass(e, dt_s, first, count, cr));
   IONF_CALL(be->ops.download(be, FIELD_X_AV, first, count));
-  IONF_CALL(sum_results(cr));
+  IONF_CALL(engine_sum_chem_results(cr));
   IONF_CALL(blocks_of_field(e, f->x_ion_av, 1));
   IONF_CALL(be->ops.upload(be, FIELD_X_AV, 0, f->cells));
   e->timers.reduce_s += ionf_wtime() - t0 - (e->timers.chemistry_s - chem0);
