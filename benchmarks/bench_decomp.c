@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_sources.h"
 #include "config/config.h"
 #include "engine/engine.h"
 #include "gpu/core/cuda_util.h"
@@ -48,14 +49,7 @@ int main(int argc, char **argv) {
   char src_path[256];
   snprintf(src_path, sizeof src_path, "/tmp/ionf_bench_decomp_%d_%lld.txt", n, n_src);
   if (comm_rank() == 0 && access(src_path, R_OK) != 0) {
-    FILE *f = fopen(src_path, "w");
-    if (!f) return 1;
-    unsigned seed = 918;
-    fprintf(f, "%lld\n", n_src);
-    for (long long s = 0; s < n_src; ++s)
-      fprintf(f, "%d %d %d 1e52 1\n", 1 + rand_r(&seed) % n, 1 + rand_r(&seed) % n,
-              1 + rand_r(&seed) % n);
-    fclose(f);
+    if (bench_sources_write(src_path, n, n_src, "1e52") != 0) return 1;
   }
   ionf_err any;
   if (comm_agree(IONF_OK, &any) != IONF_OK) return 1;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_sources.h"
 #include "engine/backend.h"
 #include "mpi/comm.h"
 #include "config/config.h"
@@ -42,14 +43,7 @@ int main(int argc, char **argv) {
   char src_path[256];
   snprintf(src_path, sizeof src_path, "%s/sources.txt", dir);
   if (comm_rank() == 0) {
-    FILE *f = fopen(src_path, "w");
-    if (!f) return 1;
-    unsigned seed = 918;
-    fprintf(f, "%lld\n", n_src);
-    for (long long s = 0; s < n_src; ++s)
-      fprintf(f, "%d %d %d 5e48 1\n", 1 + rand_r(&seed) % n, 1 + rand_r(&seed) % n,
-              1 + rand_r(&seed) % n);
-    fclose(f);
+    if (bench_sources_write(src_path, n, n_src, "5e48") != 0) return 1;
   }
   if (comm_size() > 1) MPI_Barrier(MPI_COMM_WORLD);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_sources.h"
 #include "engine/backend.h"
 #include "mpi/comm.h"
 #include "config/config.h"
@@ -41,14 +42,7 @@ int main(int argc, char **argv) {
   if (!mkdtemp(dir)) return 1;
   char src_path[256];
   snprintf(src_path, sizeof src_path, "%s/sources.txt", dir);
-  FILE *f = fopen(src_path, "w");
-  if (!f) return 1;
-  unsigned seed = 918;
-  fprintf(f, "%lld\n", n_src);
-  for (long long s = 0; s < n_src; ++s)
-    fprintf(f, "%d %d %d 1e52 1\n", 1 + rand_r(&seed) % n, 1 + rand_r(&seed) % n,
-            1 + rand_r(&seed) % n);
-  fclose(f);
+  if (bench_sources_write(src_path, n, n_src, "1e52") != 0) return 1;
 
   char o[8][320];
   snprintf(o[0], sizeof o[0], "grid.N=%d", n);
