@@ -176,7 +176,8 @@ static int snapshot_inputs_attrs(hid_t file, const struct snapshot_inputs *in) {
 
 /* The root attributes (snapshot.h), in this order; 1 or 0 as h5_util. */
 static int snapshot_root_attrs(hid_t file, const struct snapshot_run *run, const struct grid *g,
-                               const struct snapshot_meta *meta, const char *created) {
+                               const struct snapshot_meta *meta,
+                               const struct snapshot_subgrid *sub, const char *created) {
   const int cosmological = meta->redshift >= 0.0;
   return h5_util_attr_put_double(file, "time_s", meta->time_s) &&
          h5_util_attr_put_double(file, "time_Myr", meta->time_s / IONF_MYR_S) &&
@@ -199,6 +200,11 @@ static int snapshot_root_attrs(hid_t file, const struct snapshot_run *run, const
           (h5_util_attr_put_int64(file, "montecarlo_seed", meta->mc_seed) &&
            h5_util_attr_put_int64(file, "montecarlo_packets_per_source",
                                   meta->mc_packets_per_source))) &&
+         /* the sub-grid models' values of the step that ended here */
+         (!sub || !(sub->r_max_cells > 0.0) ||
+          h5_util_attr_put_double(file, "R_max_cells", sub->r_max_cells)) &&
+         (!sub || !(sub->clumping_factor > 0.0) ||
+          h5_util_attr_put_double(file, "clumping_factor", sub->clumping_factor)) &&
          (!meta->checkpoint || (h5_util_attr_put_int64(file, "checkpoint", 1) &&
                                 h5_util_attr_put_int64(file, "next_snapshot_index",
                                                        meta->next_index)));
@@ -206,13 +212,13 @@ static int snapshot_root_attrs(hid_t file, const struct snapshot_run *run, const
 
 /* Everything that goes into the open file: root attributes, then /Grid. */
 static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const struct grid *g,
-                              const struct fields *fields,
-                              const struct snapshot_meta *meta, const char *path) {
+                              const struct fields *fields, const struct snapshot_meta *meta,
+                              const struct snapshot_subgrid *sub, const char *path) {
   char created[32];
   iso8601_utc_now(created, sizeof created);
   /* Attributes are written collectively: every rank must pass the same bytes. */
   if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, comm_mpi());
-  if (!snapshot_root_attrs(file, run, g, meta, created))
+  if (!snapshot_root_attrs(file, run, g, meta, sub, created))
     return snapshot_h5_fail(path, "writing the root attributes");
 
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -280,6 +286,13 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
 ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
                         const struct fields *fields, const struct snapshot_meta *meta,
                         char *path_out, size_t path_out_size) {
+  return snapshot_write_subgrid(run, g, fields, meta, NULL, path_out, path_out_size);
+}
+
+ionf_err snapshot_write_subgrid(const struct snapshot_run *run, const struct grid *g,
+                                const struct fields *fields, const struct snapshot_meta *meta,
+                                const struct snapshot_subgrid *sub, char *path_out,
+                                size_t path_out_size) {
   IONF_CHECK(run && g && fields && meta, IONF_ERR_INTERNAL, "snapshot_write: NULL argument");
   IONF_CHECK(g->n > 0, IONF_ERR_INTERNAL, "snapshot_write: grid size %lld", (long long)g->n);
   IONF_CHECK(fields->x_ion && fields->gamma_per_s && fields->n_h_cm3 && fields->temperature_k,
@@ -333,7 +346,7 @@ ionf_err snapshot_write(const struct snapshot_run *run, const struct grid *g,
   }
   H5Pclose(fapl);
 
-  rc = snapshot_fill(file, run, g, fields, meta, path);
+  rc = snapshot_fill(file, run, g, fields, meta, sub, path);
   snprintf(step, sizeof step, "closing the temporary file '%s'", tmp_path);
   if (H5Fclose(file) < 0 && rc == IONF_OK) rc = snapshot_h5_fail(path, step);
   h5_util_quiet_end(&quiet);

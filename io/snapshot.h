@@ -14,6 +14,10 @@
  *   Production runs (config sequence:) add the inputs of the interval the state
  *     was evolved with: inputs_redshift (double), density_file and halo_file
  *     (strings, when from the sequence), n_sources (int64), Ndot_total_per_s.
+ *   Sub-grid models (snapshot_write_subgrid): R_max_cells (double, with
+ *     raytracing.mean_free_path: the photon radius of the step that ended at the
+ *     snapshot, snapshot 0's at z_initial) and clumping_factor (double, with a constant
+ *     or redshift chemistry.clumping: that step's C).
  * Written to DIR/.snapshot_NNNN.h5.tmp and renamed, so a crash never leaves a
  * truncated file under the final name.  Also root attributes time_Myr,
  * config_name, created (ISO-8601 UTC).
@@ -79,6 +83,20 @@ IONF_NODISCARD ionf_err snapshot_write(const struct snapshot_run *run, const str
                                        const struct fields *fields,
                                        const struct snapshot_meta *meta, char *path_out,
                                        size_t path_out_size);
+
+/** The sub-grid models' values of the step that ended at a snapshot (0: not written). */
+struct snapshot_subgrid {
+  double r_max_cells;     /*!< raytracing.mean_free_path: that step's photon radius [cells] */
+  double clumping_factor; /*!< a uniform chemistry.clumping: that step's C */
+};
+
+/** snapshot_write with the root attributes R_max_cells and clumping_factor of `sub` (NULL:
+    none, as snapshot_write). */
+IONF_NODISCARD ionf_err snapshot_write_subgrid(const struct snapshot_run *run,
+                                               const struct grid *g, const struct fields *fields,
+                                               const struct snapshot_meta *meta,
+                                               const struct snapshot_subgrid *sub, char *path_out,
+                                               size_t path_out_size);
 
 /** The step log DIR/log.csv: header on open, one row per step. */
 struct step_log {

@@ -36,6 +36,7 @@ struct chem_kernel_args {
   long long cells;
   double dt_s;
   struct chem_params p;
+  struct chem_clumping clumping;               /* the recombinations' clumping factor */
   const double *n_h, *t_k, *gamma, *x0, *heat; /* heat: thermal runs, else NULL */
   double *x_av, *x_end, *t_av, *t_end;        /* t_av, t_end: thermal runs */
   struct chem_sums *sums;                      /* device mode */
@@ -82,9 +83,9 @@ __global__ void __launch_bounds__(CHEM_THREADS, 3) chem_pass_kernel(struct chem_
     int moved;
     const double n_h = a.n_h[c];
     double x_av = a.x_av[c], t_av = thermal ? a.t_av[c] : 0.0;
-    struct chem_cell_result r = chem_cell_pass(&a.p, thermal, a.dt_s, a.x0[c], n_h, a.t_k[c],
-                                               a.gamma[c], thermal ? a.heat[c] : 0.0, &x_av,
-                                               &t_av, &moved);
+    struct chem_cell_result r =
+        chem_cell_pass(&a.p, &a.clumping, thermal, a.dt_s, a.x0[c], n_h, a.t_k[c], a.gamma[c],
+                       thermal ? a.heat[c] : 0.0, &x_av, &t_av, &moved);
     a.x_av[c] = x_av;
     a.x_end[c] = r.x_end;
     if (thermal) {
@@ -113,6 +114,7 @@ struct chem_he_kernel_args {
   long long cells, stride;
   double dt_s;
   struct chem_he_params p;
+  struct chem_clumping clumping;               /* the recombinations' clumping factor */
   const double *n_h, *t_k, *gamma, *x0, *heat; /* heat: thermal runs, else NULL */
   double *x_av, *x_end, *t_av, *t_end;
   struct chem_sums *sums;
@@ -137,7 +139,8 @@ __global__ void __launch_bounds__(CHEM_THREADS) chem_he_pass_kernel(struct chem_
     int moved;
     const double n_h = a.n_h[c];
     struct chem_he_pass_result r =
-        chem_he_cell_pass(&a.p, thermal, a.dt_s, s0, n_h, a.t_k[c], g, heat, &av, &t_av, &moved);
+        chem_he_cell_pass_clumped(&a.p, &a.clumping, thermal, a.dt_s, s0, n_h, a.t_k[c], g, heat,
+                                  &av, &t_av, &moved);
     a.x_av[c] = av.x_hii;
     a.x_av[k + c] = av.x_heii;
     a.x_av[2 * k + c] = av.x_heiii;
@@ -185,7 +188,9 @@ static long long launch_blocks(const struct cuda_chem *cc, long long cells, int 
 }
 
 /* The kernel arguments of a pass over `in` (hydrogen's block of the species arrays). */
-static struct chem_kernel_args kernel_args(const struct chem_input *in, struct chem_state *st) {
+static struct chem_kernel_args kernel_args(const struct chem_input *in,
+                                           const struct chem_clumping *clumping,
+                                           struct chem_state *st) {
   struct chem_kernel_args a;
   memset(&a, 0, sizeof a);
   const int thermal = in->params.thermal && in->heating_erg_per_s && st->t_av_k && st->t_end_k;
@@ -193,6 +198,7 @@ static struct chem_kernel_args kernel_args(const struct chem_input *in, struct c
   a.cells = in->n_cells;
   a.dt_s = in->dt_s;
   a.p = in->params;
+  a.clumping = *clumping;
   a.n_h = in->n_h_cm3;
   a.t_k = in->temperature_k;
   a.gamma = in->gamma_per_s + h;
@@ -206,7 +212,9 @@ static struct chem_kernel_args kernel_args(const struct chem_input *in, struct c
 }
 
 /* The kernel arguments of a pass with helium (every species' block). */
-static struct chem_he_kernel_args he_kernel_args(const struct chem_input *in, struct chem_state *st) {
+static struct chem_he_kernel_args he_kernel_args(const struct chem_input *in,
+                                                 const struct chem_clumping *clumping,
+                                                 struct chem_state *st) {
   struct chem_he_kernel_args a;
   memset(&a, 0, sizeof a);
   const int thermal = in->params.thermal && in->heating_erg_per_s && st->t_av_k && st->t_end_k;
@@ -214,6 +222,7 @@ static struct chem_he_kernel_args he_kernel_args(const struct chem_input *in, st
   a.stride = in->species_stride;
   a.dt_s = in->dt_s;
   a.p = in->he;
+  a.clumping = *clumping;
   a.n_h = in->n_h_cm3;
   a.t_k = in->temperature_k;
   a.gamma = in->gamma_per_s;
@@ -232,12 +241,12 @@ static ionf_err device_pass(struct chem_solver *s, const struct chem_input *in,
   CUDA_CHECK(cudaMemsetAsync(cc->d_sums, 0, sizeof(struct chem_sums), cc->stream),
              "clearing the sums");
   if (in->n_species == 3) {
-    struct chem_he_kernel_args a = he_kernel_args(in, state);
+    struct chem_he_kernel_args a = he_kernel_args(in, &s->clumping, state);
     a.sums = cc->d_sums;
     chem_he_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
                                  cc->stream>>>(a);
   } else {
-    struct chem_kernel_args a = kernel_args(in, state);
+    struct chem_kernel_args a = kernel_args(in, &s->clumping, state);
     a.sums = cc->d_sums;
     chem_pass_kernel<false><<<(unsigned)launch_blocks(cc, in->n_cells, 0), CHEM_THREADS, 0,
                               cc->stream>>>(a);
@@ -324,9 +333,10 @@ static void host_sums(const struct chem_kernel_args *h, const unsigned char *fla
  * flags in cell order over hydrogen's block, as chem_cpu.c's helium loop on one thread.
  */
 static ionf_err host_pass_he(struct cuda_chem *cc, const struct chem_input *in,
-                             struct chem_state *state, struct chem_pass_result *out) {
+                             const struct chem_clumping *clumping, struct chem_state *state,
+                             struct chem_pass_result *out) {
   long long n = in->n_cells, k = in->species_stride;
-  struct chem_he_kernel_args h = he_kernel_args(in, state); /* the host arrays */
+  struct chem_he_kernel_args h = he_kernel_args(in, clumping, state); /* the host arrays */
   const int thermal = h.heat != NULL;
   IONF_CALL(reserve_staging(cc, 3 * n)); /* every buffer holds three species blocks */
   IONF_CALL(stage(cc, 0, (double *)h.n_h, n, 1));
@@ -360,7 +370,7 @@ static ionf_err host_pass_he(struct cuda_chem *cc, const struct chem_input *in,
   }
   CUDA_CHECK(cudaMemcpy(cc->h_flags, cc->d_flags, (size_t)n, cudaMemcpyDeviceToHost),
              "copy from the GPU");
-  struct chem_kernel_args sums_view = kernel_args(in, state); /* hydrogen's block: the sums */
+  struct chem_kernel_args sums_view = kernel_args(in, clumping, state); /* hydrogen's: the sums */
   host_sums(&sums_view, cc->h_flags, out);
   return IONF_OK;
 }
@@ -370,9 +380,9 @@ static ionf_err host_pass(struct chem_solver *s, const struct chem_input *in,
   struct cuda_chem *cc = chem_of(s);
   long long n = in->n_cells;
   memset(out, 0, sizeof *out);
-  if (n > 0 && in->n_species == 3) return host_pass_he(cc, in, state, out);
+  if (n > 0 && in->n_species == 3) return host_pass_he(cc, in, &s->clumping, state, out);
   if (n <= 0) return IONF_OK;
-  struct chem_kernel_args h = kernel_args(in, state); /* the host arrays */
+  struct chem_kernel_args h = kernel_args(in, &s->clumping, state); /* the host arrays */
   const int thermal = h.heat != NULL;
   IONF_CALL(reserve_staging(cc, n));
   IONF_CALL(stage(cc, 0, (double *)h.n_h, n, 1));

@@ -86,7 +86,13 @@ struct chem_solver {
   int device_arrays;       /*!< 1: the pass's arrays are GPU pointers */
   struct chem_solver_ops ops;
   void *impl;              /*!< implementation-private */
+  struct chem_clumping clumping; /*!< the recombinations' clumping factor of the passes
+                                      (chemistry.clumping; zeroed at creation: none, C = 1),
+                                      set by the engine each step (chem_solver_set_clumping) */
 };
+
+/** The clumping factor the solver's next passes multiply the recombinations by. */
+void chem_solver_set_clumping(struct chem_solver *s, const struct chem_clumping *clumping);
 
 /** The CPU solver (OpenMP over cells). */
 IONF_NODISCARD ionf_err chem_solver_create_cpu(struct chem_solver **out);
@@ -115,5 +121,10 @@ struct chem_params chem_params_make(const struct species_data species[IONF_MAX_S
 /** Update every cell (OpenMP). */
 IONF_NODISCARD ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
                                       struct chem_pass_result *result);
+/** chem_cpu_pass with the recombinations times each cell's clumping factor (clumping_k.h). */
+IONF_NODISCARD ionf_err chem_cpu_pass_clumped(const struct chem_input *in,
+                                              const struct chem_clumping *clumping,
+                                              struct chem_state *state,
+                                              struct chem_pass_result *result);
 
 #endif

@@ -25,8 +25,8 @@ struct chem_params chem_params_make(const struct species_data species[IONF_MAX_S
 }
 
 /* Hydrogen with helium: chem_he_cell_pass on every cell; the sums are hydrogen's. */
-static ionf_err chem_cpu_pass_he(const struct chem_input *in, struct chem_state *state,
-                                 struct chem_pass_result *result) {
+static ionf_err chem_cpu_pass_he(const struct chem_input *in, const struct chem_clumping *clumping,
+                                 struct chem_state *state, struct chem_pass_result *result) {
   int64_t unconverged = 0, at_max = 0;
   double sum_x = 0.0, sum_neutral = 0.0, sum_mass = 0.0, sum_t = 0.0;
   const int thermal = in->params.thermal && in->heating_erg_per_s && state->t_av_k && state->t_end_k;
@@ -43,9 +43,9 @@ static ionf_err chem_cpu_pass_he(const struct chem_input *in, struct chem_state 
     if (thermal)
       for (int s = 0; s < 3; ++s) heat[s] = in->heating_erg_per_s[s * st + c];
     int moved;
-    struct chem_he_pass_result r =
-        chem_he_cell_pass(&he, thermal, in->dt_s, s0, in->n_h_cm3[c], in->temperature_k[c], g,
-                          heat, &av, thermal ? &state->t_av_k[c] : NULL, &moved);
+    struct chem_he_pass_result r = chem_he_cell_pass_clumped(
+        &he, clumping, thermal, in->dt_s, s0, in->n_h_cm3[c], in->temperature_k[c], g, heat, &av,
+        thermal ? &state->t_av_k[c] : NULL, &moved);
     state->x_ion_av[c] = av.x_hii;
     state->x_ion_av[st + c] = av.x_heii;
     state->x_ion_av[2 * st + c] = av.x_heiii;
@@ -66,7 +66,13 @@ static ionf_err chem_cpu_pass_he(const struct chem_input *in, struct chem_state 
 
 ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
                        struct chem_pass_result *result) {
-  if (in->n_species == 3) return chem_cpu_pass_he(in, state, result);
+  struct chem_clumping none = {CHEM_CLUMPING_NONE, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0};
+  return chem_cpu_pass_clumped(in, &none, state, result);
+}
+
+ionf_err chem_cpu_pass_clumped(const struct chem_input *in, const struct chem_clumping *clumping,
+                               struct chem_state *state, struct chem_pass_result *result) {
+  if (in->n_species == 3) return chem_cpu_pass_he(in, clumping, state, result);
   int64_t unconverged = 0, at_max = 0;
   double sum_x = 0.0, sum_neutral = 0.0, sum_mass = 0.0, sum_t = 0.0;
   const struct chem_params p = in->params;
@@ -80,8 +86,8 @@ ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
   for (int64_t c = 0; c < in->n_cells; ++c) {
     int moved;
     struct chem_cell_result r =
-        chem_cell_pass(&p, thermal, in->dt_s, x0[c], in->n_h_cm3[c], in->temperature_k[c],
-                       gamma[c], thermal ? heat[c] : 0.0, &x_av[c],
+        chem_cell_pass(&p, clumping, thermal, in->dt_s, x0[c], in->n_h_cm3[c],
+                       in->temperature_k[c], gamma[c], thermal ? heat[c] : 0.0, &x_av[c],
                        thermal ? &state->t_av_k[c] : NULL, &moved);
     x_end[c] = r.x_end;
     if (thermal) state->t_end_k[c] = r.t_end_k;
@@ -100,7 +106,7 @@ ionf_err chem_cpu_pass(const struct chem_input *in, struct chem_state *state,
 
 static ionf_err cpu_solver_pass(struct chem_solver *s, const struct chem_input *in,
                                 struct chem_state *state, struct chem_pass_result *result) {
-  return chem_cpu_pass(in, state, result);
+  return chem_cpu_pass_clumped(in, &s->clumping, state, result);
 }
 
 static void cpu_solver_destroy(struct chem_solver *s) { free(s); }
@@ -114,6 +120,10 @@ ionf_err chem_solver_create_cpu(struct chem_solver **out) {
   s->ops.pass = cpu_solver_pass;
   s->ops.destroy = cpu_solver_destroy;
   return IONF_OK;
+}
+
+void chem_solver_set_clumping(struct chem_solver *s, const struct chem_clumping *clumping) {
+  s->clumping = *clumping;
 }
 
 void chem_solver_destroy(struct chem_solver *s) {

@@ -41,6 +41,7 @@
 #include <math.h>
 
 #include "chem/atomic_k.h"
+#include "chem/clumping_k.h"
 #include "core/ionf_hd.h"
 
 #define CHEM_HE_X_FLOOR 1e-14     /* smallest ion fraction kept */
@@ -98,6 +99,24 @@ IONF_HD IONF_INLINE struct chem_he_coefficients chem_he_coefficients_at(const st
   c.col_hi = p->collisional ? atomic_collisional(ATOMIC_HI, t_k) : 0.0;
   c.col_hei = p->collisional ? atomic_collisional(ATOMIC_HEI, t_k) : 0.0;
   c.col_heii = p->collisional ? atomic_collisional(ATOMIC_HEII, t_k) : 0.0;
+  return c;
+}
+
+/**
+ * The coefficients at t_k with a cell's clumping factor C (clumping_k.h): every
+ * recombination, to excited states and to the ground state, of hydrogen and of helium
+ * (dielectronic too), times C, as C2-Ray's helium doric does; collisional ionization is
+ * not clumped.  C = 1 changes no bit.
+ */
+IONF_HD IONF_INLINE struct chem_he_coefficients chem_he_coefficients_clumped(
+    const struct chem_he_params *p, double t_k, double clumping) {
+  struct chem_he_coefficients c = chem_he_coefficients_at(p, t_k);
+  c.alpha_hii *= clumping;
+  c.alpha_heii *= clumping;
+  c.alpha_heiii *= clumping;
+  c.ground_heii *= clumping;
+  c.ground_heiii *= clumping;
+  c.excited_heii *= clumping;
   return c;
 }
 
@@ -197,15 +216,14 @@ struct chem_he_result {
  * (start-of-step values `s0` fixed), at temperature t_k, with rates `g` held over dt.
  * The on-the-spot shares (case B) use the averaged neutral densities of the previous
  * iteration.  With abundance_he = 0 helium stays as it is and hydrogen's update is
- * C2-Ray's (chem_k.h's) with these coefficients.
+ * C2-Ray's (chem_k.h's) with these coefficients.  `clumping`, the cell's C, multiplies
+ * the recombinations (chem_he_coefficients_clumped).
  */
-IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update(const struct chem_he_params *p,
-                                                              struct chem_he_state s0,
-                                                              struct chem_he_state guess,
-                                                              double n_h_cm3, double t_k,
-                                                              struct chem_he_rates g,
-                                                              double dt_s) {
-  const struct chem_he_coefficients c = chem_he_coefficients_at(p, t_k);
+IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update_clumped(
+    const struct chem_he_params *p, double clumping, struct chem_he_state s0,
+    struct chem_he_state guess, double n_h_cm3, double t_k, struct chem_he_rates g,
+    double dt_s) {
+  const struct chem_he_coefficients c = chem_he_coefficients_clumped(p, t_k, clumping);
   /* cross-sections at the two ground-state recombination energies */
   const double s_hi_24 = atomic_sigma_cm2(ATOMIC_HI, IONF_E_HEI_EV);
   const double s_hei_24 = atomic_sigma_cm2(ATOMIC_HEI, IONF_E_HEI_EV);
@@ -263,6 +281,16 @@ IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update(const struct chem_
   }
   if (r.iterations > CHEM_HE_MAX_ITERATIONS) r.iterations = CHEM_HE_MAX_ITERATIONS;
   return r;
+}
+
+/** chem_he_cell_update_clumped without clumping (C = 1: the same bits). */
+IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update(const struct chem_he_params *p,
+                                                              struct chem_he_state s0,
+                                                              struct chem_he_state guess,
+                                                              double n_h_cm3, double t_k,
+                                                              struct chem_he_rates g,
+                                                              double dt_s) {
+  return chem_he_cell_update_clumped(p, 1.0, s0, guess, n_h_cm3, t_k, g, dt_s);
 }
 
 /* ---- temperature --------------------------------------------------------------- */
@@ -347,18 +375,19 @@ struct chem_he_thermal_result {
 /**
  * One cell with an evolving temperature: the ionization update at the time-averaged
  * temperature, then the temperature at the new time-averaged ionization, repeated until
- * the average temperature settles (C2-Ray's |dT/T| criterion, as chem_k.h).
+ * the average temperature settles (C2-Ray's |dT/T| criterion, as chem_k.h).  `clumping`
+ * multiplies the recombinations, not the cooling (C2-Ray's practice).
  */
-IONF_HD IONF_INLINE struct chem_he_thermal_result chem_he_cell_update_thermal(
-    const struct chem_he_params *p, struct chem_he_state s0, struct chem_he_state guess,
-    double t0_k, double t_av_guess, double n_h_cm3, struct chem_he_rates g,
-    const double heat_erg_s[3], double dt_s) {
+IONF_HD IONF_INLINE struct chem_he_thermal_result chem_he_cell_update_thermal_clumped(
+    const struct chem_he_params *p, double clumping, struct chem_he_state s0,
+    struct chem_he_state guess, double t0_k, double t_av_guess, double n_h_cm3,
+    struct chem_he_rates g, const double heat_erg_s[3], double dt_s) {
   struct chem_he_thermal_result r;
   double t_av = t_av_guess;
   r.iterations = 0;
   r.t_end_k = t0_k;
   for (int it = 0; it < CHEM_HE_MAX_THERMAL_ITERATIONS; ++it) {
-    r.ion = chem_he_cell_update(p, s0, guess, n_h_cm3, t_av, g, dt_s);
+    r.ion = chem_he_cell_update_clumped(p, clumping, s0, guess, n_h_cm3, t_av, g, dt_s);
     r.iterations += r.ion.iterations;
     guess = r.ion.av;
     double t_av_new;
@@ -370,6 +399,15 @@ IONF_HD IONF_INLINE struct chem_he_thermal_result chem_he_cell_update_thermal(
   }
   r.t_av_k = t_av;
   return r;
+}
+
+/** chem_he_cell_update_thermal_clumped without clumping (C = 1: the same bits). */
+IONF_HD IONF_INLINE struct chem_he_thermal_result chem_he_cell_update_thermal(
+    const struct chem_he_params *p, struct chem_he_state s0, struct chem_he_state guess,
+    double t0_k, double t_av_guess, double n_h_cm3, struct chem_he_rates g,
+    const double heat_erg_s[3], double dt_s) {
+  return chem_he_cell_update_thermal_clumped(p, 1.0, s0, guess, t0_k, t_av_guess, n_h_cm3, g,
+                                             heat_erg_s, dt_s);
 }
 
 /* ---- one cell of a pass ------------------------------------------------------- */
@@ -398,18 +436,21 @@ struct chem_he_pass_result {
  * One cell of a chemistry pass with helium (the CPU loop and the CUDA kernel run exactly
  * this, as chem_cell_pass for hydrogen): from the start-of-step state s0 and T t_k, with
  * the cell's current averages *av (and *t_av_k when `thermal`), which it replaces;
- * *unconverged when the cell still moved.  heat_erg_s may be NULL when not thermal.
+ * *unconverged when the cell still moved.  heat_erg_s may be NULL when not thermal.  The
+ * recombinations are the cell's clumping factor (`clumping`, clumping_k.h) times the
+ * coefficients.
  */
-IONF_HD IONF_INLINE struct chem_he_pass_result chem_he_cell_pass(
-    const struct chem_he_params *p, int thermal, double dt_s, struct chem_he_state s0,
-    double n_h_cm3, double t_k, struct chem_he_rates g, const double *heat_erg_s,
-    struct chem_he_state *av, double *t_av_k, int *unconverged) {
+IONF_HD IONF_INLINE struct chem_he_pass_result chem_he_cell_pass_clumped(
+    const struct chem_he_params *p, const struct chem_clumping *clumping, int thermal,
+    double dt_s, struct chem_he_state s0, double n_h_cm3, double t_k, struct chem_he_rates g,
+    const double *heat_erg_s, struct chem_he_state *av, double *t_av_k, int *unconverged) {
   struct chem_he_pass_result out;
   const struct chem_he_state old = *av;
+  const double c = chem_clumping_factor(clumping, n_h_cm3);
   if (thermal) {
     const double t_av_old = *t_av_k;
-    struct chem_he_thermal_result r =
-        chem_he_cell_update_thermal(p, s0, old, t_k, t_av_old, n_h_cm3, g, heat_erg_s, dt_s);
+    struct chem_he_thermal_result r = chem_he_cell_update_thermal_clumped(
+        p, c, s0, old, t_k, t_av_old, n_h_cm3, g, heat_erg_s, dt_s);
     *av = r.ion.av;
     *t_av_k = r.t_av_k;
     out.end = r.ion.end;
@@ -418,7 +459,7 @@ IONF_HD IONF_INLINE struct chem_he_pass_result chem_he_cell_pass(
     *unconverged = chem_he_unconverged(&old, av) ||
                    fabs(r.t_av_k - t_av_old) > CHEM_HE_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
   } else {
-    struct chem_he_result r = chem_he_cell_update(p, s0, old, n_h_cm3, t_k, g, dt_s);
+    struct chem_he_result r = chem_he_cell_update_clumped(p, c, s0, old, n_h_cm3, t_k, g, dt_s);
     *av = r.av;
     out.end = r.end;
     out.t_end_k = t_k;
@@ -426,6 +467,20 @@ IONF_HD IONF_INLINE struct chem_he_pass_result chem_he_cell_pass(
     *unconverged = chem_he_unconverged(&old, av);
   }
   return out;
+}
+
+/** chem_he_cell_pass_clumped without clumping (C = 1: the same bits). */
+IONF_HD IONF_INLINE struct chem_he_pass_result chem_he_cell_pass(
+    const struct chem_he_params *p, int thermal, double dt_s, struct chem_he_state s0,
+    double n_h_cm3, double t_k, struct chem_he_rates g, const double *heat_erg_s,
+    struct chem_he_state *av, double *t_av_k, int *unconverged) {
+  struct chem_clumping none;
+  none.model = CHEM_CLUMPING_NONE;
+  none.factor = 1.0;
+  none.a = none.b = none.c = none.x_offset = 0.0;
+  none.mean_n_h_cm3 = 1.0;
+  return chem_he_cell_pass_clumped(p, &none, thermal, dt_s, s0, n_h_cm3, t_k, g, heat_erg_s, av,
+                                   t_av_k, unconverged);
 }
 
 #endif /* IONF_CHEM_HE_K_H */

@@ -22,6 +22,7 @@
 
 #include "core/constants.h"
 #include "core/ionf_hd.h"
+#include "chem/clumping_k.h"
 #include "chem/species_k.h"
 
 #define CHEM_X_FLOOR 1e-14              /* smallest ionized fraction kept */
@@ -92,14 +93,15 @@ IONF_HD IONF_INLINE double chem_hydrogen_analytic(double x0, double gamma_per_s,
 /**
  * One cell: iterate the analytic update on n_e = n_H (x_av + abu_c), starting
  * from the current time-averaged estimate x_av_guess.  x0 is the start-of-step
- * value and stays fixed.
+ * value and stays fixed.  The recombinations are `clumping` (the cell's C,
+ * clumping_k.h) times alpha_B(T), as in C2-Ray's doric; collisional ionization is
+ * not clumped.
  */
-IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_params *p,
-                                                             double x0, double x_av_guess,
-                                                             double n_h_cm3, double t_k,
-                                                             double gamma_per_s, double dt_s) {
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update_clumped(
+    const struct chem_params *p, double clumping, double x0, double x_av_guess, double n_h_cm3,
+    double t_k, double gamma_per_s, double dt_s) {
   struct chem_cell_result r;
-  double alpha = chem_alpha_b(p, t_k);
+  double alpha = clumping * chem_alpha_b(p, t_k);
   double coll = chem_collisional_rate(p, t_k);
   double x_av = x_av_guess;
   r.converged = 0;
@@ -121,6 +123,14 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_p
   r.t_end_k = t_k;
   r.t_av_k = t_k;
   return r;
+}
+
+/** chem_cell_update_clumped without clumping (C = 1: the same bits). */
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update(const struct chem_params *p,
+                                                             double x0, double x_av_guess,
+                                                             double n_h_cm3, double t_k,
+                                                             double gamma_per_s, double dt_s) {
+  return chem_cell_update_clumped(p, 1.0, x0, x_av_guess, n_h_cm3, t_k, gamma_per_s, dt_s);
 }
 
 /* ---- temperature --------------------------------------------------------------- */
@@ -198,16 +208,18 @@ IONF_HD IONF_INLINE double chem_thermal_update(const struct chem_params *p, doub
  * One cell with an evolving temperature: the ionization update at the
  * time-averaged temperature, then the temperature at the new time-averaged
  * ionization, repeated until the average temperature settles (C2-Ray's
- * |dT/T| criterion).  t0_k is the start-of-step temperature.
+ * |dT/T| criterion).  t0_k is the start-of-step temperature.  `clumping` multiplies
+ * the recombinations (chem_cell_update_clumped), not the cooling (C2-Ray's practice).
  */
-IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update_thermal(
-    const struct chem_params *p, double x0, double x_av_guess, double t0_k, double t_av_guess,
-    double n_h_cm3, double gamma_per_s, double heat_per_hi_erg_s, double dt_s) {
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update_thermal_clumped(
+    const struct chem_params *p, double clumping, double x0, double x_av_guess, double t0_k,
+    double t_av_guess, double n_h_cm3, double gamma_per_s, double heat_per_hi_erg_s,
+    double dt_s) {
   struct chem_cell_result r;
   double t_av = t_av_guess, x_av = x_av_guess;
   int iterations = 0;
   for (int it = 0; it < CHEM_MAX_THERMAL_ITERATIONS; ++it) {
-    r = chem_cell_update(p, x0, x_av, n_h_cm3, t_av, gamma_per_s, dt_s);
+    r = chem_cell_update_clumped(p, clumping, x0, x_av, n_h_cm3, t_av, gamma_per_s, dt_s);
     iterations += r.iterations;
     x_av = r.x_av;
     double t_av_new;
@@ -220,6 +232,14 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update_thermal(
   r.t_av_k = t_av;
   r.iterations = iterations;
   return r;
+}
+
+/** chem_cell_update_thermal_clumped without clumping (C = 1: the same bits). */
+IONF_HD IONF_INLINE struct chem_cell_result chem_cell_update_thermal(
+    const struct chem_params *p, double x0, double x_av_guess, double t0_k, double t_av_guess,
+    double n_h_cm3, double gamma_per_s, double heat_per_hi_erg_s, double dt_s) {
+  return chem_cell_update_thermal_clumped(p, 1.0, x0, x_av_guess, t0_k, t_av_guess, n_h_cm3,
+                                          gamma_per_s, heat_per_hi_erg_s, dt_s);
 }
 
 /**
@@ -239,8 +259,12 @@ IONF_HD IONF_INLINE int chem_cell_unconverged(double x_av_old, double x_av_new) 
  * *x_av (and *t_av_k when `thermal`), which it replaces; returns the result (x_end,
  * t_end_k) and sets *unconverged when the cell still moved (chem_cell_unconverged, and
  * C2-Ray's |dT/T| when thermal).  Hydrogen's update: the species list has one entry.
+ * The recombinations are the cell's clumping factor C (`clumping`, clumping_k.h) times
+ * alpha_B(T), as C2-Ray's doric; collisional ionization and the cooling (chem_cooling's
+ * recombination cooling too) are not clumped, as in C2-Ray.  C = 1 changes no bit.
  */
 IONF_HD IONF_INLINE struct chem_cell_result chem_cell_pass(const struct chem_params *p,
+                                                           const struct chem_clumping *clumping,
                                                            int thermal, double dt_s, double x0,
                                                            double n_h_cm3, double t_k,
                                                            double gamma_per_s, double heat_erg_s,
@@ -248,15 +272,16 @@ IONF_HD IONF_INLINE struct chem_cell_result chem_cell_pass(const struct chem_par
                                                            int *unconverged) {
   double x_av_old = *x_av;
   struct chem_cell_result r;
+  const double c = chem_clumping_factor(clumping, n_h_cm3);
   if (thermal) {
     double t_av_old = *t_av_k;
-    r = chem_cell_update_thermal(p, x0, x_av_old, t_k, t_av_old, n_h_cm3, gamma_per_s,
-                                 heat_erg_s, dt_s);
+    r = chem_cell_update_thermal_clumped(p, c, x0, x_av_old, t_k, t_av_old, n_h_cm3,
+                                         gamma_per_s, heat_erg_s, dt_s);
     *t_av_k = r.t_av_k;
     *unconverged = chem_cell_unconverged(x_av_old, r.x_av) ||
                    fabs(r.t_av_k - t_av_old) > CHEM_MIN_FRACTIONAL_T_CHANGE * r.t_av_k;
   } else {
-    r = chem_cell_update(p, x0, x_av_old, n_h_cm3, t_k, gamma_per_s, dt_s);
+    r = chem_cell_update_clumped(p, c, x0, x_av_old, n_h_cm3, t_k, gamma_per_s, dt_s);
     *unconverged = chem_cell_unconverged(x_av_old, r.x_av);
   }
   *x_av = r.x_av;

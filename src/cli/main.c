@@ -15,6 +15,7 @@
 #include "api/api_internal.h"
 #include "mpi/comm.h"
 #include "config/config.h"
+#include "config/config_subgrid.h"
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "engine/engine.h"
@@ -202,6 +203,13 @@ static void print_rank_table(const struct engine *e) {
   free(all);
 }
 
+/* The sub-grid models (chemistry.clumping, raytracing.mean_free_path), when given. */
+static void print_subgrid(const struct ionf_config *cfg) {
+  char lines[2][CONFIG_SUBGRID_LINE_MAX];
+  int n = config_subgrid_describe(cfg, lines);
+  for (int i = 0; i < n; ++i) ionf_message0("%s", lines[i]);
+}
+
 /* `ionfront run` of a config with a particles: section (src/sph_engine.h), its engine
    `api` made (or not: rc) by run_create. */
 static int command_run_particles(ionf_engine *api, ionf_err rc, const char *restart_path) {
@@ -233,6 +241,7 @@ static int command_run_particles(ionf_engine *api, ionf_err rc, const char *rest
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);
+  print_subgrid(&cfg->base);
   if (restart_path)
     ionf_message0("restarting from %s at step %lld, t = %g Myr", restart_path,
                   (long long)e->step, e->time_s / IONF_MYR_S);
@@ -423,6 +432,7 @@ static void print_run_setup(const struct ionf_config *cfg, const struct engine *
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->dt_s / IONF_MYR_S, cfg->t_end_s / IONF_MYR_S, cfg->output_dir);
+  print_subgrid(cfg);
 }
 
 /* The end of a grid run: stopped by a signal (exit 13), one rank's failure (it aborts

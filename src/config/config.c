@@ -393,6 +393,7 @@ static ionf_err config_build(struct config_ctx *ctx, const struct param_node *ro
       config_synthetic,      config_debug};
   for (size_t r = 0; r < CONFIG_N(readers); ++r) IONF_CALL(readers[r](ctx, root, cfg));
   IONF_CALL(config_species_check(ctx, cfg));
+  IONF_CALL(config_subgrid_check(ctx, cfg));
   IONF_CALL(config_emit(ctx, cfg));
   return IONF_OK;
 }
@@ -406,6 +407,9 @@ void config_defaults(struct ionf_config *cfg) {
   cfg->alpha_b_power = strtod(CONFIG_DEF_ALPHA_B_POWER, NULL);
   cfg->collisional_ionization = 1;
   cfg->abu_c = strtod(CONFIG_DEF_ABU_C, NULL);
+  cfg->clumping.kind = CLUMPING_NONE;  /* C = 1 (memset above zeroes the rest) */
+  cfg->clumping.z_fixed = -1.0;
+  cfg->mean_free_path.kind = MFP_NONE;
   cfg->source_format = SOURCE_FORMAT_AUTO;
   cfg->spectrum = SPECTRUM_GREY;
   cfg->spectrum_e_max_ev = 10.0 * IONF_E_HEII_EV;

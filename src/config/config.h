@@ -18,7 +18,22 @@
  *               clumps winning; each must cover at least one cell centre]
  *   chemistry:  alpha_B [cm^3 s^-1 at 1e4 K; default 2.59e-13],
  *               alpha_B_power [default -0.7], collisional_ionization [bool, true],
- *               abu_c [electron floor from carbon, default 7.1e-7]
+ *               abu_c [electron floor from carbon, default 7.1e-7],
+ *               clumping [optional, absent: none (C = 1); the sub-grid clumping factor C that
+ *                 multiplies every recombination (hydrogen's, and helium's), not collisional
+ *                 ionization or cooling (C2-Ray's practice); chem/clumping.h]:
+ *                 a number >= 1, or {model: constant, value: C >= 1}, or
+ *                 {model: redshift, C0 [>= 0], c1, c2: C(z) = C0 exp(c1 z + c2 z^2) + 1
+ *                 (Bianco et al. 2021); without them the built-in fit of fits_cell_size
+ *                 [comoving length, one of 1.012, 1.162, 1.518, 2.024, 2.094 Mpc; default the
+ *                 nearest to grid.box_size / grid.N as given]}, or
+ *                 {model: density, table [FILE: rows z a b c (more columns ignored), '#'
+ *                 comments, pyC2Ray's par_density_*.txt] or fits_cell_size [as above]:
+ *                 C = max(1, a x^2 + b x + c) per cell, a, b, c linear in z between rows (the
+ *                 end rows beyond), x n/mean [x = n_H / <n_H> over the whole grid: the fits'
+ *                 1 + delta] or 1+n/mean [pyC2Ray's sinks_model.py]};
+ *                 redshift and density models take the step's redshift in cosmological runs,
+ *                 else z [>= 0; default cosmology.z_initial], fixed
  *   sources:    a list of {position: [i, j, k] (0-based cell indices), Ndot [s^-1 > 0]}
  *               and/or plane-parallel sources {plane: x_low|x_high|y_low|y_high|z_low|z_high,
  *               flux [photons s^-1 cm^-2 > 0]} (a uniform flux entering through that face,
@@ -29,7 +44,13 @@
  *               min_log_tau [-20], max_log_tau [4]
  *   time:       dt [Myr > 0], t_end [Myr > 0], outputs [list of times in Myr, each
  *               in (0, t_end]; default [t_end]]
- *   raytracing: R_max [cells or length; 0 = whole box], convergence_fraction [1e-4],
+ *   raytracing: R_max [cells or length; 0 = whole box; with mean_free_path: a cap],
+ *               mean_free_path [optional, cosmological runs; rt/mfp.h: R_max of each step
+ *                 from its redshift, comoving: {model: Choudhury09, A [length > 0; a bare
+ *                 number is in Mpc], eta}: R = A ((1+z)/5)^eta, or {model: Worseck2014, A,
+ *                 eta, z1 [6], eta1 [9]}: R = A ((1+z)/5)^eta (1 + ((1+z)/(1+z1))^eta1); the
+ *                 halos and buffers are sized for the largest R over the run],
+ *               convergence_fraction [1e-4],
  *               max_iterations [per step, 100], backend cpu|cuda|auto [auto],
  *               source_batch_size [GPU sources in flight; 0 = automatic],
  *               method asora|montecarlo [asora]
@@ -105,9 +126,11 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "core/path.h"
+#include "chem/clumping.h"
 #include "grid/clumps.h"
 #include "io/io_sources.h"         /* enum source_format */
 #include "rt/mc/mc.h"              /* struct mc_config */
+#include "rt/mfp.h"
 #include "rt/photo_tables.h"       /* enum spectrum_type */
 #include "rt/planar/planar_k.h"
 
@@ -202,6 +225,7 @@ struct ionf_config {
   double alpha_b_power;         /*!< alpha_B(T) = alpha_B (T/1e4 K)^power */
   int collisional_ionization;   /*!< include collisional ionization */
   double abu_c;                 /*!< electron floor n_e = n_H (x + abu_c) */
+  struct clumping_model clumping; /*!< chemistry.clumping (kind NONE when absent: C = 1) */
 
   /* sources: either inline (point and plane sources) or a file */
   int64_t n_sources_inline;     /*!< number of inline point sources (may be 0 with planes) */
@@ -238,7 +262,11 @@ struct ionf_config {
   double *output_times_s;       /*!< sorted output times [s] (malloc'd) */
 
   /* ray tracing */
-  double r_max_cells;           /*!< max photon distance [cells]; 0 = whole box */
+  double r_max_cells;           /*!< max photon distance [cells]; 0 = whole box; with
+                                     mean_free_path: the largest of the run's steps (capped),
+                                     which sizes the halos and buffers */
+  struct mfp_model mean_free_path; /*!< raytracing.mean_free_path (kind NONE: R_max fixed) */
+  double r_max_cap_cells;       /*!< with mean_free_path: raytracing.R_max as given (0: no cap) */
   double convergence_fraction;  /*!< relative change of sum(x) that ends the iteration */
   int max_iterations;           /*!< ray-tracing/chemistry iterations per step */
   enum backend_kind backend;

@@ -62,6 +62,7 @@ struct config_ctx {
   struct param_node *outputs_node;         /* time.outputs as given (NULL: none) */
   struct param_node *t_end_node;           /* time.t_end as given (NULL: none) */
   int z_initial_given;
+  int clumping_z_given;                    /* chemistry.clumping.z was given */
 };
 
 /* One mapping being validated: the user's keys and their effective copy. */
@@ -156,6 +157,15 @@ config_section_fn config_medium_grid, config_medium_material, config_medium_chem
 IONF_NODISCARD ionf_err config_time_outputs(struct config_ctx *ctx, struct param_node *n,
                                             const char *t_end_text, const double *more,
                                             size_t n_more, struct ionf_config *cfg);
+
+/* The sub-grid models (config_subgrid.c): chemistry.clumping read in the chemistry section
+   `chem`, raytracing.mean_free_path in the raytracing section `rt` (after R_max); and, after
+   every section, their checks against the run (cosmological, Monte Carlo) and the photon
+   radius planned (cfg->r_max_cells: the largest R of the run, capped). */
+IONF_NODISCARD ionf_err config_subgrid_clumping(struct config_section *chem,
+                                                struct ionf_config *cfg);
+IONF_NODISCARD ionf_err config_subgrid_mfp(struct config_section *rt, struct ionf_config *cfg);
+IONF_NODISCARD ionf_err config_subgrid_check(struct config_ctx *ctx, struct ionf_config *cfg);
 
 /* What a run's species allow (config_species.c): helium needs a spectrum above 24.6 eV,
    ASORA and point sources; case A needs helium. */

@@ -227,7 +227,7 @@ ionf_err config_medium_material(struct config_ctx *ctx, const struct param_node 
 ionf_err config_medium_chemistry(struct config_ctx *ctx, const struct param_node *root,
                                  struct ionf_config *cfg) {
   static const char *const keys[] = {"alpha_B", "alpha_B_power", "collisional_ionization",
-                                     "abu_c", "case"};
+                                     "abu_c", "case", "clumping"};
   struct config_section s;
   struct param_node *n;
   IONF_CALL(config_open_section(ctx, root, "chemistry", keys, CONFIG_N(keys), &s));
@@ -250,5 +250,5 @@ ionf_err config_medium_chemistry(struct config_ctx *ctx, const struct param_node
                n->scalar ? n->scalar : "(not a word)");
     cfg->recombination_case_b = !strcmp(n->scalar, "B");
   }
-  return IONF_OK;
+  return config_subgrid_clumping(&s, cfg); /* the sub-grid clumping factor (optional) */
 }

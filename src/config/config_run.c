@@ -9,7 +9,7 @@
 ionf_err config_run_raytracing(struct config_ctx *ctx, const struct param_node *root,
                                struct ionf_config *cfg) {
   static const char *const keys[] = {"R_max", "convergence_fraction", "max_iterations",
-                                     "backend", "source_batch_size", "method"};
+                                     "backend", "source_batch_size", "method", "mean_free_path"};
   static const char *const methods[] = {"asora", "montecarlo"};
   static const char *const backends[] = {"cpu", "cuda", "auto"};
   static const enum backend_kind backend_of[] = {BACKEND_CPU, BACKEND_CUDA, BACKEND_AUTO};
@@ -22,11 +22,17 @@ ionf_err config_run_raytracing(struct config_ctx *ctx, const struct param_node *
   /* Bare numbers are cells; lengths are converted with the grid's cell. */
   double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
   double r_cm = 0.0;
+  const struct param_node *given = params_get(s.user, "R_max");
   IONF_CALL(config_take(&s, "R_max", CONFIG_DEF_R_MAX, &n));
   IONF_CALL(config_quantity(ctx, s.path, n, UNIT_LENGTH, cell_cm, cell_cm, &r_cm));
   cfg->r_max_cells = r_cm / cell_cm;
   if (!(cfg->r_max_cells >= 0))
     return config_range(ctx, s.path, n, "must be >= 0; 0 means the whole box");
+  /* a model of R(z) (the photon radius planned: config_subgrid_check); R_max caps it */
+  IONF_CALL(config_subgrid_mfp(&s, cfg));
+  cfg->r_max_cap_cells = cfg->mean_free_path.kind != MFP_NONE && given && given->kind != PARAM_NULL
+                             ? cfg->r_max_cells
+                             : 0.0;
 
   IONF_CALL(config_take(&s, "convergence_fraction", CONFIG_DEF_CONVERGENCE, &n));
   IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->convergence_fraction));

@@ -48,6 +48,38 @@ static int sph_config_is(const struct param_node *n, const char *text) {
   return n && n->kind == PARAM_SCALAR && !strcmp(n->scalar, text);
 }
 
+/* The sub-grid models a particle run can take: a constant clumping factor, or the redshift
+   model at a given z (a particle run has no redshift) with its coefficients or the fits of a
+   given cell size (it has no cells); not the density model, nor raytracing.mean_free_path. */
+static ionf_err sph_config_refuse_subgrid(struct sph_ctx *c, const struct param_node *root) {
+  const struct param_node *n = sph_config_given(root, "raytracing", "mean_free_path");
+  IONF_CHECK(!n, IONF_ERR_CONFIG,
+             "%s: raytracing.mean_free_path: does not apply to a particle run (its R(z) needs a "
+             "cosmological run; give raytracing.R_max as a length)",
+             sph_config_where(c, n));
+  n = sph_config_given(root, "chemistry", "clumping");
+  if (!n || n->kind != PARAM_MAPPING) return IONF_OK; /* a number: the grid's reader checks it */
+  const struct param_node *model = params_get(n, "model");
+  IONF_CHECK(!sph_config_is(model, "density"), IONF_ERR_CONFIG,
+             "%s: chemistry.clumping: model density does not apply to a particle run (its fits "
+             "are for grid cells against the grid's mean density); use model constant or "
+             "redshift",
+             sph_config_where(c, n));
+  if (!sph_config_is(model, "redshift")) return IONF_OK;
+  IONF_CHECK(params_get(n, "z"), IONF_ERR_CONFIG,
+             "%s: chemistry.clumping: model redshift in a particle run needs z, the redshift to "
+             "evaluate C(z) at (a particle run is static: it has no redshift of its own)",
+             sph_config_where(c, n));
+  IONF_CHECK(params_get(n, "C0") || params_get(n, "c1") || params_get(n, "c2") ||
+                 params_get(n, "fits_cell_size"),
+             IONF_ERR_CONFIG,
+             "%s: chemistry.clumping: model redshift in a particle run needs C0, c1 and c2, or "
+             "fits_cell_size (the built-in fits are chosen by a grid's cell size; a particle "
+             "run has no cells)",
+             sph_config_where(c, n));
+  return IONF_OK;
+}
+
 ionf_err sph_config_refuse_grid_keys(struct sph_ctx *c, const struct param_node *root) {
   static const struct {
     const char *section, *why;
@@ -85,6 +117,7 @@ ionf_err sph_config_refuse_grid_keys(struct sph_ctx *c, const struct param_node 
              "%s: raytracing.source_batch_size = %s: does not apply to a particle run (its "
              "tracer takes every source at once; leave it out)",
              sph_config_where(c, n), n && n->kind == PARAM_SCALAR ? n->scalar : "(not a number)");
+  IONF_CALL(sph_config_refuse_subgrid(c, root));
   /* helium (material.abundance_He, x_HeII_initial, x_HeIII_initial, chemistry.case,
      spectrum.type powerlaw | table, sub_bins, secondary_ionization) goes through the
      grid's reader and config_species_check: the same keys, values and refusals */

@@ -99,7 +99,8 @@ ionf_err engine_trace_pass(struct engine *e, struct trace_stats *stats) {
                             .n_h_cm3 = w->n_h_cm3,
                             .x_ion_av = w->x_ion_av,
                             .temperature_k = w->temperature_k,
-                            .cell_cm = e->grid.cell_cm};
+                            .cell_cm = e->grid.cell_cm,
+                            .r_max_cells = e->r_max_cells};
   memset(stats, 0, sizeof *stats);
   return tracer_pass(e->tracers, e->n_tracers, &f, w->gamma_per_s, w->heating_erg_per_s, stats);
 }

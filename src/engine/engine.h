@@ -69,6 +69,7 @@ struct engine {
   struct chem_params chem;       /*!< the config's chemistry */
   struct chem_params chem_now;   /*!< this step's (Monte Carlo's case A, T_CMB(z), H(z)) */
   struct chem_he_params chem_he_now; /*!< with helium: this step's H + He parameters */
+  struct chem_clumping clumping_now; /*!< this step's clumping factor (chemistry.clumping) */
   struct backend *backend;       /*!< where the working fields live */
   struct tracer *tracers[ENGINE_MAX_TRACERS]; /*!< one pass calls them in order */
   int n_tracers;
@@ -89,6 +90,8 @@ struct engine {
   /* ---- grid runs (engine/grid_domain.c) ---- */
   struct grid grid;              /*!< geometry and this rank's box */
   struct decomp decomp;          /*!< how the grid is split among ranks (grid.decomposition) */
+  double r_max_cells;            /*!< this step's photon radius [cells] (raytracing.R_max, or
+                                      mean_free_path's R(z): config_subgrid_r_max_cells) */
   struct engine_memory memory;   /*!< the estimate per rank the run started with (and why so split) */
   int uniform_density;           /*!< n_H is one value everywhere (no density file, no clump) */
   int uniform_temperature;       /*!< the initial T is one value everywhere (no clump) */

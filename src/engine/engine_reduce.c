@@ -85,6 +85,7 @@ ionf_err engine_chemistry_pass(struct engine *e, double dt_s, int64_t first, int
                              thermal ? w->temperature_av_k + first : NULL,
                              thermal ? w->temperature_end_k + first : NULL};
   double c0 = ionf_wtime();
+  chem_solver_set_clumping(e->chem_solver, &e->clumping_now);
   IONF_CALL(e->chem_solver->ops.pass(e->chem_solver, &in, &state, cr));
   e->timers.chemistry_s += ionf_wtime() - c0;
   return IONF_OK;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/constants.h"
+#include "config/config_subgrid.h"
 #include "config/config_views.h"
 #include "core/ionf_config.h"
 #include "engine/domain.h"
@@ -88,6 +89,17 @@ static struct chem_params grid_chem(const struct engine *e) {
   return p;
 }
 
+/* The sub-grid models at the step's redshift (an expanding box's: the middle of the step,
+   e->z_density; a static run's: its fixed z): raytracing.mean_free_path's photon radius, and
+   chemistry.clumping's parameters with the grid's mean n_H (every rank's cells, once). */
+static void grid_subgrid_step(struct engine *e) {
+  const struct ionf_config *cfg = e->cfg;
+  const double z = cfg->cosmological ? e->z_density : cfg->z_initial;
+  e->r_max_cells = config_subgrid_r_max_cells(cfg, z);
+  e->clumping_now =
+      clumping_model_step(&cfg->clumping, z, e->sum_n_h_cm3 / (double)e->global_cells);
+}
+
 /* The initial state: x_HII and T everywhere, clumps over n_H and T, the sum of n_H. */
 static void initial_state(struct engine *e) {
   const struct ionf_config *cfg = e->cfg;
@@ -147,8 +159,10 @@ static ionf_err grid_fields_make(struct engine *e, enum decomp_kind kind) {
     e->grid.cell_cm /= 1.0 + cfg->z_initial;
   }
   e->grid.periodic = cfg->periodic;
+  /* the halo: ceil(R_max), the largest photon radius of the run */
   IONF_CALL(decomp_make(kind, e->grid.n, e->grid.periodic, cfg->r_max_cells, comm_rank(),
                         comm_size(), &e->decomp));
+  e->r_max_cells = cfg->r_max_cells;
   e->grid.box = e->decomp.box;
   e->global_cells = grid_cells(e->grid.n);
   e->slab_units = e->grid.n; /* slabs of i-planes */
@@ -198,6 +212,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   if (rc == IONF_OK && decomp_exchanges(&e->decomp)) rc = clumps_agree(e);
   if (rc == IONF_OK) {
     e->chem_now = grid_chem(e);
+    grid_subgrid_step(e); /* at z_initial, until the first step sets its own */
     rc = engine_setup_compute(e, cfg->backend);
   }
   /* the first redshift's density and halos, through the same path as the later ones */
@@ -307,6 +322,7 @@ static ionf_err grid_step_prepare(struct engine *e, double dt_s) {
     if (interval != e->seq_interval) IONF_CALL(sequence_load(e, interval, 1));
   }
   if (cfg->cosmological) IONF_CALL(cosmology_step(e, dt_s));
+  grid_subgrid_step(e);
   e->mc.step = e->step; /* Monte Carlo: new packets each step, the same in its iterations */
   if (e->mc_on) /* the diffuse field's budget: as many packets as all sources, unless set */
     e->mc.recombination_packets = cfg->montecarlo.recombination_packets > 0
@@ -382,8 +398,10 @@ int engine_has_single_source_front(const struct engine *e) {
 }
 
 int engine_has_analytic_front(const struct engine *e) {
-  /* Stromgren (static) or Shapiro & Giroux (expanding): one fixed temperature */
-  return engine_has_single_source_front(e) && e->cfg->isothermal && e->uniform_temperature;
+  /* Stromgren (static) or Shapiro & Giroux (expanding): one fixed temperature, and one
+     fixed recombination rate (no clumping, or a constant factor) */
+  return engine_has_single_source_front(e) && e->cfg->isothermal && e->uniform_temperature &&
+         (e->cfg->clumping.kind == CLUMPING_NONE || e->cfg->clumping.kind == CLUMPING_CONSTANT);
 }
 
 double engine_total_ndot(const struct engine *e) {
@@ -394,6 +412,7 @@ double engine_total_ndot(const struct engine *e) {
 
 double engine_analytic_front_cm(const struct engine *e, double t_s) {
   double alpha = chem_alpha_b(&e->chem, e->cfg->temperature_k);
+  if (e->cfg->clumping.kind == CLUMPING_CONSTANT) alpha *= e->cfg->clumping.value;
   if (!e->cfg->cosmological)
     return ifront_analytic_radius_cm(e->sources.ndot_per_s[0], e->cfg->n_h_cm3.value, alpha, t_s);
   /* comoving with a = 1 at z_initial, brought to proper at the redshift of t */

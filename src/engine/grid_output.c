@@ -89,6 +89,14 @@ static struct snapshot_meta snapshot_meta_now(const struct engine *e, int index,
   return meta;
 }
 
+/* The sub-grid models' values of the step that ended now (snapshot.h). */
+static struct snapshot_subgrid snapshot_subgrid_now(const struct engine *e) {
+  struct snapshot_subgrid sub = {0.0, 0.0};
+  if (e->cfg->mean_free_path.kind != MFP_NONE) sub.r_max_cells = e->r_max_cells;
+  if (e->clumping_now.model == CHEM_CLUMPING_UNIFORM) sub.clumping_factor = e->clumping_now.factor;
+  return sub;
+}
+
 /* What a snapshot records of the run: where it goes, the box, the config. */
 static struct snapshot_run snapshot_run_of(const struct engine *e) {
   struct snapshot_run run = {e->cfg->output_dir, e->cfg->box_size_cm, e->cfg->effective_yaml,
@@ -122,8 +130,9 @@ ionf_err grid_write_output(struct engine *e, int index, struct engine_report *re
   struct snapshot_inputs inputs;
   struct snapshot_meta meta = snapshot_meta_now(e, index, &inputs);
   const struct snapshot_run run = snapshot_run_of(e);
-  IONF_CALL(snapshot_write(&run, &e->grid, &e->fields, &meta, report->last_snapshot,
-                           sizeof report->last_snapshot));
+  const struct snapshot_subgrid sub = snapshot_subgrid_now(e);
+  IONF_CALL(snapshot_write_subgrid(&run, &e->grid, &e->fields, &meta, &sub,
+                                   report->last_snapshot, sizeof report->last_snapshot));
   rc = comm_rank() == 0 ? write_sidecars(e, report->last_snapshot) : IONF_OK;
   IONF_CALL(comm_agree(rc, &any));
   IONF_CALL(rc);

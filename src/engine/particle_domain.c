@@ -253,6 +253,8 @@ static ionf_err particle_setup(struct engine *e, sph_trace_fn trace) {
   IONF_CALL(engine_helium_make(e));
   e->chem = config_views_chem(&cfg->base);
   e->chem_now = e->chem;
+  /* a constant C, or the redshift model's at its z (a particle run has no redshift) */
+  e->clumping_now = clumping_model_step(&cfg->base.clumping, cfg->base.z_initial, 0.0);
   ep->n_rays = cfg->rays_per_source > 0 ? cfg->rays_per_source
                                         : engine_particles_default_rays(ep->set.count);
   return sources_from_positions(cfg->n_sources, cfg->source_pos_cm, cfg->source_ndot_per_s,

@@ -41,7 +41,15 @@ struct tracer_fields {
   const double *x_ion_av;     /*!< [species][cells] time-averaged ion fractions */
   const double *temperature_k;/*!< [cells] start-of-step temperature (Monte Carlo's diffuse field) */
   double cell_cm;             /*!< grids: the proper cell size of this step (expanding boxes) */
+  double r_max_cells;         /*!< grids: this step's photon radius [cells] (<= 0: the whole
+                                   box); at most the radius the tracer was made with, which
+                                   sized its buffers (raytracing.mean_free_path changes it) */
 };
+
+/** Whether a pass's photon radius fits what a tracer was made with (`made` <= 0: any). */
+static inline int tracer_radius_fits(double pass_cells, double made_cells) {
+  return !(made_cells > 0.0) || (pass_cells > 0.0 && pass_cells <= made_cells);
+}
 
 /** What a pass writes, in the tracer's memory. */
 struct tracer_rates {

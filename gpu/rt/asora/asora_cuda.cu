@@ -221,8 +221,9 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
   return IONF_OK;
 }
 
-/* One batch of sources: a block per source when they fill the GPU, else shell by shell. */
-static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a) {
+/* One batch of sources: a block per source when they fill the GPU, else shell by shell
+   (cube shells 0..h_max: none of this pass's domains goes further). */
+static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a, int h_max) {
   if (a->count >= 2LL * ac->sm_count) {
     /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
        7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
@@ -236,12 +237,12 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a)
   /* few sources: spread each shell over the whole GPU */
   long long blocks_total = 4LL * ac->sm_count;
   long long per_source = (blocks_total + a->count - 1) / a->count;
-  long long shell_max = 6LL * (2LL * ac->h_max + 1) * (2LL * ac->h_max + 1);
+  long long shell_max = 6LL * (2LL * h_max + 1) * (2LL * h_max + 1);
   long long need = (shell_max + TRACE_THREADS - 1) / TRACE_THREADS;
   if (per_source > need) per_source = need;
   if (per_source < 1) per_source = 1;
   dim3 grid((unsigned)per_source, (unsigned)a->count);
-  for (int h = 0; h <= ac->h_max; ++h) {
+  for (int h = 0; h <= h_max; ++h) {
     if (ac->s.n_species == 3)
       asora_shell_kernel<3><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
     else
@@ -254,6 +255,13 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a)
 static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, struct tracer_rates *r,
                            struct trace_stats *stats) {
   struct asora_cuda *ac = cuda_of(t);
+  /* the pass's photon radius (raytracing.mean_free_path) within the one the buffers and
+     shells were sized for */
+  IONF_CHECK(tracer_radius_fits(f->r_max_cells, ac->s.r_max_cells), IONF_ERR_INTERNAL,
+             "ASORA: a pass's photon radius %g cells exceeds the %g it was made with",
+             f->r_max_cells, ac->s.r_max_cells);
+  int h_max = ac->h_max;
+  if (f->r_max_cells > 0.0 && ceil(f->r_max_cells) < (double)h_max) h_max = (int)ceil(f->r_max_cells);
   size_t species_bytes = sizeof(double) * (size_t)f->cells * (size_t)f->n_species;
   double *heat = ac->s.tables.heating || ac->s.bands.heating ? r->heating_erg_per_s : NULL;
   if (!r->accumulate) {
@@ -278,7 +286,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.periodic = ac->s.grid.periodic;
   a.box = ac->s.grid.box;
   a.cell_cm = f->cell_cm;
-  a.r_max_cells = ac->s.r_max_cells;
+  a.r_max_cells = f->r_max_cells;
   a.tables = ac->s.tables;
   a.bands = ac->s.bands;
   a.cells_visited = ac->d_visited;
@@ -286,7 +294,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   for (long long first = 0; first < ac->src.count; first += ac->batch) {
     a.first = first;
     a.count = ac->src.count - first < ac->batch ? ac->src.count - first : ac->batch;
-    IONF_CALL(launch_batch(ac, &a));
+    IONF_CALL(launch_batch(ac, &a, h_max));
   }
   unsigned long long visited = 0;
   CUDA_CHECK(cudaMemcpyAsync(&visited, ac->d_visited, sizeof visited, cudaMemcpyDeviceToHost,

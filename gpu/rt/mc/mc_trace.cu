@@ -238,8 +238,11 @@ static ionf_err tracer_trace(struct tracer *t, const struct tracer_fields *f,
                  "clearing the heating rates");
   }
   const long long hi = (long long)SPECIES_HI * f->cells; /* packets are absorbed by HI */
+  IONF_CHECK(tracer_radius_fits(f->r_max_cells, mt->s.r_max_cells), IONF_ERR_INTERNAL,
+             "Monte Carlo: a pass's photon radius %g cells exceeds the %g it was made with",
+             f->r_max_cells, mt->s.r_max_cells);
   struct mc_cuda_pass p = {mt->s.grid.n,      mt->s.grid.periodic, f->cell_cm,
-                           mt->s.r_max_cells, f->n_h_cm3,          f->x_ion_av + hi,
+                           f->r_max_cells,    f->n_h_cm3,          f->x_ion_av + hi,
                            f->temperature_k,  mt->src.ijk,         mt->src.ndot_per_s,
                            mt->src.count,     r->gamma_per_s + hi, r->heating_erg_per_s,
                            mt->sm_count,      mt->stream};

@@ -65,7 +65,8 @@ void asora_cpu_workspace_free(struct asora_cpu_workspace *ws);
 struct asora_tracer_setup {
   struct grid grid;                 /*!< geometry and the box the fields hold (cell_cm: the
                                          start; each pass brings its own) */
-  double r_max_cells;               /*!< photon radius [cells]; <= 0: whole box */
+  double r_max_cells;               /*!< the largest photon radius of any pass [cells] (each
+                                         pass brings its own, tracer_fields); <= 0: whole box */
   struct photo_table_view tables;   /*!< rate tables, in the tracer's memory */
   struct bands_view bands;          /*!< three species: the band tables, in its memory */
   int n_species;                    /*!< the fields' species (column buffers per species) */

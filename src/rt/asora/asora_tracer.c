@@ -32,7 +32,10 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.sources = t->sources.list;
   in.first_source = t->sources.first;
   in.source_count = t->sources.count;
-  in.r_max_cells = at->s.r_max_cells;
+  IONF_CHECK(tracer_radius_fits(f->r_max_cells, at->s.r_max_cells), IONF_ERR_INTERNAL,
+             "ASORA: a pass's photon radius %g cells exceeds the %g it was made with",
+             f->r_max_cells, at->s.r_max_cells);
+  in.r_max_cells = f->r_max_cells;
   in.tables = at->s.tables;
   in.bands = at->s.bands;
   in.order = at->s.order;

@@ -124,7 +124,8 @@ struct mc_pass {
 /** What a Monte Carlo tracer is made with (CPU or CUDA). */
 struct mc_tracer_setup {
   struct grid grid;            /*!< geometry: the whole grid held (packets cross it) */
-  double r_max_cells;          /*!< photon radius [cells]; <= 0: whole box */
+  double r_max_cells;          /*!< the largest photon radius of any pass [cells] (each pass
+                                    brings its own, tracer_fields); <= 0: whole box */
   struct mc_state *state;      /*!< the run's packet state (borrowed; step and packets per
                                     source change between passes; gamma_sq gets the tallies) */
   void *stream;                /*!< CUDA: the backend's cudaStream_t */

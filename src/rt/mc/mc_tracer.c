@@ -21,9 +21,12 @@ static ionf_err cpu_trace(struct tracer *t, const struct tracer_fields *f, struc
   for (int64_t c = 0; c < f->cells; ++c) sq[c] = 0.0;
   /* packets are absorbed by HI alone (rt/mc/mc_k.h) */
   const int64_t hi = (int64_t)SPECIES_HI * f->cells;
+  IONF_CHECK(tracer_radius_fits(f->r_max_cells, mt->s.r_max_cells), IONF_ERR_INTERNAL,
+             "Monte Carlo: a pass's photon radius %g cells exceeds the %g it was made with",
+             f->r_max_cells, mt->s.r_max_cells);
   struct mc_pass p = {mt->s.grid,        f->n_h_cm3,         f->x_ion_av + hi,
                       f->temperature_k,  t->sources.list,    t->sources.first,
-                      t->sources.count,  mt->s.r_max_cells,  mt->s.state,
+                      t->sources.count,  f->r_max_cells,     mt->s.state,
                       r->gamma_per_s + hi, sq,               r->heating_erg_per_s};
   p.grid.cell_cm = f->cell_cm;
   int64_t crossed = 0;
