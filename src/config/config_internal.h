@@ -63,6 +63,8 @@ struct config_ctx {
   struct param_node *t_end_node;           /* time.t_end as given (NULL: none) */
   int z_initial_given;
   int clumping_z_given;                    /* chemistry.clumping.z was given */
+  const char *clumping_where, *mfp_where;  /* where chemistry.clumping and
+                                              raytracing.mean_free_path came from */
 };
 
 /* One mapping being validated: the user's keys and their effective copy. */

@@ -173,6 +173,7 @@ ionf_err config_subgrid_clumping(struct config_section *chem, struct ionf_config
   struct param_node *n;
   IONF_CALL(config_take(chem, "clumping", NULL, &n));
   if (!n) return IONF_OK; /* none: C = 1, and the effective config without the key */
+  ctx->clumping_where = ctx->name;
   if (n->kind == PARAM_SCALAR) {
     m->kind = CLUMPING_CONSTANT;
     return config_subgrid_factor(ctx, chem->path, n, &m->value);
@@ -211,6 +212,7 @@ ionf_err config_subgrid_mfp(struct config_section *rt, struct ionf_config *cfg) 
   struct param_node *n;
   IONF_CALL(config_take(rt, "mean_free_path", NULL, &n));
   if (!n) return IONF_OK; /* raytracing.R_max alone */
+  ctx->mfp_where = ctx->name;
   IONF_CHECK(n->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
              "%s: raytracing.mean_free_path: expected a mapping {model: Choudhury09|Worseck2014, "
              "A: LENGTH, eta: NUMBER, ...}, got %s",
@@ -264,7 +266,7 @@ static void config_subgrid_z_span(const struct ionf_config *cfg, double *z_start
 }
 
 ionf_err config_subgrid_check(struct config_ctx *ctx, struct ionf_config *cfg) {
-  const char *name = ctx->config_name;
+  const char *name = ctx->clumping_where ? ctx->clumping_where : ctx->config_name;
   struct clumping_model *cm = &cfg->clumping;
   if (cm->kind == CLUMPING_REDSHIFT || cm->kind == CLUMPING_DENSITY) {
     IONF_CHECK(!cfg->cosmological || !ctx->clumping_z_given, IONF_ERR_CONFIG,
@@ -282,6 +284,7 @@ ionf_err config_subgrid_check(struct config_ctx *ctx, struct ionf_config *cfg) {
              name);
   const struct mfp_model *mm = &cfg->mean_free_path;
   if (mm->kind == MFP_NONE) return IONF_OK;
+  name = ctx->mfp_where ? ctx->mfp_where : ctx->config_name;
   IONF_CHECK(cfg->cosmological, IONF_ERR_CONFIG,
              "%s: raytracing.mean_free_path: the model gives R_max from the redshift, so it needs "
              "a cosmological run (cosmology.cosmological: true); a static run takes a fixed "
