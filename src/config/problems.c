@@ -67,6 +67,8 @@
   "  alpha_B_power: -0.7    # temperature scaling: alpha_B(T) = alpha_B (T / 1e4 K)^power\n"   \
   "  collisional_ionization: true  # include collisional ionization of hydrogen\n"             \
   "  abu_c: 7.1e-7          # electron floor from carbon: n_e = n_H (x_HII + abu_c)\n"         \
+  "  # clumping: 5.0        # sub-grid clumping factor C times every recombination (absent: 1);\n" \
+  "  #                      # or {model: redshift} (C(z), Bianco et al. 2021) | {model: density}\n" \
   "\n"                                                                                         \
   "# A list of point sources, or {file: PATH, format: auto|hdf5|text} to read them.\n"        \
   "sources:\n"                                                                                 \
@@ -477,6 +479,8 @@ static const char problems_iliev4_particles[] =
   "\n"                                                                                     \
   "raytracing:\n"                                                                          \
   "  R_max: 10 Mpc          # photons travel at most this far (comoving)\n"                \
+  "  # mean_free_path: {model: Worseck2014, A: 210 Mpc, eta: -9}  # R_max from each step's\n" \
+  "  #                      # redshift instead (comoving; a given R_max then caps it)\n"   \
   "\n"                                                                                     \
   "cosmology:\n"                                                                           \
   "  cosmological: true     # z_initial is the first redshift of the sequence\n"           \
