@@ -15,3 +15,16 @@ ionf_add_test(NAME test_engine_subgrid SOURCES test_engine_subgrid.c LABELS unit
 # lines, refusals naming the key, the snapshots' R_max_cells and clumping_factor
 add_test(NAME cli_subgrid COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_subgrid.sh $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_subgrid PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+if(IONFRONT_CUDA)
+  # the CUDA chemistry with a clumping factor per cell against the CPU's (skips without a GPU)
+  ionf_add_test(NAME test_chem_clumping_gpu SOURCES test_chem_clumping_gpu.c LABELS gpu)
+  # the same on the CUDA backend, and its x_HII against the CPU's (skips without a GPU)
+  ionf_add_test(NAME test_engine_subgrid_gpu SOURCES test_engine_subgrid.c ARGS cuda LABELS gpu
+                TIMEOUT 300)
+endif()
+# on a grid split in slabs: halos sized for the largest R(z), the density model's mean over
+# the ranks; 2 ranks = 1 rank to 1e-12
+add_test(NAME cli_subgrid_slabs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_subgrid_slabs.sh
+                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_subgrid_slabs PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi
+                     TIMEOUT 300)

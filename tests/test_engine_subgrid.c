@@ -1,16 +1,20 @@
 /**
  * @file test_engine_subgrid.c
- * @brief A run's sub-grid models step by step (CPU): in an expanding box each step's
- *        photon radius is R(z) of raytracing.mean_free_path at the step's redshift (its
- *        middle), below the radius planned at the start, and the tracer uses it -- no
- *        rate beyond it, rates between the previous step's radius and it; the redshift
- *        clumping model's C and the density model's a, b, c and mean n_H are the step's.
+ * @brief A run's sub-grid models step by step: in an expanding box each step's photon
+ *        radius is R(z) of raytracing.mean_free_path at the step's redshift (its middle),
+ *        below the radius planned at the start, and the tracer uses it -- no rate beyond
+ *        it, rates between the previous step's radius and it; the redshift clumping
+ *        model's C and the density model's a, b, c and mean n_H are the step's.  With the
+ *        argument `cuda` the same on the CUDA backend (the GPU's ASORA and chemistry), and
+ *        its x_HII against the CPU backend's to 1e-10 (the ASORA atomics' order: about
+ *        1e-13, test_backend_agreement); skips (77) without a GPU.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "chem/clumping.h"
 #include "config/config.h"
+#include "core/ionf_config.h"
 #include "core/constants.h"
 #include "engine/engine.h"
 #include "mpi/comm.h"
@@ -18,7 +22,12 @@
 
 #define N 16
 
-static int make(const char *const *sets, int n, struct ionf_config *cfg, struct engine **e) {
+static const char *backend = "raytracing.backend=cpu";
+
+static int make(const char *const *given, int n, struct ionf_config *cfg, struct engine **e) {
+  const char *sets[16];
+  for (int i = 0; i < n && i < 15; ++i) sets[i] = given[i];
+  sets[n++] = backend;
   if (config_load(NULL, "expanding", (char *const *)sets, n, cfg) != IONF_OK ||
       engine_create(cfg, e) != IONF_OK) {
     fprintf(stderr, "set-up: %s\n", ionf_error_message());
@@ -52,12 +61,11 @@ static void check_rates(struct engine *e, double r_prev, double r_now) {
 static void test_mean_free_path_and_redshift_clumping(void) {
   const char *sets[] = {"grid.N=16", "sources=[{position: [8, 8, 8], Ndot: 1e57}]",
                         "time.dt=10 Myr", "time.t_end=40 Myr", "output.progress=false",
-                        "raytracing.backend=cpu",
                         "raytracing.mean_free_path={model: Choudhury09, A: 2000 Mpc, eta: -9}",
                         "chemistry.clumping={model: redshift}"};
   struct ionf_config cfg;
   struct engine *e = NULL;
-  if (!make(sets, 8, &cfg, &e)) {
+  if (!make(sets, 7, &cfg, &e)) {
     ++test_failures;
     return;
   }
@@ -95,10 +103,10 @@ static void test_mean_free_path_and_redshift_clumping(void) {
 static void test_density_clumping(void) {
   const char *sets[] = {"grid.N=16", "sources=[{position: [8, 8, 8], Ndot: 1e54}]",
                         "time.dt=10 Myr", "time.t_end=20 Myr", "output.progress=false",
-                        "raytracing.backend=cpu", "chemistry.clumping={model: density}"};
+                        "chemistry.clumping={model: density}"};
   struct ionf_config cfg;
   struct engine *e = NULL;
-  if (!make(sets, 7, &cfg, &e)) {
+  if (!make(sets, 6, &cfg, &e)) {
     ++test_failures;
     return;
   }
@@ -127,10 +135,55 @@ static void test_density_clumping(void) {
   config_free(&cfg);
 }
 
+/* x_HII after two steps with both models, the density clumping model and the radius of a
+   mean free path, on this backend. */
+static int final_x(const char *on, double *x) {
+  const char *sets[] = {"grid.N=16", "sources=[{position: [8, 8, 8], Ndot: 1e55}]",
+                        "time.dt=10 Myr", "time.t_end=20 Myr", "output.progress=false",
+                        "raytracing.mean_free_path={model: Worseck2014, A: 2000 Mpc, eta: -9}",
+                        "chemistry.clumping={model: density}"};
+  const char *saved = backend;
+  backend = on;
+  struct ionf_config cfg;
+  struct engine *e = NULL;
+  int ok = make(sets, 7, &cfg, &e);
+  backend = saved;
+  if (!ok) return 0;
+  for (int s = 0; s < 2 && ok; ++s) {
+    struct engine_step_info info;
+    ok = engine_step(e, 10.0 * IONF_MYR_S, &info) == IONF_OK;
+  }
+  ok = ok && engine_sync_to_host(e) == IONF_OK;
+  if (ok) memcpy(x, e->fields.x_ion, sizeof(double) * N * N * N);
+  else fprintf(stderr, "%s: %s\n", on, ionf_error_message());
+  engine_destroy(e);
+  config_free(&cfg);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
+  if (argc > 1 && !strcmp(argv[1], "cuda")) {
+    char why[256];
+    if (test_gpu_probe(why, sizeof why) <= 0) {
+      comm_finalize();
+      return test_gpu_skip(why);
+    }
+    backend = "raytracing.backend=cuda";
+  }
   test_mean_free_path_and_redshift_clumping();
   test_density_clumping();
+  if (!strcmp(backend, "raytracing.backend=cuda")) {
+    static double xc[N * N * N], xg[N * N * N];
+    if (final_x("raytracing.backend=cpu", xc) && final_x("raytracing.backend=cuda", xg)) {
+      double worst = 0.0;
+      for (int c = 0; c < N * N * N; ++c) worst = test_worst(worst, test_abs_diff(xg[c], xc[c]));
+      printf("x_HII, CUDA against CPU: largest difference %.3g\n", worst);
+      EXPECT(worst <= 1e-10, "the CUDA backend's x_HII differs from the CPU's by %.3g", worst);
+    } else {
+      ++test_failures;
+    }
+  }
   comm_finalize();
   TEST_RETURN();
 }
