@@ -6,6 +6,7 @@
 #include "grid/halo_model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,32 @@ double halo_model_low_mass_ndot_per_s(const struct halo_model *m, const struct c
 
 int halo_model_low_mass_suppressed(double x_hii) {
   return x_hii > HALO_MODEL_LOW_MASS_X_SUPPRESS;
+}
+
+void halo_model_describe(const struct halo_model *m, char *buf, size_t size) {
+  if (!buf || size == 0) return;
+  char f_star[160], f_esc[96], t_s[96], low[96] = "";
+  if (m->f_star == HALO_FSTAR_F_GAMMA)
+    snprintf(f_star, sizeof f_star, "f_star f_gamma %g x Omega_b/Omega_m", m->f_gamma);
+  else
+    snprintf(f_star, sizeof f_star,
+             "f_star dpl (f0 %g, M_t %g Msun, M_p %g Msun, g1 %g, g2 %g, g3 %g, g4 %g)",
+             m->dpl_f0, m->dpl_m_t_msun, m->dpl_m_p_msun, m->dpl_g1, m->dpl_g2, m->dpl_g3,
+             m->dpl_g4);
+  if (m->f_esc == HALO_FESC_CONSTANT)
+    snprintf(f_esc, sizeof f_esc, "f_esc %g", m->fesc_f0);
+  else
+    snprintf(f_esc, sizeof f_esc, "f_esc %s (f0 %g, M_p %g Msun, alpha %g)",
+             m->f_esc == HALO_FESC_POWER ? "power" : "power_obs", m->fesc_f0, m->fesc_m_p_msun,
+             m->fesc_alpha);
+  if (m->accretion == HALO_ACCRETION_CONSTANT)
+    snprintf(t_s, sizeof t_s, "t_s %g Myr", m->t_source_s / IONF_MYR_S);
+  else
+    snprintf(t_s, sizeof t_s, "t_s 1 / (%g (1+z) H(z))", m->alpha_h);
+  if (m->f_gamma_low_mass > 0.0)
+    snprintf(low, sizeof low, "; low-mass haloes f_gamma %g, none where x_HII > %g",
+             m->f_gamma_low_mass, HALO_MODEL_LOW_MASS_X_SUPPRESS);
+  snprintf(buf, size, "%s, %s, N_ion %g, %s%s", f_star, f_esc, m->n_ion, t_s, low);
 }
 
 /* ---- halo lists to sources -------------------------------------------------------------- */

@@ -38,6 +38,7 @@
 #ifndef IONF_HALO_MODEL_H
 #define IONF_HALO_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -116,6 +117,9 @@ double halo_model_low_mass_ndot_per_s(const struct halo_model *m, const struct c
                                       double mass_msun, double t_s);
 /** Whether low-mass haloes in a cell of ionized fraction x_hii are suppressed (x > 0.1). */
 int halo_model_low_mass_suppressed(double x_hii);
+
+/** One line describing the model ("f_star f_gamma 20, f_esc 1, N_ion 1, t_s 10 Myr"). */
+void halo_model_describe(const struct halo_model *m, char *buf, size_t size);
 
 /**
  * The halos as point sources: each halo's Ndot (high-mass class, plus its low-mass class
