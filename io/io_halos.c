@@ -230,13 +230,13 @@ static ionf_err io_halos_read_file(hid_t file, const char *path, const struct io
   struct halo_layout lay = layout_ionfront;
   double h = 1.0, box = spec->box_size;
   IONF_CALL(halo_pick_layout(file, path, spec, &lay));
-  if (lay.positions == HALO_POS_MPC_H) {
-    IONF_CALL(halo_read_h(file, path, &h));
-    box = spec->box_mpc * h; /* the box in the file's Mpc/h */
-  }
   int64_t n_halo = 0;
   double *pos = NULL, *mass = NULL;
   ionf_err rc = halo_read_tables(file, path, &lay, &n_halo, &pos, &mass);
+  if (rc == IONF_OK && lay.positions == HALO_POS_MPC_H) {
+    rc = halo_read_h(file, path, &h);
+    box = spec->box_mpc * h; /* the box in the file's Mpc/h */
+  }
   for (int64_t q = 0; rc == IONF_OK && q < n_halo; ++q)
     if (!(isfinite(mass[q]) && mass[q] >= 0.0))
       rc = ionf_error_set(IONF_ERR_INPUT,

@@ -70,7 +70,7 @@ static int c2ray_number(const char *tok, double *v) {
 }
 
 /* The count on the first line that holds anything; the rest of that line is ignored. */
-static ionf_err c2ray_read_count(struct c2ray_reader *r, long file_bytes, int64_t *count) {
+static ionf_err c2ray_read_count(struct c2ray_reader *r, int64_t *count) {
   char *t = c2ray_next_token(r);
   IONF_CHECK(t, IONF_ERR_INPUT,
              "source list '%s' is empty: a C2-Ray source list starts with the number of sources",
@@ -82,11 +82,6 @@ static ionf_err c2ray_read_count(struct c2ray_reader *r, long file_bytes, int64_
              "source list '%s' line %ld: expected the number of sources (an integer >= 0) "
              "first, got '%s' in '%s'",
              r->path, r->lineno, t, r->shown);
-  /* a record takes at least 2 bytes a number ("1\n") */
-  IONF_CHECK(v <= file_bytes / (2 * C2RAY_COLUMNS), IONF_ERR_INPUT,
-             "source list '%s' line %ld: announces %lld sources, more than its %ld bytes can "
-             "hold",
-             r->path, r->lineno, v, file_bytes);
   c2ray_end_record(r);
   *count = (int64_t)v;
   return IONF_OK;
@@ -131,11 +126,18 @@ static ionf_err c2ray_read_record(struct c2ray_reader *r, int64_t n, double mass
 static ionf_err c2ray_read(struct c2ray_reader *r, long file_bytes, int64_t n,
                            double mass_unit_msun, struct halo_cells *out) {
   int64_t count = 0;
-  IONF_CALL(c2ray_read_count(r, file_bytes, &count));
+  IONF_CALL(c2ray_read_count(r, &count));
   long count_line = r->lineno;
-  IONF_CALL(halo_cells_alloc(count, 1, out));
-  for (int64_t q = 0; q < count; ++q)
+  /* a record takes at least 2 bytes a number ("1\n"): no more room than the file can fill,
+     whatever its first line announces (the reading then ends at the file's end) */
+  int64_t room = file_bytes / (2 * C2RAY_COLUMNS) + 1;
+  IONF_CALL(halo_cells_alloc(count < room ? count : room, 1, out));
+  for (int64_t q = 0; q < count; ++q) {
+    IONF_CHECK(q < out->n, IONF_ERR_INPUT,
+               "source list '%s': its %ld bytes cannot hold the %lld sources announced on line %ld",
+               r->path, file_bytes, (long long)count, count_line);
     IONF_CALL(c2ray_read_record(r, n, mass_unit_msun, q, count, count_line, out));
+  }
   char *extra = c2ray_next_token(r);
   IONF_CHECK(!extra, IONF_ERR_INPUT,
              "source list '%s' line %ld: '%s' follows the %lld sources announced on line %ld",

@@ -182,7 +182,7 @@ static ionf_err config_halos_unused(const struct config_section *f, const char *
                                    const char *why) {
   const struct param_node *u = params_get(f->user, key);
   IONF_CHECK(!u || u->kind == PARAM_NULL, IONF_ERR_CONFIG,
-             "%s: sequence.halos.%s is not used %s; leave it out", f->ctx->name, key, why);
+             "%s: sequence.halos.%s %s; leave it out", f->ctx->name, key, why);
   return IONF_OK;
 }
 
@@ -196,14 +196,15 @@ static ionf_err config_halos_format_keys(struct config_section *f, struct ionf_c
   double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
   seq->halo_position_unit_cm = IONF_MPC_CM;
   if (fmt != HALO_FORMAT_IONFRONT)
-    IONF_CALL(config_halos_unused(f, "position_unit", "with format c2ray or pyc2ray_hdf5 (their "
-                                                      "positions are cells or Mpc/h)"));
+    IONF_CALL(config_halos_unused(f, "position_unit", "is not used with format c2ray or "
+                                                      "pyc2ray_hdf5 (their positions are cells "
+                                                      "or Mpc/h)"));
   if (fmt != HALO_FORMAT_C2RAY) {
-    IONF_CALL(config_halos_unused(f, "mass_unit", "but with format c2ray"));
-    IONF_CALL(config_halos_unused(f, "nbody_mesh", "but with format c2ray"));
+    IONF_CALL(config_halos_unused(f, "mass_unit", "is read with format c2ray only"));
+    IONF_CALL(config_halos_unused(f, "nbody_mesh", "is read with format c2ray only"));
   }
   if (fmt != HALO_FORMAT_PYC2RAY_HDF5)
-    IONF_CALL(config_halos_unused(f, "cell_index_base", "but with format pyc2ray_hdf5"));
+    IONF_CALL(config_halos_unused(f, "cell_index_base", "is read with format pyc2ray_hdf5 only"));
   if (fmt == HALO_FORMAT_IONFRONT) {
     IONF_CALL(config_take(f, "position_unit", "1 Mpc", &n));
     IONF_CALL(config_quantity(ctx, f->path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,
@@ -211,8 +212,10 @@ static ionf_err config_halos_format_keys(struct config_section *f, struct ionf_c
     if (!(seq->halo_position_unit_cm > 0))
       return config_range(ctx, f->path, n, "must be a comoving length > 0");
   } else if (fmt == HALO_FORMAT_C2RAY) {
-    int given_unit = params_get(f->user, "mass_unit") != NULL;
-    int given_mesh = params_get(f->user, "nbody_mesh") != NULL;
+    const struct param_node *unit = params_get(f->user, "mass_unit");
+    const struct param_node *mesh_node = params_get(f->user, "nbody_mesh");
+    int given_unit = unit && unit->kind != PARAM_NULL;
+    int given_mesh = mesh_node && mesh_node->kind != PARAM_NULL;
     IONF_CHECK(given_unit != given_mesh, IONF_ERR_CONFIG,
                "%s: sequence.halos (format c2ray): give %s: C2-Ray source lists hold masses in "
                "units of the mean mass of a cell of the N-body fine mesh; nbody_mesh: N (its "
@@ -254,7 +257,7 @@ static ionf_err config_halos_efficiency(struct config_section *f, struct ionf_co
     IONF_CALL(config_number(ctx, f->path, f_gamma, "a number", &f_gamma_value));
     if (!(f_gamma_value > 0)) return config_range(ctx, f->path, f_gamma, "must be > 0");
   } else {
-    IONF_CALL(config_halos_unused(f, "f_gamma", "with model.f_star.model: dpl"));
+    IONF_CALL(config_halos_unused(f, "f_gamma", "is not used with model.f_star.model: dpl"));
   }
   if (m->accretion == HALO_ACCRETION_CONSTANT) {
     snprintf(f->path, sizeof f->path, "sequence.halos.t_source");
@@ -263,8 +266,9 @@ static ionf_err config_halos_efficiency(struct config_section *f, struct ionf_co
     IONF_CALL(config_quantity(ctx, f->path, t_source, UNIT_TIME, IONF_MYR_S, 0.0, &t_source_s));
     if (!(t_source_s > 0)) return config_range(ctx, f->path, t_source, "must be > 0");
   } else {
-    IONF_CALL(config_halos_unused(f, "t_source", "with model.accretion.model: exponential (the "
-                                                 "lifetime is 1 / (alpha_h (1+z) H(z)))"));
+    IONF_CALL(config_halos_unused(f, "t_source", "is not used with model.accretion.model: "
+                                                 "exponential (the lifetime is 1 / (alpha_h "
+                                                 "(1+z) H(z)))"));
   }
   seq->halo_f_gamma = m->f_gamma = f_gamma_value;
   seq->halo_t_source_s = m->t_source_s = t_source_s;
