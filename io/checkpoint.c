@@ -80,6 +80,57 @@ ionf_err checkpoint_read(const char *path, int64_t n, const struct grid_box *box
 }
 
 /* A string attribute of `obj`, malloc'd (NULL when it cannot be read). */
+/* The list's dataset, checked; *cells malloc'd. */
+static ionf_err read_suppressed(hid_t file, const char *path, int64_t n, int64_t **cells,
+                                int64_t *count) {
+  const char *name = "/low_mass_suppressed_cells";
+  hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
+  IONF_CHECK(dset >= 0, IONF_ERR_IO, "cannot open dataset '%s' of checkpoint '%s'", name, path);
+  hid_t space = H5Dget_space(dset);
+  hsize_t dims[1] = {0};
+  int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  if (rank == 1) H5Sget_simple_extent_dims(space, dims, NULL);
+  if (space >= 0) H5Sclose(space);
+  ionf_err rc = IONF_OK;
+  if (rank != 1)
+    rc = ionf_error_set(IONF_ERR_INPUT, "checkpoint '%s': dataset '%s' is not a list", path, name);
+  int64_t *buf = NULL;
+  if (rc == IONF_OK) {
+    buf = ionf_malloc(dims[0] > 0 ? (size_t)dims[0] * sizeof *buf : 1, "suppressed cells");
+    if (!buf) rc = IONF_ERR_MEM;
+  }
+  if (rc == IONF_OK && dims[0] > 0 &&
+      H5Dread(dset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    rc = ionf_error_set(IONF_ERR_IO, "cannot read dataset '%s' of checkpoint '%s'", name, path);
+  H5Dclose(dset);
+  for (hsize_t q = 0; rc == IONF_OK && q < dims[0]; ++q)
+    if (buf[q] < 0 || buf[q] >= n * n * n)
+      rc = ionf_error_set(IONF_ERR_INPUT,
+                          "checkpoint '%s': dataset '%s' holds cell %lld, outside the %lld^3 grid",
+                          path, name, (long long)buf[q], (long long)n);
+  if (rc != IONF_OK) {
+    free(buf);
+    return rc;
+  }
+  *cells = buf;
+  *count = (int64_t)dims[0];
+  return IONF_OK;
+}
+
+ionf_err checkpoint_read_suppressed_cells(const char *path, int64_t n, int64_t **cells,
+                                          int64_t *count) {
+  *cells = NULL;
+  *count = -1;
+  struct h5_util_quiet quiet;
+  hid_t file;
+  IONF_CALL(h5_util_open_read(path, "checkpoint", &quiet, &file));
+  ionf_err rc = IONF_OK;
+  if (h5_util_path_exists(file, "/low_mass_suppressed_cells"))
+    rc = read_suppressed(file, path, n, cells, count);
+  h5_util_close_read(file, &quiet);
+  return rc;
+}
+
 static char *checkpoint_string_attr(hid_t obj, const char *name) {
   hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
   if (attr < 0) return NULL;

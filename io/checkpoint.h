@@ -34,6 +34,17 @@ IONF_NODISCARD ionf_err checkpoint_read(const char *path, int64_t n, const struc
                                         struct checkpoint_state *state);
 
 /**
+ * The cells whose low-mass haloes the checkpoint's interval left out (dataset
+ * /low_mass_suppressed_cells, io/snapshot.h), malloc'd into *cells (the caller frees) and
+ * their number into *count; *count = -1 and *cells = NULL when the checkpoint has none
+ * (written without low-mass haloes).  Each a flat cell index in [0, n^3).  IONF_ERR_IO /
+ * IONF_ERR_INPUT naming the file when it cannot be read or holds another shape or a cell
+ * outside the grid.
+ */
+IONF_NODISCARD ionf_err checkpoint_read_suppressed_cells(const char *path, int64_t n,
+                                                         int64_t **cells, int64_t *count);
+
+/**
  * The effective configuration of the run that wrote checkpoint `path` (the YAML text
  * of the root attribute 'config' of a grid checkpoint, or of /Header's of a particle
  * checkpoint), malloc'd into *yaml (the caller frees); *yaml = NULL when the file has

@@ -12,24 +12,35 @@
 #include <string.h>
 
 #include "core/constants.h"
+#include "core/path.h"
 #include "io/h5_util.h"
+#include "io/io_halos_c2ray.h"
 
-/* The two layouts: dataset names and how positions are given. */
+/* The HDF5 layouts: dataset names and how positions are given. */
+enum halo_positions {
+  HALO_POS_PHYSICAL,    /* in [0, box] of the layout's length unit */
+  HALO_POS_MPC_H,       /* comoving Mpc/h, divided by the file's attribute h */
+  HALO_POS_CELL_INDEX   /* cell indices, 0- or 1-based */
+};
+
 struct halo_layout {
   const char *pos_name;
   const char *mass_name;
-  int cell_indices_1based; /* pyC²Ray: 1-based cell indices; ionfront: physical positions */
+  enum halo_positions positions;
+  int index_base; /* HALO_POS_CELL_INDEX: the first cell's index */
 };
 
-static const struct halo_layout layout_ionfront = {"/halos/position", "/halos/mass", 0};
-static const struct halo_layout layout_pyc2ray = {"/sources_positions", "/sources_mass", 1};
+static const struct halo_layout layout_ionfront = {"/halos/position", "/halos/mass",
+                                                   HALO_POS_PHYSICAL, 0};
+static const struct halo_layout layout_pyc2ray_legacy = {"/sources_positions", "/sources_mass",
+                                                         HALO_POS_CELL_INDEX, 1};
 
 /* ---- Eq. 20 ---------------------------------------------------------------------- */
 
 double io_halos_ndot_per_s(double mass_msun, double f_gamma, double t_source_s,
                            const struct cosmology *c) {
-  return f_gamma * (mass_msun * IONF_M_SUN_G) * c->omega_b /
-         (c->omega_m * IONF_PROTON_MASS_G * t_source_s);
+  struct halo_model m = halo_model_f_gamma(f_gamma, t_source_s);
+  return halo_model_ndot_per_s(&m, c, mass_msun, t_source_s);
 }
 
 /* ---- file names ------------------------------------------------------------------- */
@@ -104,39 +115,43 @@ static ionf_err halo_cell_from_position(double p, double box_size, int64_t n, co
   return IONF_OK;
 }
 
-/* pyC²Ray: a 1-based cell index v (integral, 1..n) -> 0-based cell. */
-static ionf_err halo_cell_from_index(double v, int64_t n, const char *path, const char *name,
-                                     int64_t h, int d, int32_t *cell) {
+/* A cell index v of a list whose first cell is `base` (integral, base..base+n-1) -> cell. */
+static ionf_err halo_cell_from_index(double v, int base, int64_t n, const char *path,
+                                     const char *name, int64_t h, int d, int32_t *cell) {
   char vv[32];
-  IONF_CHECK(isfinite(v) && v == floor(v) && v >= 1.0 && v <= (double)n, IONF_ERR_INPUT,
-             "%s: dataset '%s': halo %lld has %c = %s; pyC2Ray source positions are "
-             "1-based cell indices, integers in 1..%lld",
-             path, name, (long long)h, axis_name[d], halo_number_text(vv, sizeof vv, v),
-             (long long)n);
-  *cell = (int32_t)((int64_t)v - 1);
+  double lo = (double)base, hi = (double)(n - 1 + base);
+  IONF_CHECK(isfinite(v) && v == floor(v) && v >= lo && v <= hi, IONF_ERR_INPUT,
+             "%s: dataset '%s': halo %lld has %c = %s; the source positions are %d-based cell "
+             "indices here, integers in %d..%lld%s",
+             path, name, (long long)h, axis_name[d], halo_number_text(vv, sizeof vv, v), base,
+             base, (long long)(n - 1 + base),
+             base == 1 ? "" : " (sequence.halos.cell_index_base: 1 reads 1-based ones)");
+  *cell = (int32_t)((int64_t)v - base);
   return IONF_OK;
 }
 
-/* Read, check and convert; the list is not merged yet. */
-static ionf_err io_halos_read_file(hid_t file, const char *path, double box_size, int64_t n,
-                                   double f_gamma, double t_source_s, const struct cosmology *c,
-                                   struct source_list *out) {
-  const struct halo_layout *lay;
-  if (h5_util_path_exists(file, "/halos"))
-    lay = &layout_ionfront;
-  else if (h5_util_path_exists(file, layout_pyc2ray.pos_name) ||
-           h5_util_path_exists(file, layout_pyc2ray.mass_name))
-    lay = &layout_pyc2ray;
-  else
-    return ionf_error_set(IONF_ERR_INPUT,
-                          "halo catalogue '%s' has neither '/halos/position' and '/halos/mass' "
-                          "(ionfront layout) nor 'sources_positions' and 'sources_mass' (pyC2Ray "
-                          "layout)",
-                          path);
+/* Halo h's cell from its position row p (3 values) in the layout's terms. */
+static ionf_err halo_cell(const struct halo_layout *lay, const struct io_halos_layout *spec,
+                          double box, const double *p, const char *path, int64_t h,
+                          int32_t *cell) {
+  for (int d = 0; d < 3; ++d) {
+    if (lay->positions == HALO_POS_CELL_INDEX)
+      IONF_CALL(halo_cell_from_index(p[d], lay->index_base, spec->n, path, lay->pos_name, h, d,
+                                     &cell[d]));
+    else
+      IONF_CALL(halo_cell_from_position(p[d], box, spec->n, path, lay->pos_name, h, d, &cell[d]));
+  }
+  return IONF_OK;
+}
 
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/* The datasets of `lay`: positions (n x 3) and masses (n) as doubles (malloc'd). */
+static ionf_err halo_read_tables(hid_t file, const char *path, const struct halo_layout *lay,
+                                 int64_t *n_halo, double **pos, double **mass) {
   hid_t dpos = H5I_INVALID_HID, dmass = H5I_INVALID_HID;
   hsize_t pdims[2] = {0, 0}, mdims[1] = {0};
-  double *pos = NULL, *mass = NULL;
+  *pos = *mass = NULL;
   ionf_err rc = h5_util_open_table(file, path, "halo catalogue", lay->pos_name, 2, 0, &dpos, pdims);
   if (rc == IONF_OK) rc = h5_util_open_table(file, path, "halo catalogue", lay->mass_name, 1, 0, &dmass, mdims);
   if (rc == IONF_OK && mdims[0] != pdims[0])
@@ -146,79 +161,159 @@ static ionf_err io_halos_read_file(hid_t file, const char *path, double box_size
                         lay->mass_name, path, (unsigned long long)mdims[0],
                         (unsigned long long)pdims[0], lay->pos_name,
                         (unsigned long long)pdims[0]);
-  int64_t n_halo = (int64_t)pdims[0];
+  *n_halo = (int64_t)pdims[0];
   if (rc == IONF_OK && (uint64_t)pdims[0] > SIZE_MAX / (4 * sizeof(double)))
     rc = ionf_error_set(IONF_ERR_MEM, "halo catalogue '%s': %llu halos do not fit in memory",
                         path, (unsigned long long)pdims[0]);
   if (rc == IONF_OK) {
-    pos = ionf_malloc((size_t)n_halo * 3 * sizeof(double), "halo positions");
-    mass = ionf_malloc((size_t)n_halo * sizeof(double), "halo masses");
-    if (!pos || !mass) rc = IONF_ERR_MEM;
+    size_t count = *n_halo > 0 ? (size_t)*n_halo : 1;
+    *pos = ionf_malloc(count * 3 * sizeof(double), "halo positions");
+    *mass = ionf_malloc(count * sizeof(double), "halo masses");
+    if (!*pos || !*mass) rc = IONF_ERR_MEM;
   }
-  if (rc == IONF_OK && n_halo > 0) rc = h5_read_doubles(dpos, path, lay->pos_name, pos);
-  if (rc == IONF_OK && n_halo > 0) rc = h5_read_doubles(dmass, path, lay->mass_name, mass);
+  if (rc == IONF_OK && *n_halo > 0) rc = h5_read_doubles(dpos, path, lay->pos_name, *pos);
+  if (rc == IONF_OK && *n_halo > 0) rc = h5_read_doubles(dmass, path, lay->mass_name, *mass);
   if (dpos >= 0) H5Dclose(dpos);
   if (dmass >= 0) H5Dclose(dmass);
+  return rc;
+}
 
-  /* Check every halo before allocating the list; count those that emit. */
-  int64_t n_emit = 0;
-  for (int64_t h = 0; rc == IONF_OK && h < n_halo; ++h) {
-    if (!(isfinite(mass[h]) && mass[h] >= 0.0))
-      rc = ionf_error_set(IONF_ERR_INPUT,
-                          "%s: dataset '%s': halo %lld has mass %g Msun; must be finite and >= 0",
-                          path, lay->mass_name, (long long)h, mass[h]);
-    else if (mass[h] > 0.0)
-      ++n_emit;
+/* pyc2ray_hdf5 halo lists: the root attribute h (Mpc/h and Msun/h to Mpc and Msun). */
+static ionf_err halo_read_h(hid_t file, const char *path, double *h) {
+  IONF_CHECK(H5Aexists(file, "h") > 0, IONF_ERR_INPUT,
+             "halo list '%s' has datasets 'pos' and 'mass' (pyC2Ray's halo list, positions in "
+             "Mpc/h, masses in Msun/h) but no root attribute 'h' to convert them",
+             path);
+  IONF_CALL(h5_util_attr_get(file, path, "h", H5T_NATIVE_DOUBLE, h));
+  IONF_CHECK(isfinite(*h) && *h > 0.0 && *h < 10.0, IONF_ERR_INPUT,
+             "halo list '%s': root attribute h = %g; expected the Hubble parameter in (0, 10)",
+             path, *h);
+  return IONF_OK;
+}
+
+/* Which HDF5 layout a file of `spec`'s format holds. */
+static ionf_err halo_pick_layout(hid_t file, const char *path, const struct io_halos_layout *spec,
+                                 struct halo_layout *lay) {
+  int cells = h5_util_path_exists(file, "/sources_positions") ||
+              h5_util_path_exists(file, "/sources_mass");
+  if (spec->format == HALO_FORMAT_IONFRONT) {
+    if (h5_util_path_exists(file, "/halos")) *lay = layout_ionfront;
+    else if (cells) *lay = layout_pyc2ray_legacy;
+    else
+      return ionf_error_set(IONF_ERR_INPUT,
+                            "halo catalogue '%s' has neither '/halos/position' and '/halos/mass' "
+                            "(ionfront layout) nor 'sources_positions' and 'sources_mass' "
+                            "(pyC2Ray layout)",
+                            path);
+    return IONF_OK;
   }
-  if (rc == IONF_OK) rc = sources_alloc(n_emit, out);
-  int64_t q = 0;
-  for (int64_t h = 0; rc == IONF_OK && h < n_halo; ++h) {
-    int32_t cell[3];
-    for (int d = 0; d < 3 && rc == IONF_OK; ++d)
-      rc = lay->cell_indices_1based
-               ? halo_cell_from_index(pos[3 * h + d], n, path, lay->pos_name, h, d, &cell[d])
-               : halo_cell_from_position(pos[3 * h + d], box_size, n, path, lay->pos_name, h, d,
-                                         &cell[d]);
-    if (rc != IONF_OK || mass[h] == 0.0) continue;
-    for (int d = 0; d < 3; ++d) out->ijk[3 * q + d] = cell[d];
-    out->ndot_per_s[q] = io_halos_ndot_per_s(mass[h], f_gamma, t_source_s, c);
-    ++q;
+  int halos = h5_util_path_exists(file, "/pos") || h5_util_path_exists(file, "/mass");
+  IONF_CHECK(halos != cells, IONF_ERR_INPUT,
+             "halo file '%s' (format pyc2ray_hdf5) has %s: expected either 'pos', 'mass' and "
+             "the attribute 'h' (a halo list) or 'sources_positions' and 'sources_mass' (a "
+             "source list)",
+             path, halos ? "both a halo list and a source list" : "neither of pyC2Ray's layouts");
+  if (halos) {
+    struct halo_layout l = {"/pos", "/mass", HALO_POS_MPC_H, 0};
+    *lay = l;
+  } else {
+    struct halo_layout l = {"/sources_positions", "/sources_mass", HALO_POS_CELL_INDEX,
+                            spec->cell_index_base};
+    *lay = l;
+  }
+  return IONF_OK;
+}
+
+/* Read, check and convert to cells. */
+static ionf_err io_halos_read_file(hid_t file, const char *path, const struct io_halos_layout *spec,
+                                   struct halo_cells *out) {
+  struct halo_layout lay = layout_ionfront;
+  double h = 1.0, box = spec->box_size;
+  IONF_CALL(halo_pick_layout(file, path, spec, &lay));
+  int64_t n_halo = 0;
+  double *pos = NULL, *mass = NULL;
+  ionf_err rc = halo_read_tables(file, path, &lay, &n_halo, &pos, &mass);
+  if (rc == IONF_OK && lay.positions == HALO_POS_MPC_H) {
+    rc = halo_read_h(file, path, &h);
+    box = spec->box_mpc * h; /* the box in the file's Mpc/h */
+  }
+  for (int64_t q = 0; rc == IONF_OK && q < n_halo; ++q)
+    if (!(isfinite(mass[q]) && mass[q] >= 0.0))
+      rc = ionf_error_set(IONF_ERR_INPUT,
+                          "%s: dataset '%s': halo %lld has mass %g %s; must be finite and >= 0",
+                          path, lay.mass_name, (long long)q, mass[q],
+                          lay.positions == HALO_POS_MPC_H ? "Msun/h" : "Msun");
+  if (rc == IONF_OK) rc = halo_cells_alloc(n_halo, 0, out);
+  for (int64_t q = 0; rc == IONF_OK && q < n_halo; ++q) {
+    rc = halo_cell(&lay, spec, box, pos + 3 * q, path, q, out->ijk + 3 * q);
+    out->mass_msun[q] = mass[q] / h; /* h = 1 but for Msun/h */
   }
   free(pos);
   free(mass);
   return rc;
 }
 
-/* ---- entry ---------------------------------------------------------------------------- */
+/* ---- entries ---------------------------------------------------------------------------- */
+
+static ionf_err io_halos_check_layout(const char *path, const struct io_halos_layout *lay) {
+  IONF_CHECK(lay->n >= 1 && lay->n <= INT32_MAX, IONF_ERR_CONFIG,
+             "halo catalogue '%s': grid size %lld must be in 1..%d", path, (long long)lay->n,
+             (int)INT32_MAX);
+  if (lay->format == HALO_FORMAT_IONFRONT)
+    IONF_CHECK(isfinite(lay->box_size) && lay->box_size > 0.0, IONF_ERR_CONFIG,
+               "halo catalogue '%s': box size %g must be finite and > 0", path, lay->box_size);
+  if (lay->format == HALO_FORMAT_PYC2RAY_HDF5)
+    IONF_CHECK(isfinite(lay->box_mpc) && lay->box_mpc > 0.0 &&
+                   (lay->cell_index_base == 0 || lay->cell_index_base == 1),
+               IONF_ERR_CONFIG, "halo file '%s': box %g Mpc (> 0) or cell index base %d (0 or 1) "
+               "out of range", path, lay->box_mpc, lay->cell_index_base);
+  if (lay->format == HALO_FORMAT_C2RAY)
+    IONF_CHECK(isfinite(lay->mass_unit_msun) && lay->mass_unit_msun > 0.0, IONF_ERR_CONFIG,
+               "source list '%s': mass unit %g Msun must be finite and > 0", path,
+               lay->mass_unit_msun);
+  return IONF_OK;
+}
+
+ionf_err io_halos_read_cells(const char *path, const struct io_halos_layout *lay,
+                             struct halo_cells *out) {
+  IONF_CHECK(path && lay && out, IONF_ERR_INTERNAL, "io_halos_read_cells: NULL argument");
+  memset(out, 0, sizeof *out);
+  IONF_CALL(io_halos_check_layout(path, lay));
+  ionf_err rc;
+  if (lay->format == HALO_FORMAT_C2RAY) {
+    rc = io_halos_c2ray_read(path, lay->n, lay->mass_unit_msun, out);
+  } else {
+    struct h5_util_quiet quiet;
+    hid_t file;
+    IONF_CALL(h5_util_open_read(path, "halo catalogue", &quiet, &file));
+    rc = io_halos_read_file(file, path, lay, out);
+    h5_util_close_read(file, &quiet);
+  }
+  if (rc != IONF_OK) {
+    halo_cells_free(out);
+    ionf_error_trace(__func__, __FILE__, __LINE__);
+  }
+  return rc;
+}
 
 ionf_err io_halos_read(const char *path, double box_size, int64_t n, double f_gamma,
                        double t_source_s, const struct cosmology *c, struct source_list *out) {
   IONF_CHECK(path && c && out, IONF_ERR_INTERNAL, "io_halos_read: NULL argument");
   memset(out, 0, sizeof *out);
-  IONF_CHECK(isfinite(box_size) && box_size > 0.0, IONF_ERR_CONFIG,
-             "halo catalogue '%s': box size %g must be finite and > 0", path, box_size);
-  IONF_CHECK(n >= 1 && n <= INT32_MAX, IONF_ERR_CONFIG,
-             "halo catalogue '%s': grid size %lld must be in 1..%d", path, (long long)n,
-             (int)INT32_MAX);
-  IONF_CHECK(isfinite(f_gamma) && f_gamma > 0.0, IONF_ERR_CONFIG,
-             "halo catalogue '%s': f_gamma = %g; must be finite and > 0", path, f_gamma);
-  IONF_CHECK(isfinite(t_source_s) && t_source_s > 0.0, IONF_ERR_CONFIG,
-             "halo catalogue '%s': source lifetime t_s = %g s; must be finite and > 0", path,
-             t_source_s);
-  IONF_CALL(cosmology_validate(c, "cosmology for the halo catalogue"));
-  IONF_CHECK(c->omega_b > 0.0, IONF_ERR_CONFIG,
-             "halo catalogue '%s': omega_b = %g; halos emit nothing unless omega_b > 0", path,
-             c->omega_b);
-
-  struct h5_util_quiet quiet;
-  hid_t file;
-  IONF_CALL(h5_util_open_read(path, "halo catalogue", &quiet, &file));
-  ionf_err rc = io_halos_read_file(file, path, box_size, n, f_gamma, t_source_s, c, out);
-  h5_util_close_read(file, &quiet);
-  if (rc == IONF_OK) rc = sources_merge_same_cell(out, n);
-  if (rc != IONF_OK) {
-    sources_free(out);
-    ionf_error_trace(__func__, __FILE__, __LINE__);
-  }
+  struct io_halos_layout lay;
+  memset(&lay, 0, sizeof lay);
+  lay.format = HALO_FORMAT_IONFRONT;
+  lay.n = n;
+  lay.box_size = box_size;
+  IONF_CALL(io_halos_check_layout(path, &lay));
+  const struct halo_model m = halo_model_f_gamma(f_gamma, t_source_s);
+  char origin[IONF_PATH_MAX + 32];
+  snprintf(origin, sizeof origin, "halo catalogue '%s'", path);
+  IONF_CALL(halo_model_check(&m, c, origin));
+  struct halo_cells h;
+  IONF_CALL(io_halos_read_cells(path, &lay, &h));
+  ionf_err rc = halo_model_sources(&m, c, t_source_s, &h, NULL, n, out, NULL);
+  halo_cells_free(&h);
+  if (rc != IONF_OK) ionf_error_trace(__func__, __FILE__, __LINE__);
   return rc;
 }

@@ -210,6 +210,20 @@ static int snapshot_root_attrs(hid_t file, const struct snapshot_run *run, const
                                                        meta->next_index)));
 }
 
+/* /low_mass_suppressed_cells: the same list on every rank, so every rank writes it whole
+   (dataset creation is collective under parallel HDF5; the bytes are identical). */
+static ionf_err snapshot_suppressed_cells(hid_t file, const struct snapshot_inputs *in,
+                                          const char *path) {
+  if (!in || in->n_suppressed_cells < 0) return IONF_OK;
+  const hsize_t dims[1] = {(hsize_t)in->n_suppressed_cells};
+  const int64_t none = 0;
+  const void *data = in->n_suppressed_cells > 0 ? (const void *)in->suppressed_cells : &none;
+  if (!h5_util_put_dataset(file, "low_mass_suppressed_cells", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                           1, dims, data))
+    return snapshot_h5_fail(path, "writing /low_mass_suppressed_cells");
+  return IONF_OK;
+}
+
 /* Everything that goes into the open file: root attributes, then /Grid. */
 static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const struct grid *g,
                               const struct fields *fields, const struct snapshot_meta *meta,
@@ -220,6 +234,7 @@ static ionf_err snapshot_fill(hid_t file, const struct snapshot_run *run, const 
   if (comm_size() > 1) MPI_Bcast(created, (int)sizeof created, MPI_CHAR, 0, comm_mpi());
   if (!snapshot_root_attrs(file, run, g, meta, sub, created))
     return snapshot_h5_fail(path, "writing the root attributes");
+  IONF_CALL(snapshot_suppressed_cells(file, meta->inputs, path));
 
   hid_t group = H5Gcreate2(file, "Grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0) return snapshot_h5_fail(path, "creating group /Grid");

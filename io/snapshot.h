@@ -13,7 +13,10 @@
  *     the last step) only when cosmological.  /Grid/dTb [mK] when output.dTb is set.
  *   Production runs (config sequence:) add the inputs of the interval the state
  *     was evolved with: inputs_redshift (double), density_file and halo_file
- *     (strings, when from the sequence), n_sources (int64), Ndot_total_per_s.
+ *     (strings, when from the sequence), n_sources (int64), Ndot_total_per_s; and,
+ *     when low-mass haloes are on (sequence.halos.f_gamma_low_mass > 0), the dataset
+ *     /low_mass_suppressed_cells (int64, the flat cells (i N + j) N + k whose low-mass
+ *     haloes the interval's sources leave out, ascending; a restart takes them back).
  *   Sub-grid models (snapshot_write_subgrid): R_max_cells (double, with
  *     raytracing.mean_free_path: the photon radius of the step that ended at the
  *     snapshot, snapshot 0's at z_initial) and clumping_factor (double, with a constant
@@ -56,6 +59,8 @@ struct snapshot_inputs {
   const char *halo_file;    /*!< "" when the sources do not come from the sequence */
   int64_t n_sources;        /*!< sources after merging per cell */
   double ndot_total_per_s;  /*!< their photons per second */
+  const int64_t *suppressed_cells; /*!< low-mass haloes suppressed in these flat cells */
+  int64_t n_suppressed_cells;      /*!< their number; < 0: low-mass haloes off (no dataset) */
 };
 
 struct snapshot_meta {

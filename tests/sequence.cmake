@@ -13,3 +13,13 @@ set_tests_properties(cli_sequence PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LA
 if(IONFRONT_CUDA)
   ionf_add_test(NAME test_sequence_gpu SOURCES test_sequence_gpu.c LABELS gpu TIMEOUT 600)
 endif()
+# test_halos_sequence: sequence.halos' source models and halo-list formats (c2ray,
+# pyc2ray_hdf5) through the config and the engine: per-source Ndot against hand values,
+# 2-redshift runs, C2-Ray's suppression of low-mass haloes; the config's refusals (CPU).
+ionf_add_test(NAME test_halos_sequence SOURCES test_halos_sequence.c LABELS physics)
+set_tests_properties(test_halos_sequence PROPERTIES ENVIRONMENT OMP_NUM_THREADS=1)
+# cli_halo_formats: C2-Ray and pyC2Ray halo files through the command line: rates by hand,
+# low-mass suppression, 1 vs 2 ranks (slabs), restarts bit for bit, bad inputs.
+add_test(NAME cli_halo_formats COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_halo_formats.sh
+                                       ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
+set_tests_properties(cli_halo_formats PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi TIMEOUT 300)

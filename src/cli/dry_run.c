@@ -19,6 +19,7 @@
 #include "core/ionf_config.h"
 #include "engine/engine.h"
 #include "engine/engine_plan.h"
+#include "grid/halo_model.h"
 #include "mpi/comm.h"
 
 /* The time line of a plan: steps, their lengths, the outputs (rank 0). */
@@ -82,9 +83,17 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
   if (plan.synthetic_pending)
     ionf_message0("synthetic: the run would first make its missing input files (not made, "
                   "not checked by a dry run)");
-  if (plan.n_sources < 0)
-    ionf_message0("sources: from the sequence's halo catalogues, one per redshift (%s)",
-                  plan.synthetic_pending ? "to be made" : "all checked");
+  if (plan.n_sources < 0) {
+    static const char *const formats[] = {"ionfront", "c2ray", "pyc2ray_hdf5"};
+    char model[512], unit[64] = "";
+    halo_model_describe(&cfg->sequence.halo_model, model, sizeof model);
+    if (cfg->sequence.halo_format == HALO_FORMAT_C2RAY)
+      snprintf(unit, sizeof unit, ", mass unit %.6g Msun", cfg->sequence.halo_mass_unit_msun);
+    ionf_message0("sources: from the sequence's halo files (format %s%s), one per redshift (%s); "
+                  "%s",
+                  formats[cfg->sequence.halo_format], unit,
+                  plan.synthetic_pending ? "to be made" : "all checked", model);
+  }
   else if (plan.synthetic_pending && cfg->source_file[0] && plan.n_sources == 0)
     ionf_message0("sources: %s (to be made)", cfg->source_file);
   else if (plan.n_sources > 0 || cfg->n_planes == 0)

@@ -414,6 +414,11 @@ static void print_run_setup(const struct ionf_config *cfg, const struct engine *
                   seq->n_redshifts, seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1], steps,
                   seq->density_pattern[0] ? seq->density_pattern : "material.n_H (diluted)",
                   seq->halo_pattern[0] ? seq->halo_pattern : "sources: (constant)");
+    if (seq->halo_pattern[0]) {
+      char model[512];
+      halo_model_describe(&seq->halo_model, model, sizeof model);
+      ionf_message0("halo sources: %s", model);
+    }
   }
   if (decomp_exchanges(&e->decomp))
     ionf_message0("sources traced by the rank owning their slab: tracing cost of the largest "

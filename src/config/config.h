@@ -128,6 +128,8 @@
 #include "core/path.h"
 #include "chem/clumping.h"
 #include "grid/clumps.h"
+#include "grid/halo_model.h"       /* struct halo_model */
+#include "io/io_halos.h"           /* enum halo_format */
 #include "io/io_sources.h"         /* enum source_format */
 #include "rt/mc/mc.h"              /* struct mc_config */
 #include "rt/mfp.h"
@@ -170,9 +172,16 @@ struct sequence_config {
   char density_pattern[IONF_PATH_MAX]; /*!< printf pattern of the n_H files; "" = material.n_H */
   char density_dataset[256];
   char halo_pattern[IONF_PATH_MAX];    /*!< ... of the halo catalogues; "" = sources: stays */
-  double halo_f_gamma;          /*!< photons per baryon over the source lifetime (Eq. 20) */
-  double halo_t_source_s;       /*!< source lifetime t_s [s] */
+  double halo_f_gamma;          /*!< photons per baryon over the source lifetime (Eq. 20);
+                                     0 when model.f_star is not f_gamma */
+  double halo_t_source_s;       /*!< source lifetime t_s [s]; 0 when model.accretion is
+                                     exponential */
   double halo_position_unit_cm; /*!< comoving length of one position unit (ionfront layout) [cm] */
+  enum halo_format halo_format; /*!< sequence.halos.format */
+  struct halo_model halo_model; /*!< masses to photon rates: f_gamma, t_source, model:,
+                                     f_gamma_low_mass (grid/halo_model.h) */
+  double halo_mass_unit_msun;   /*!< c2ray: Msun per mass unit of the lists */
+  int halo_cell_index_base;     /*!< pyc2ray_hdf5 source lists: 0 or 1 */
 };
 
 /**

@@ -168,6 +168,12 @@ IONF_NODISCARD ionf_err config_subgrid_clumping(struct config_section *chem,
                                                 struct ionf_config *cfg);
 IONF_NODISCARD ionf_err config_subgrid_mfp(struct config_section *rt, struct ionf_config *cfg);
 IONF_NODISCARD ionf_err config_subgrid_check(struct config_ctx *ctx, struct ionf_config *cfg);
+/* sequence.halos.model (config_halo_model.c): read from `halos`' user mapping into `m`
+ * (absent: f_gamma, N_ion 1, f_esc 1, constant accretion; f_gamma, t_source and
+ * f_gamma_low_mass are the caller's to fill); *eff its effective mapping, not attached
+ * (NULL when absent): the caller attaches it or frees it. */
+IONF_NODISCARD ionf_err config_halo_model(struct config_section *halos, struct halo_model *m,
+                                          struct param_node **eff);
 
 /* What a run's species allow (config_species.c): helium needs a spectrum above 24.6 eV,
    ASORA and point sources; case A needs helium. */

@@ -11,6 +11,7 @@
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "io/io_halos.h"
+#include "io/io_halos_c2ray.h"
 
 void config_sequence_file_name(const char *pattern, double z, char *buf, size_t size) {
   io_halos_series_name(buf, size, pattern, z); /* "" unless one number conversion */
@@ -176,33 +177,149 @@ static ionf_err config_sequence_density(struct config_section *s, struct sequenc
   return IONF_OK;
 }
 
-/* sequence.halos {pattern, f_gamma, t_source, position_unit}. */
+/* A key of sequence.halos that the format or model in use does not read: refused by name. */
+static ionf_err config_halos_unused(const struct config_section *f, const char *key,
+                                   const char *why) {
+  const struct param_node *u = params_get(f->user, key);
+  IONF_CHECK(!u || u->kind == PARAM_NULL, IONF_ERR_CONFIG,
+             "%s: sequence.halos.%s %s; leave it out", f->ctx->name, key, why);
+  return IONF_OK;
+}
+
+/* The keys of one format: position_unit (ionfront), mass_unit or nbody_mesh (c2ray),
+   cell_index_base (pyc2ray_hdf5); the others' are refused. */
+static ionf_err config_halos_format_keys(struct config_section *f, struct ionf_config *cfg) {
+  struct config_ctx *ctx = f->ctx;
+  struct sequence_config *seq = &cfg->sequence;
+  struct param_node *n;
+  enum halo_format fmt = seq->halo_format;
+  double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
+  seq->halo_position_unit_cm = IONF_MPC_CM;
+  if (fmt != HALO_FORMAT_IONFRONT)
+    IONF_CALL(config_halos_unused(f, "position_unit", "is not used with format c2ray or "
+                                                      "pyc2ray_hdf5 (their positions are cells "
+                                                      "or Mpc/h)"));
+  if (fmt != HALO_FORMAT_C2RAY) {
+    IONF_CALL(config_halos_unused(f, "mass_unit", "is read with format c2ray only"));
+    IONF_CALL(config_halos_unused(f, "nbody_mesh", "is read with format c2ray only"));
+  }
+  if (fmt != HALO_FORMAT_PYC2RAY_HDF5)
+    IONF_CALL(config_halos_unused(f, "cell_index_base", "is read with format pyc2ray_hdf5 only"));
+  if (fmt == HALO_FORMAT_IONFRONT) {
+    IONF_CALL(config_take(f, "position_unit", "1 Mpc", &n));
+    IONF_CALL(config_quantity(ctx, f->path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,
+                              &seq->halo_position_unit_cm));
+    if (!(seq->halo_position_unit_cm > 0))
+      return config_range(ctx, f->path, n, "must be a comoving length > 0");
+  } else if (fmt == HALO_FORMAT_C2RAY) {
+    const struct param_node *unit = params_get(f->user, "mass_unit");
+    const struct param_node *mesh_node = params_get(f->user, "nbody_mesh");
+    int given_unit = unit && unit->kind != PARAM_NULL;
+    int given_mesh = mesh_node && mesh_node->kind != PARAM_NULL;
+    IONF_CHECK(given_unit != given_mesh, IONF_ERR_CONFIG,
+               "%s: sequence.halos (format c2ray): give %s: C2-Ray source lists hold masses in "
+               "units of the mean mass of a cell of the N-body fine mesh; nbody_mesh: N (its "
+               "cells per side, e.g. 6144 for CubeP3M's 114/h Mpc box) computes that unit from "
+               "the box and the cosmology, mass_unit: M gives it in Msun (1 for lists in Msun)",
+               ctx->name, given_unit ? "only one of mass_unit and nbody_mesh" : "mass_unit or nbody_mesh");
+    if (given_unit) {
+      IONF_CALL(config_positive(f, "mass_unit", NULL, "Msun per mass unit of the lists",
+                                &seq->halo_mass_unit_msun));
+    } else {
+      int64_t mesh = 0;
+      IONF_CALL(config_take(f, "nbody_mesh", NULL, &n));
+      IONF_CALL(config_int(ctx, f->path, n, 1, 1000000, &mesh));
+      struct cosmology c = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
+      seq->halo_mass_unit_msun = io_halos_c2ray_mass_unit_msun(&c, cfg->box_size_cm, mesh);
+    }
+  } else {
+    int64_t base = 0;
+    IONF_CALL(config_take(f, "cell_index_base", "0", &n));
+    IONF_CALL(config_int(ctx, f->path, n, 0, 1, &base));
+    seq->halo_cell_index_base = (int)base;
+  }
+  return IONF_OK;
+}
+
+/* sequence.halos: f_gamma (f_star f_gamma), t_source (constant accretion) and
+   f_gamma_low_mass (format c2ray) as the model needs them. */
+static ionf_err config_halos_efficiency(struct config_section *f, struct ionf_config *cfg,
+                                        struct param_node *f_gamma, struct param_node *t_source) {
+  struct config_ctx *ctx = f->ctx;
+  struct sequence_config *seq = &cfg->sequence;
+  struct halo_model *m = &seq->halo_model;
+  struct param_node *n;
+  double f_gamma_value = 0.0, t_source_s = 0.0;
+  if (m->f_star == HALO_FSTAR_F_GAMMA) {
+    snprintf(f->path, sizeof f->path, "sequence.halos.f_gamma");
+    IONF_CALL(config_require(f, f_gamma, "ionizing photons per baryon in halos over the source "
+                                         "lifetime"));
+    IONF_CALL(config_number(ctx, f->path, f_gamma, "a number", &f_gamma_value));
+    if (!(f_gamma_value > 0)) return config_range(ctx, f->path, f_gamma, "must be > 0");
+  } else {
+    IONF_CALL(config_halos_unused(f, "f_gamma", "is not used with model.f_star.model: dpl"));
+  }
+  if (m->accretion == HALO_ACCRETION_CONSTANT) {
+    snprintf(f->path, sizeof f->path, "sequence.halos.t_source");
+    IONF_CALL(config_require(f, t_source, "the source lifetime, e.g. '10 Myr'; a bare number is "
+                                          "in Myr"));
+    IONF_CALL(config_quantity(ctx, f->path, t_source, UNIT_TIME, IONF_MYR_S, 0.0, &t_source_s));
+    if (!(t_source_s > 0)) return config_range(ctx, f->path, t_source, "must be > 0");
+  } else {
+    IONF_CALL(config_halos_unused(f, "t_source", "is not used with model.accretion.model: "
+                                                 "exponential (the lifetime is 1 / (alpha_h "
+                                                 "(1+z) H(z)))"));
+  }
+  seq->halo_f_gamma = m->f_gamma = f_gamma_value;
+  seq->halo_t_source_s = m->t_source_s = t_source_s;
+  IONF_CALL(config_take(f, "f_gamma_low_mass", "0", &n));
+  IONF_CALL(config_number(ctx, f->path, n, "a number", &m->f_gamma_low_mass));
+  if (!(m->f_gamma_low_mass >= 0.0 && m->f_gamma_low_mass < 1e300))
+    return config_range(ctx, f->path, n, "must be >= 0");
+  IONF_CHECK(m->f_gamma_low_mass == 0.0 || seq->halo_format == HALO_FORMAT_C2RAY, IONF_ERR_CONFIG,
+             "%s: sequence.halos.f_gamma_low_mass = %s needs format: c2ray (only C2-Ray source "
+             "lists carry the masses of low-mass haloes)",
+             ctx->name, n->scalar ? n->scalar : "");
+  char origin[IONF_PATH_MAX + 32];
+  snprintf(origin, sizeof origin, "%s: sequence.halos", ctx->name);
+  struct cosmology c = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
+  return halo_model_check(m, &c, origin);
+}
+
+/* sequence.halos {pattern, format, f_gamma, t_source, f_gamma_low_mass, position_unit,
+   mass_unit, nbody_mesh, cell_index_base, model}. */
 static ionf_err config_sequence_halos(struct config_section *s, struct ionf_config *cfg) {
-  static const char *const keys[] = {"pattern", "f_gamma", "t_source", "position_unit"};
-  struct config_ctx *ctx = s->ctx;
+  static const char *const keys[] = {"pattern",         "format",     "f_gamma",
+                                     "t_source",        "f_gamma_low_mass", "position_unit",
+                                     "mass_unit",       "nbody_mesh", "cell_index_base",
+                                     "model"};
+  static const char *const formats[] = {"ionfront", "c2ray", "pyc2ray_hdf5"};
   struct sequence_config *seq = &cfg->sequence;
   struct config_section f;
-  struct param_node *n;
+  struct param_node *n, *f_gamma, *t_source;
+  int fmt = 0;
   IONF_CALL(config_sequence_part(s, "halos", "sequence.halos", keys, CONFIG_N(keys),
                                  "{pattern: \"halos_z%.3f.h5\", f_gamma: NUMBER, t_source: TIME}",
                                  &f));
   IONF_CALL(config_take(&f, "pattern", NULL, &n));
-  IONF_CALL(config_require(&f, n, "the HDF5 halo catalogues, e.g. \"halos_z%.3f.h5\""));
+  IONF_CALL(config_require(&f, n, "the halo files, e.g. \"halos_z%.3f.h5\""));
   IONF_CALL(config_pattern(&f, n, seq->halo_pattern, sizeof seq->halo_pattern));
-  IONF_CALL(config_positive(&f, "f_gamma", NULL,
-                            "ionizing photons per baryon in halos over the source lifetime",
-                            &seq->halo_f_gamma));
-  IONF_CALL(config_take(&f, "t_source", NULL, &n));
-  IONF_CALL(config_require(&f, n, "the source lifetime, e.g. '10 Myr'; a bare number is in Myr"));
-  IONF_CALL(config_quantity(ctx, f.path, n, UNIT_TIME, IONF_MYR_S, 0.0, &seq->halo_t_source_s));
-  if (!(seq->halo_t_source_s > 0)) return config_range(ctx, f.path, n, "must be > 0");
-  double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
-  IONF_CALL(config_take(&f, "position_unit", "1 Mpc", &n));
-  IONF_CALL(config_quantity(ctx, f.path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,
-                            &seq->halo_position_unit_cm));
-  if (!(seq->halo_position_unit_cm > 0))
-    return config_range(ctx, f.path, n, "must be a comoving length > 0");
-  return IONF_OK;
+  IONF_CALL(config_take_enum(&f, "format", "ionfront", formats, CONFIG_N(formats), &fmt));
+  seq->halo_format = fmt == 1 ? HALO_FORMAT_C2RAY
+                              : (fmt == 2 ? HALO_FORMAT_PYC2RAY_HDF5 : HALO_FORMAT_IONFRONT);
+  IONF_CALL(config_take(&f, "f_gamma", NULL, &f_gamma));
+  IONF_CALL(config_take(&f, "t_source", NULL, &t_source));
+  /* the model decides which of f_gamma and t_source it reads; it is shown last */
+  struct param_node *model_eff = NULL;
+  IONF_CALL(config_halo_model(&f, &seq->halo_model, &model_eff));
+  ionf_err rc = config_halos_efficiency(&f, cfg, f_gamma, t_source);
+  if (rc == IONF_OK) rc = config_halos_format_keys(&f, cfg);
+  if (rc == IONF_OK && model_eff) {
+    rc = params_map_set(f.eff, "model", model_eff);
+    model_eff = NULL;
+  }
+  params_free(model_eff);
+  return rc;
 }
 
 /* sequence: redshifts, their times and steps, the outputs, t_end, the file patterns. */

@@ -38,6 +38,10 @@ static ionf_err config_synthetic_eor(struct config_ctx *ctx, struct config_secti
              "%s: synthetic.kind = eor writes the density as dataset 'n_H', but "
              "sequence.density.dataset = '%s'",
              ctx->name, seq->density_dataset);
+  IONF_CHECK(seq->halo_format == HALO_FORMAT_IONFRONT, IONF_ERR_CONFIG,
+             "%s: synthetic.kind = eor writes ionfront's halo catalogues, but "
+             "sequence.halos.format is not ionfront",
+             ctx->name);
   IONF_CHECK(fabs(seq->halo_position_unit_cm / IONF_MPC_CM - 1.0) < 1e-9, IONF_ERR_CONFIG,
              "%s: synthetic.kind = eor writes halo positions in comoving Mpc, but "
              "sequence.halos.position_unit is %g Mpc",

@@ -79,6 +79,7 @@ void engine_destroy(struct engine *e) {
   photo_tables_free(&e->tables);
   bands_free(&e->bands);
   sources_free(&e->sources);
+  free(e->seq_suppressed_cells);
   fields_free(&e->fields);
   free(e);
 }

@@ -103,6 +103,11 @@ struct engine {
   int seq_interval;              /*!< production runs: the interval whose inputs are loaded (-1: none) */
   char seq_density_file[IONF_PATH_MAX + 64]; /*!< its density file ("" if not from the sequence) */
   char seq_halo_file[IONF_PATH_MAX + 64];    /*!< its halo catalogue ("" if not from the sequence) */
+  int64_t *seq_suppressed_cells; /*!< low-mass haloes on: the flat cells (i N + j) N + k whose
+                                      low-mass haloes the interval leaves out, ascending (malloc'd) */
+  int64_t seq_n_suppressed;      /*!< their number; -1: low-mass haloes off */
+  int seq_suppressed_given;      /*!< a restart put its checkpoint's list there: the next
+                                      sequence_load takes it instead of judging the cells */
   int mc_on;                     /*!< raytracing.method montecarlo */
   struct mc_state mc;            /*!< seed, step, packets; the Monte Carlo tracer borrows it */
   double *gamma_rel_err;         /*!< Monte Carlo: estimated relative error of Gamma (at outputs) */

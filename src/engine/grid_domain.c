@@ -168,6 +168,7 @@ static ionf_err grid_fields_make(struct engine *e, enum decomp_kind kind) {
   e->slab_units = e->grid.n; /* slabs of i-planes */
   e->slab_unit_cells = e->grid.n * e->grid.n;
   e->seq_interval = -1;
+  e->seq_n_suppressed = -1;
   IONF_CALL(fields_alloc(grid_box_cells(&e->grid.box), !cfg->isothermal,
                          config_views_species_count(cfg), &e->fields));
   e->fields.abundance_he = cfg->abundance_he;

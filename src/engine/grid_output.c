@@ -84,6 +84,8 @@ static struct snapshot_meta snapshot_meta_now(const struct engine *e, int index,
     in->halo_file = e->seq_halo_file;
     in->n_sources = e->sources.n;
     in->ndot_total_per_s = e->ndot_total_per_s;
+    in->suppressed_cells = e->seq_suppressed_cells;
+    in->n_suppressed_cells = e->seq_n_suppressed;
     meta.inputs = in;
   }
   return meta;
@@ -157,6 +159,23 @@ ionf_err grid_write_checkpoint(struct engine *e, int next_index, char *path, siz
   return snapshot_write(&run, &e->grid, &e->fields, &meta, path, size);
 }
 
+/* Low-mass haloes on: the cells the checkpoint's interval suppressed them in, for the
+   next sequence_load (the cells' x_HII has moved on since the interval began). */
+static ionf_err restart_suppressed(struct engine *e, const char *path) {
+  int64_t *cells = NULL, count = -1;
+  IONF_CALL(checkpoint_read_suppressed_cells(path, e->grid.n, &cells, &count));
+  IONF_CHECK(count >= 0, IONF_ERR_INPUT,
+             "checkpoint '%s' has no dataset 'low_mass_suppressed_cells': it was not written by "
+             "a run with sequence.halos.f_gamma_low_mass > 0, so which cells' low-mass haloes "
+             "its interval left out is unknown",
+             path);
+  free(e->seq_suppressed_cells);
+  e->seq_suppressed_cells = cells;
+  e->seq_n_suppressed = count;
+  e->seq_suppressed_given = 1;
+  return IONF_OK;
+}
+
 ionf_err grid_restart(struct engine *e, const char *path) {
   struct checkpoint_state st;
   IONF_CALL(checkpoint_read(path, e->grid.n, &e->grid.box, e->fields.n_species, e->fields.x_ion,
@@ -174,7 +193,10 @@ ionf_err grid_restart(struct engine *e, const char *path) {
                "ionfront?); a production run cannot continue from it",
                path);
     int interval = sequence_interval_ending_at(seq, st.time_s, 1e-9 * e->cfg->dt_s);
-    if (interval != e->seq_interval) IONF_CALL(sequence_load(e, interval, 0));
+    if (interval != e->seq_interval) {
+      if (seq->halo_model.f_gamma_low_mass > 0.0) IONF_CALL(restart_suppressed(e, path));
+      IONF_CALL(sequence_load(e, interval, 0));
+    }
   }
   if (e->cfg->cosmological && st.density_redshift >= 0.0) {
     /* n_H as diluted up to the checkpoint, bit for bit (re-diluting would round

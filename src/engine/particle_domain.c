@@ -276,6 +276,7 @@ ionf_err engine_create_particles(const struct sph_config *cfg, sph_trace_fn trac
   e->domain = &particle_domain_ops;
   e->particles->cfg = cfg;
   e->seq_interval = -1;
+  e->seq_n_suppressed = -1;
   ionf_err rc = particle_setup(e, trace);
   ionf_err any;
   IONF_CALL(comm_agree(rc, &any));
