@@ -470,7 +470,8 @@ class Engine:
         with the redshift at the step's start and its length [s], returns (positions, ndot_per_s)
         (positions (n, 3) in `units`, "cells" or "cm"; photons/s), or None to keep the last ones.
         on_step: on_step(engine, iterations), called after each step (analysis, outputs).
-        Returns the iterations of the steps (a list).  Collective."""
+        Returns the iterations of the steps (a list).  Collective: under MPI every rank calls
+        it, and its source function returns the same sources on every rank."""
         steps = int(steps)
         if steps < 1:
             raise ValueError(f"steps = {steps}: at least 1")
