@@ -261,6 +261,51 @@ ionf_status ionf_engine_write_checkpoint(ionf_engine *engine, char *path, size_t
     particles, the same grid size or particle set).  Right after creation.  Collective. */
 ionf_status ionf_engine_restart(ionf_engine *engine, const char *checkpoint_path);
 
+/*
+ * Redshifts and cosmology (grid engines; added after API version 2 without changing it:
+ * a library without them lacks the symbols).  A grid run always has a flat LCDM
+ * background (the config's cosmology: section, or its defaults) that dates its times:
+ * time 0 is cosmology.z_initial.  When cosmology.cosmological is true the box expands
+ * (each step at the redshift of its middle, C2-Ray's convention: n_H diluted as (1+z)^3,
+ * the proper cell size as 1/(1+z)); when false the dates change nothing in the physics
+ * (pyC2Ray's test runs).  A particle engine is static and has none: IONF_STATUS_USAGE.
+ * None is collective; every rank gets the same answers.
+ */
+
+/**
+ * The run's cosmology: *cosmological 1 when the box expands, else 0; h = H0 / (100
+ * km/s/Mpc), Omega_m, Omega_b, Omega_Lambda (1 - Omega_m: flat), T_cmb0 [K] today and
+ * z_initial, the redshift at time 0.  Any output pointer may be NULL.
+ */
+ionf_status ionf_engine_cosmology(const ionf_engine *engine, int *cosmological, double *h,
+                                  double *omega_m, double *omega_b, double *omega_lambda,
+                                  double *t_cmb0_k, double *z_initial);
+/**
+ * The redshift at the engine's current time.  In a production run (sequence:) standing on
+ * one of its listed redshifts, that redshift exactly; otherwise the redshift at the cosmic
+ * age age(z_initial) + time_s.
+ */
+ionf_status ionf_engine_redshift(const ionf_engine *engine, double *z);
+/** The cosmic age [s] at redshift z (> -1, finite); a redshift's simulation time is
+    age(z) - age(z_initial). */
+ionf_status ionf_engine_age_at_redshift(const ionf_engine *engine, double z, double *age_s);
+/** The redshift at cosmic age age_s [s] (> 0, finite): the inverse of
+    ionf_engine_age_at_redshift. */
+ionf_status ionf_engine_redshift_at_age(const ionf_engine *engine, double age_s, double *z);
+/** The Hubble rate H(z) [1/s] at redshift z (> -1, finite). */
+ionf_status ionf_engine_hubble(const ionf_engine *engine, double z, double *hubble_per_s);
+/**
+ * Set the hydrogen density of this rank's cells (`count` = the local box's cells, as
+ * ionf_engine_set_field) as the density of redshift z: n_h_cm3 is proper [cm^-3] at z
+ * (finite, > -1).  In an expanding box the next step dilutes it from z to the redshift of
+ * its middle, and so on (a density read per redshift, as a pyC2Ray script's, set at the
+ * start of that redshift's steps).  In a static run z only has to be valid: this is
+ * ionf_engine_set_field(engine, "n_H", ...).  Refused values (negative, NaN) leave n_H
+ * and its redshift as they were.  Collective; synchronizes the GPU.
+ */
+ionf_status ionf_engine_set_density(ionf_engine *engine, const double *n_h_cm3, int64_t count,
+                                    double z);
+
 #ifdef __cplusplus
 }
 #endif

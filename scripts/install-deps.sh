@@ -10,6 +10,7 @@ packages=(
   libchealpix-dev
   python3 python3-numpy python3-h5py python3-matplotlib
   python3-pytest python3-mpi4py
+  python3-venv                 # `pip install .` into a virtual environment (tests/api/pip_install.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,7 +9,8 @@
 # they run `ionfront` on the CPU backend, which in CI (nvcc, no GPU) is what the CUDA
 # build's validation tests already run; everything else (unit, CLI, API, Python tests)
 # runs in both builds, since it exercises what differs between them (backend choice,
-# the stubs that replace CUDA code, the shared library).
+# the stubs that replace CUDA code, the shared library).  The test pip_install (`pip
+# install .` of a clone, CPU only) runs in build/ only: it does not use the build it is in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -19,7 +20,7 @@ cuda_build=0
 grep -q '^IONFRONT_CUDA:BOOL=ON' build/CMakeCache.txt && cuda_build=1
 if [ "$cuda_build" = 1 ]; then
   IONF_BUILD_DIR=build-cpu scripts/build.sh -DIONFRONT_WERROR=ON -DIONFRONT_CUDA=OFF \
-    -DIONFRONT_VALIDATION_TESTS=OFF "$@"
+    -DIONFRONT_VALIDATION_TESTS=OFF -DIONFRONT_PIP_INSTALL_TEST=OFF "$@"
 fi
 status=0
 echo "== ctest: build/ (CUDA: $([ "$cuda_build" = 1 ] && echo yes || echo no))"

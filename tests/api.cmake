@@ -53,6 +53,16 @@ add_test(NAME python_ionfront
 set_tests_properties(python_ionfront PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi
                      TIMEOUT 300)
 
+# `pip install .` in a fresh clone, into a new venv (CPU only; skipped when pip cannot reach
+# PyPI): import ionfront with no environment variable, a run through the package, the
+# installed commands.  Labels pip, network.  It builds its own copy from the clone, the same
+# whatever this build is: scripts/test.sh registers it in one of its two builds.
+if(IONFRONT_PIP_INSTALL_TEST)
+  ionf_add_test(NAME pip_install SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/api/pip_install.sh
+                ARGS ${CMAKE_SOURCE_DIR} ${IONF_SYSTEM_PYTHON} PROCESSORS 2 LABELS pip network
+                TIMEOUT 1200)
+endif()
+
 # install into a temporary prefix; find_package(ionfront), pkg-config and Python use it
 add_test(NAME api_install_consumer COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api/install_consumer.sh
                                            ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${IONF_SYSTEM_PYTHON})

@@ -15,8 +15,15 @@ arrays cross without copies: fields are NumPy views on the engine's host arrays
 (np.ctypeslib.as_array) and inputs are passed by pointer when already C-contiguous
 float64.
 
-The library is found at $IONFRONT_LIBRARY, next to this package (libionfront.so), in
-the prefix `cmake --install` put it in, or on the system's library path.
+The library is found at $IONFRONT_LIBRARY, next to this package (libionfront.so, where
+`pip install .` from the repository's root puts it), in the prefix `cmake --install` put
+it in, or on the system's library path.
+
+A pyC2Ray script's workflow (python/examples/pyc2ray_tutorial.py): e.z, e.cosmology,
+e.hubble_per_s(z), e.age_at_redshift(z), e.redshift_at_time(t); per redshift slice
+e.set_density(n_H, z=zi) (a NumPy density of that redshift) and
+e.evolve_to(zf, steps=k, sources=fn) (k equal steps, fn(engine, z, dt_s) -> (positions,
+Ndot) before each); fields e.x_HII, e.Gamma_HI, e.T, e.n_H as NumPy views.
 
 Messages: the library prints nothing itself.  Its progress lines (output.progress) and
 warnings go to the `logging` logger "ionfront" (INFO and WARNING records) unless
@@ -364,6 +371,126 @@ class Engine:
     def restart(self, checkpoint_path):
         """Continue from a checkpoint (right after creation).  Collective."""
         _check(_LIB.ionf_engine_restart(self._h, os.fspath(checkpoint_path).encode()), self._h)
+
+    # -- redshifts and cosmology (grid runs): a pyC2Ray script's workflow
+    #
+    # Every grid run has a flat LCDM background (the config's cosmology: section or its
+    # defaults) that dates its times, time 0 being cosmology.z_initial; the box expands
+    # only when cosmology.cosmological is true (a static run's dates change nothing, as in
+    # pyC2Ray's test runs).  None of these calls is collective, except set_density and
+    # evolve_to.
+    def _cosmology(self):
+        flag = ctypes.c_int()
+        vals = [ctypes.c_double() for _ in range(6)]
+        _check(_LIB.ionf_engine_cosmology(self._h, ctypes.byref(flag),
+                                          *[ctypes.byref(v) for v in vals]), self._h)
+        return flag.value, [v.value for v in vals]
+
+    @property
+    def cosmological(self):
+        """True when the box expands (cosmology.cosmological)."""
+        return bool(self._cosmology()[0])
+
+    @property
+    def cosmology(self):
+        """The run's flat LCDM: a dict of h, Omega_m, Omega_b, Omega_Lambda, T_cmb [K] (today)
+        and z_initial (the redshift at time 0)."""
+        _, (h, om, ob, ol, tcmb, z0) = self._cosmology()
+        return {"h": h, "Omega_m": om, "Omega_b": ob, "Omega_Lambda": ol, "T_cmb": tcmb,
+                "z_initial": z0}
+
+    @property
+    def z(self):
+        """The redshift now (a production run standing on a listed redshift: that one)."""
+        z = ctypes.c_double()
+        _check(_LIB.ionf_engine_redshift(self._h, ctypes.byref(z)), self._h)
+        return z.value
+
+    def _scalar_call(self, fn, x):
+        out = ctypes.c_double()
+        _check(fn(self._h, float(x), ctypes.byref(out)), self._h)
+        return out.value
+
+    def _map(self, fn, x):
+        """fn of a number, or elementwise of an array (same shape)."""
+        if np.ndim(x) == 0:
+            return self._scalar_call(fn, x)
+        a = np.asarray(x, dtype=np.float64)
+        return np.array([self._scalar_call(fn, v) for v in a.ravel()]).reshape(a.shape)
+
+    def age_at_redshift(self, z):
+        """Cosmic age [s] at redshift z (a number or an array)."""
+        return self._map(_LIB.ionf_engine_age_at_redshift, z)
+
+    def redshift_at_age(self, age_s):
+        """The redshift at cosmic age age_s [s] (a number or an array)."""
+        return self._map(_LIB.ionf_engine_redshift_at_age, age_s)
+
+    def time_at_redshift(self, z):
+        """The simulation time [s] of redshift z: age(z) - age(z_initial)."""
+        return self.age_at_redshift(z) - self.age_at_redshift(self.cosmology["z_initial"])
+
+    def redshift_at_time(self, time_s):
+        """The redshift at simulation time time_s [s] (a number or an array); pyC2Ray's
+        list of redshifts equally spaced in time is redshift_at_time(dt * np.arange(n))."""
+        return self.redshift_at_age(np.asarray(time_s, dtype=np.float64) +
+                                    self.age_at_redshift(self.cosmology["z_initial"]))
+
+    @property
+    def age_s(self):
+        """The cosmic age now [s]: age(z_initial) + time_s."""
+        return self.age_at_redshift(self.cosmology["z_initial"]) + self.time_s
+
+    def hubble_per_s(self, z=None):
+        """The Hubble rate H(z) [1/s] (z: a number or an array; default the redshift now)."""
+        return self._map(_LIB.ionf_engine_hubble, self.z if z is None else z)
+
+    def set_density(self, n_H, z=None, comoving=False):
+        """Set n_H [cm^-3] of this rank's cells (local_box's shape) as the density of redshift
+        z (default: the redshift now), proper at z, or comoving (at a = 1) with comoving=True
+        (multiplied by (1 + z)^3 here): a pyC2Ray script's density of a redshift, set before
+        that redshift's steps.  In an expanding box the following steps dilute it from z, each
+        to the redshift of its middle; in a static run this is set_field("n_H", n_H).  Values
+        that are refused leave n_H as it was.  Collective."""
+        z = self.z if z is None else float(z)
+        a = np.ascontiguousarray(n_H, dtype=np.float64)
+        if comoving:
+            a = a * (1.0 + z) ** 3
+        _check(_LIB.ionf_engine_set_density(self._h, a.ctypes.data_as(_lib._c_double_p), a.size,
+                                            z), self._h)
+
+    def evolve_to(self, z, steps=1, sources=None, units="cells", on_step=None):
+        """Advance to redshift z in `steps` equal steps of time, as a pyC2Ray script does
+        between two redshifts (dt = (t(z) - t(now)) / steps, its set_timestep; then, per step,
+        its cosmo_evolve and evolve3D): in an expanding box each step stands at the redshift of
+        its middle (n_H diluted, proper cell size, T_CMB and H for the thermal terms), and ray
+        tracing and chemistry iterate to convergence.  The last step ends on z's time exactly.
+
+        sources: None keeps the sources; or sources(engine, z, dt_s), called before each step
+        with the redshift at the step's start and its length [s], returns (positions, ndot_per_s)
+        (positions (n, 3) in `units`, "cells" or "cm"; photons/s), or None to keep the last ones.
+        on_step: on_step(engine, iterations), called after each step (analysis, outputs).
+        Returns the iterations of the steps (a list).  Collective: under MPI every rank calls
+        it, and its source function returns the same sources on every rank."""
+        steps = int(steps)
+        if steps < 1:
+            raise ValueError(f"steps = {steps}: at least 1")
+        t_end = self.time_at_redshift(z)
+        t_now = self.time_s
+        if not t_end - t_now > 1e-12 * self.age_at_redshift(z):
+            raise ValueError(f"z = {z} is not later than the engine's redshift {self.z}")
+        dt = (t_end - t_now) / steps
+        iterations = []
+        for k in range(steps):
+            dt_k = dt if k < steps - 1 else t_end - self.time_s
+            if sources is not None:
+                got = sources(self, self.z, dt_k)
+                if got is not None:
+                    self.set_sources(got[0], got[1], units=units)
+            iterations.append(self.step(dt_k))
+            if on_step is not None:
+                on_step(self, iterations[-1])
+        return iterations
 
 
 _live = weakref.WeakSet()  # engines still open at exit are closed before MPI ends

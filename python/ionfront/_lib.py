@@ -47,11 +47,15 @@ def load():
         except OSError as err:
             tried.append(f"{path} ({err})")
             continue
-        _declare(lib)
+        missing = _declare(lib)
+        if missing:  # an older build than this package
+            tried.append(f"{path} (an older libionfront: it lacks {', '.join(missing)}; rebuild it)")
+            continue
         return lib, path
     raise ImportError(
-        "ionfront: cannot load libionfront.so; set IONFRONT_LIBRARY=/path/to/libionfront.so "
-        "(build/libionfront.so after building) or install it with "
+        "ionfront: cannot load libionfront.so; install the package with it ('pip install .' "
+        "from the repository's root), or set IONFRONT_LIBRARY=/path/to/libionfront.so "
+        "(build/libionfront.so after building), or install it with "
         "'cmake --install build --prefix ~/.local'. Tried: " + "; ".join(tried or ["nothing"]))
 
 
@@ -94,8 +98,22 @@ def _declare(lib):
                                                       ctypes.c_size_t]),
         "ionf_engine_write_checkpoint": (ctypes.c_int, [_engine_p, ctypes.c_char_p, ctypes.c_size_t]),
         "ionf_engine_restart": (ctypes.c_int, [_engine_p, ctypes.c_char_p]),
+        # redshifts and cosmology (grid engines)
+        "ionf_engine_cosmology": (ctypes.c_int, [_engine_p, ctypes.POINTER(ctypes.c_int)] + [_c_double_p] * 6),
+        "ionf_engine_redshift": (ctypes.c_int, [_engine_p, _c_double_p]),
+        "ionf_engine_age_at_redshift": (ctypes.c_int, [_engine_p, ctypes.c_double, _c_double_p]),
+        "ionf_engine_redshift_at_age": (ctypes.c_int, [_engine_p, ctypes.c_double, _c_double_p]),
+        "ionf_engine_hubble": (ctypes.c_int, [_engine_p, ctypes.c_double, _c_double_p]),
+        "ionf_engine_set_density": (ctypes.c_int, [_engine_p, _c_double_p, ctypes.c_int64,
+                                                   ctypes.c_double]),
     }
+    missing = []
     for name, (restype, argtypes) in sig.items():
-        fn = getattr(lib, name)
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+            continue
         fn.restype = restype
         fn.argtypes = argtypes
+    return missing

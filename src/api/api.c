@@ -60,10 +60,10 @@ static int live_engines = 0;
 static int live_comm = IONF_COMM_WORLD;
 
 /* Start of every call: forget older failures. */
-static void api_begin(void) { ionf_error_clear(); }
+void api_begin(void) { ionf_error_clear(); }
 
 /* End of every call: keep the message of a failure where the caller can read it. */
-static ionf_status api_end(ionf_engine *e, ionf_err rc) {
+ionf_status api_end(ionf_engine *e, ionf_err rc) {
   if (rc == IONF_OK) return IONF_STATUS_OK;
   const char *text = ionf_error_message();
   if (!text[0]) text = ionf_error_name(rc);
@@ -78,6 +78,8 @@ static ionf_err check_engine(const ionf_engine *e) {
              "not a live ionfront engine (destroyed, or not from ionf_engine_create_*)");
   return IONF_OK;
 }
+
+ionf_err api_check_engine(const ionf_engine *e) { return check_engine(e); }
 
 struct engine *api_engine_core(ionf_engine *e) {
   return e && e->magic == API_MAGIC ? e->core : NULL;

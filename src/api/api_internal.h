@@ -1,7 +1,8 @@
 /**
  * @file api_internal.h
  * @brief What the `ionfront` command line reads of an API engine beyond the public
- *        header (its start-up log and run summary): not installed, not stable.
+ *        header (its start-up log and run summary), and what the API's files share
+ *        (api.c, api_cosmology.c): not installed, not stable.
  */
 #ifndef IONF_API_INTERNAL_H
 #define IONF_API_INTERNAL_H
@@ -10,6 +11,13 @@
 #include "engine/engine.h"
 #include "ionfront.h"
 
+/** The start of every public call: the internal error record cleared. */
+void api_begin(void);
+/** The end of every public call: a failure's message kept for ionf_last_error_message
+    (the engine's and the calling thread's); returns the public status of rc. */
+ionf_status api_end(ionf_engine *e, ionf_err rc);
+/** IONF_OK for a live handle, else IONF_ERR_USAGE saying why. */
+IONF_NODISCARD ionf_err api_check_engine(const ionf_engine *e);
 /** The engine behind an API handle, grid or particles (NULL if not a live handle). */
 struct engine *api_engine_core(ionf_engine *e);
 /** A particle run's config (NULL for a grid run). */

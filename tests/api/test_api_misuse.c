@@ -1,7 +1,8 @@
 /**
  * Misuse of the public C API returns an error code with a message, never a crash:
  * NULL pointers, wrong sizes, unknown names, bad values, calls out of order, bad
- * configs; and a good engine keeps working after its failed calls.
+ * configs, redshifts out of range, cosmology asked of a particle run; and a good engine
+ * keeps working after its failed calls.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw: test_tmpdir.h */
 #include <math.h>
@@ -116,6 +117,22 @@ static int run_checks(void) {
          "-1");
   expect("restart from a missing file", ionf_engine_restart(e, "/nonexistent/checkpoint.h5"),
          IONF_STATUS_IO, e, "/nonexistent/checkpoint.h5");
+  /* redshifts and cosmology */
+  double z = 0.0;
+  expect("redshift into NULL", ionf_engine_redshift(e, NULL), IONF_STATUS_INPUT, e, "NULL");
+  expect("age at z = -1", ionf_engine_age_at_redshift(e, -1.0, &z), IONF_STATUS_INPUT, e, "-1");
+  expect("redshift at age 0", ionf_engine_redshift_at_age(e, 0.0, &z), IONF_STATUS_INPUT, e, "age");
+  expect("H(z = NaN)", ionf_engine_hubble(e, NAN, &z), IONF_STATUS_INPUT, e, "nan");
+  values[7] = -1.0;
+  expect("density of a redshift, negative", ionf_engine_set_density(e, values, 512, 9.0),
+         IONF_STATUS_INPUT, e, "n_H[7]");
+  values[7] = 1e-3;
+  expect("density of a redshift, wrong count", ionf_engine_set_density(e, values, 7, 9.0),
+         IONF_STATUS_INPUT, e, "7 values");
+  expect("density of z = inf", ionf_engine_set_density(e, values, 512, INFINITY),
+         IONF_STATUS_INPUT, e, "inf");
+  expect("cosmology of NULL", ionf_engine_cosmology(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+         IONF_STATUS_USAGE, NULL, "NULL");
 
   /* after all that the engine still works: a step, then a restart is out of order */
   int iterations = 0;
@@ -158,6 +175,10 @@ static int run_checks(void) {
   expect("particle restart from NULL", ionf_engine_restart(p, NULL), IONF_STATUS_INPUT, p, "NULL");
   expect("particle field with a wrong count", ionf_engine_set_field(p, "x_HII", values, 512),
          IONF_STATUS_INPUT, p, "216");
+  expect("redshift of a particle run", ionf_engine_redshift(p, &z), IONF_STATUS_USAGE, p,
+         "no cosmology");
+  expect("density of a particle run", ionf_engine_set_density(p, values, 216, 9.0),
+         IONF_STATUS_USAGE, p, "no cosmology");
   expect("finalize with an engine alive", ionf_finalize(), IONF_STATUS_USAGE, NULL, "still alive");
   ionf_engine_destroy(p);
   if ((rc = ionf_finalize()) != IONF_STATUS_OK) {
