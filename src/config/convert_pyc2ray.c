@@ -97,6 +97,14 @@ const char *cv_quote(const char *text, char *buf, size_t cap) {
 
 const char *cv_name(struct cv_ctx *c) { return c->name; }
 
+static const struct param_node *cv_node(const struct cv_ctx *c, const char *section,
+                                        const char *key);
+
+int cv_line(struct cv_ctx *c, const char *section, const char *key) {
+  const struct param_node *n = cv_node(c, section, key);
+  return n ? n->line : 0;
+}
+
 /* A growing text. */
 struct cv_buf {
   char *p;
@@ -372,8 +380,8 @@ static ionf_err cv_check_file(const struct cv_ctx *c) {
     const struct param_node *sec = r->items[s];
     if (!cv_known_section(r->keys[s]) || sec->kind == PARAM_NULL) continue;
     IONF_CHECK(sec->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
-               "%s:%d: %s = %s: expected a section, a mapping of keys (%s:\\n  key: value)",
-               c->name, sec->line, r->keys[s], cv_shown(sec), r->keys[s]);
+               "%s:%d: %s = %s: expected a section, a mapping of keys", c->name, sec->line,
+               r->keys[s], cv_shown(sec));
     for (size_t k = 0; k < sec->n_items; ++k) {
       const struct cv_row *row = cv_row_of(r->keys[s], sec->keys[k]);
       if (row) IONF_CALL(cv_check_type(c, row, sec->items[k]));
@@ -595,17 +603,29 @@ static size_t *cv_order(const struct cv_ctx *c) {
   return idx;
 }
 
+static int cv_has_placeholder(const struct cv_ctx *c) {
+  for (size_t i = 0; i < c->n_lines; ++i)
+    if (strstr(c->lines[i].comment, "PLACEHOLDER")) return 1;
+  for (size_t i = 0; i < c->n_notes; ++i)
+    if (strstr(c->notes[i].text, "PLACEHOLDER")) return 1;
+  return 0;
+}
+
 static void cv_put_header(struct cv_buf *b, const struct cv_ctx *c) {
   cv_put(b, "# ionfront config converted from the pyC2Ray parameter file '%s'\n", c->name);
   cv_put(b, "# by 'ionfront convert' (ionfront %s).\n#\n", IONF_VERSION);
   cv_put(b, "# Each converted line names its pyC2Ray key: \"# Section.key: value (what was "
             "done)\".\n"
             "# Keys with no ionfront counterpart, and keys pyC2Ray does not read, are listed "
-            "at the\n"
-            "# end.  PLACEHOLDER marks what pyC2Ray's driving script supplies: fill it in "
-            "(or convert\n"
-            "# with --sources FILE --dt TIME --t-end TIME); then check the config with\n"
-            "#   ionfront run CONFIG --dry-run\n"
+            "at the\n");
+  if (cv_has_placeholder(c))
+    cv_put(b, "# end.  PLACEHOLDER marks what pyC2Ray's driving script supplies: fill it in "
+              "(or convert\n"
+              "# with --sources FILE --dt TIME --t-end TIME); then check the config with\n");
+  else
+    cv_put(b, "# end.  What pyC2Ray's driving script supplies came from the options; check "
+              "the config\n# with\n");
+  cv_put(b, "#   ionfront run CONFIG --dry-run\n"
             "# Units and frames, key by key: docs/pyc2ray.md.\n\n");
 }
 
@@ -696,8 +716,8 @@ static ionf_err cv_check_options(const struct convert_pyc2ray_options *opt) {
     double s = 0.0;
     if (!values[i]) continue;
     ionf_err rc = units_parse(values[i], UNIT_TIME, IONF_MYR_S, 0.0, names[i], &s);
-    IONF_CHECK(rc == IONF_OK && s > 0.0, IONF_ERR_USAGE,
-               "convert: %s '%s': expected a time > 0, e.g. '10 Myr' (a bare number is in Myr)",
+    if (rc != IONF_OK) return IONF_ERR_USAGE; /* its message names the option and the value */
+    IONF_CHECK(s > 0.0, IONF_ERR_USAGE, "convert: %s '%s': expected a time > 0, e.g. '10 Myr'",
                names[i], values[i]);
   }
   return IONF_OK;

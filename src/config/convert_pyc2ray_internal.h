@@ -102,5 +102,7 @@ const char *cv_format(double v, char *buf, size_t cap);
 const char *cv_quote(const char *text, char *buf, size_t cap);
 /** The file's name, for messages. */
 const char *cv_name(struct cv_ctx *c);
+/** The line of Section.key in the file (0: absent). */
+int cv_line(struct cv_ctx *c, const char *section, const char *key);
 
 #endif /* IONF_CONVERT_PYC2RAY_INTERNAL_H */

@@ -52,9 +52,11 @@ static ionf_err fn_gpu(struct cv_ctx *c, const struct cv_row *row) {
 static ionf_err fn_n_h(struct cv_ctx *c, const struct cv_row *row) {
   const char *z_text = cv_text(c, "Cosmology", "zred_0");
   IONF_CHECK(z_text, IONF_ERR_CONFIG,
-             "%s: %s.%s = %s needs Cosmology.zred_0: ionfront's material.n_H is "
-             "avg_dens x (1 + zred_0)^3, the proper density at the start",
-             cv_name(c), row->section, row->key, cv_text(c, row->section, row->key));
+             "%s:%d: %s.%s = %s needs Cosmology.zred_0, which the file does not set: "
+             "ionfront's material.n_H is avg_dens x (1 + zred_0)^3, the proper density at the "
+             "start",
+             cv_name(c), cv_line(c, row->section, row->key), row->section, row->key,
+             cv_text(c, row->section, row->key));
   double z = cv_number(c, "Cosmology", "zred_0", 0.0);
   double a3 = (1.0 + z) * (1.0 + z) * (1.0 + z);
   char value[64], f[64];
