@@ -153,6 +153,11 @@ grep -q "no_such.yml" none.err || fail "the missing file is not named"
 [ ! -e no_dir ] || fail "-o made a folder"
 
 # usage errors (11)
+cp "$data/ifront.yml" self.yml
+"$ionfront" convert self.yml -o ./self.yml 2> self.err
+[ $? -eq 11 ] || fail "-o onto the parameter file itself: not refused"
+cmp -s self.yml "$data/ifront.yml" || fail "-o overwrote the parameter file"
+rm self.yml
 for args in "" "--dt" "$data/ifront.yml --dt ten" "$data/ifront.yml --t-end -5" \
             "$data/ifront.yml --frobnicate" "$data/ifront.yml $data/cosmo.yml"; do
   # shellcheck disable=SC2086

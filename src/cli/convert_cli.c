@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/convert_pyc2ray.h"
 #include "core/error.h"
@@ -102,6 +103,10 @@ int convert_cli_main(int argc, char **argv) {
     if (comm_rank() == 0) fprintf(stderr, "ionfront convert: error: no parameter file\n%s", usage_convert);
     return (int)IONF_ERR_USAGE;
   }
+  struct stat in_st, out_st;
+  if (out_path && stat(params, &in_st) == 0 && stat(out_path, &out_st) == 0 &&
+      in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+    return convert_cli_usage_error("-o would overwrite the parameter file itself:", out_path);
   if (comm_rank() != 0) return 0; /* one process converts and writes */
   struct convert_pyc2ray_result res;
   ionf_err rc = convert_pyc2ray_file(params, &opt, &res);
