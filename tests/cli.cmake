@@ -53,3 +53,7 @@ set_tests_properties(cli_helium PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME cli_decomp COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_decomp.sh ${MPIEXEC_EXECUTABLE}
                                  $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_decomp PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi)
+# ionfront convert: pyC2Ray parameter files (tests/data/pyc2ray/, written for the tests)
+# made into configs that pass --dry-run; bad files and options refused (issue 25)
+add_test(NAME cli_convert COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_convert.sh $<TARGET_FILE:ionfront>
+                                  ${CMAKE_CURRENT_SOURCE_DIR}/data/pyc2ray)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Help texts (issue 20): 'ionfront --help' lists every command (run, example, generate and
-# its kinds, render); every command's help and messages name the command as typed
+# its kinds, render, convert); every command's help and messages name the command as typed
 # ('ionfront generate particles', not 'ionfront-particles'; the tool keeps its own name).
 # usage: cli_help.sh /path/to/ionfront /path/to/ionfront-particles
 set -u
@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 cd "$work" || exit 1
 
 "$ionfront" --help > main.out 2>&1 || fail "ionfront --help: exit non-zero"
-for word in "  run " "  example " "  generate " "  render " iliev4 eor particles "--dry-run"; do
+for word in "  run " "  example " "  generate " "  render " "  convert " iliev4 eor particles "--dry-run"; do
   grep -q -e "$word" main.out || { cat main.out; fail "ionfront --help does not list '$word'"; }
 done
 
@@ -29,6 +29,7 @@ check_help "ionfront example" example --help
 check_help "ionfront generate" generate --help
 check_help "ionfront generate particles" generate particles --help
 check_help "ionfront render" render --help
+check_help "ionfront convert" convert --help
 grep -q -e "--dry-run" <("$ionfront" run --help) || fail "run --help lacks --dry-run"
 
 # messages name the command typed

@@ -8,3 +8,6 @@ ionf_add_test(NAME test_config_source_lengths SOURCES test_config_source_lengths
 ionf_add_test(NAME test_config_compare SOURCES test_config_compare.c LABELS unit)
 # helium's config keys and what helium refuses (issue 21)
 ionf_add_test(NAME test_config_helium SOURCES test_config_helium.c LABELS unit)
+# ionfront convert: every key of pyC2Ray's parameter file converted or listed, units and
+# frames (issue 25)
+ionf_add_test(NAME test_convert_pyc2ray SOURCES test_convert_pyc2ray.c LABELS unit)

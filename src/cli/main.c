@@ -25,6 +25,7 @@
 #include "rt/planar/planar.h"
 #include "cli/cli_cores.h"
 #include "cli/cli_log.h"
+#include "cli/convert_cli.h"
 #include "cli/dry_run.h"
 #include "cli/generate_cli.h"
 #include "cli/particles_cli.h"
@@ -45,6 +46,9 @@ static const char *usage_main =
     "  generate KIND       write synthetic inputs: iliev4 (Test 4 density and sources),\n"
     "                      eor (density grids and halo catalogues from z = 20 to 7) or\n"
     "                      particles (a test SPH particle set)\n"
+    "  convert PARAMS.yml  print an ionfront config made from a pyC2Ray parameter file\n"
+    "                      (-o FILE writes it; --sources FILE, --dt, --t-end fill in what\n"
+    "                      pyC2Ray's driving script supplies)\n"
     "  render SNAPSHOT.h5 -o IMAGE.png\n"
     "                      draw a slice or a volume rendering of a snapshot or a particle\n"
     "                      file (PNG), or a frame per snapshot of a run (--all DIR)\n"
@@ -55,7 +59,8 @@ static const char *usage_main =
     "  -h, --help          this help\n"
     "  --version           version and build information\n"
     "\n"
-    "Start with:  ionfront run      or  ionfront example iliev1 > run.yaml\n";
+    "Start with:  ionfront run      or  ionfront example iliev1 > run.yaml\n"
+    "From pyC2Ray:  ionfront convert parameters.yml -o run.yaml --sources src.txt\n";
 
 static const char *usage_run =
     "usage: ionfront run [CONFIG.yaml] [options]\n"
@@ -568,6 +573,8 @@ int main(int argc, char **argv) {
     code = command_example(argc - 2, argv + 2);
   } else if (!strcmp(cmd, "generate")) {
     code = generate_cli_main(argc - 2, argv + 2);
+  } else if (!strcmp(cmd, "convert")) {
+    code = convert_cli_main(argc - 2, argv + 2);
   } else if (!strcmp(cmd, "render")) {
     code = render_cli_main(argc - 2, argv + 2);
   } else {

@@ -1,0 +1,171 @@
+/**
+ * @file test_convert_pyc2ray.c
+ * @brief `ionfront convert`'s table (src/config/convert_pyc2ray*.c): a file holding every
+ *        key of the table, plus unknown ones, loses none (each is named by a converted
+ *        line's comment or in the not-converted list, and the counts add up to the keys);
+ *        the units and frames of docs/pyc2ray.md (n_H = avg_dens (1 + zred_0)^3, the box
+ *        in Mpc, 0/1 as false/true, R_max_cMpc in Mpc); the sequence is a commented
+ *        template; a value of the wrong type is refused naming the file, key and value.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/convert_pyc2ray.h"
+#include "config/convert_pyc2ray_internal.h"
+#include "core/params.h"
+#include "core/units.h"
+#include "test_util.h"
+
+/* A value of the row's type ("constant" for every word: a model ionfront converts). */
+static const char *value_of(const struct cv_row *row) {
+  if (!strcmp(row->key, "zred_0")) return "7.0";
+  if (!strcmp(row->key, "avg_dens")) return "2.0e-7";
+  switch (row->type) {
+  case CV_NUMBER: return "2.5";
+  case CV_INTEGER: return "16";
+  case CV_BOOL: return "1";
+  default: return "constant";
+  }
+}
+
+/* Every key of the table, by section, a key pyC2Ray does not know (Raytracing.r_RT) and
+   a section it does not know (Grid2). */
+static char *all_keys_yaml(int *n_keys) {
+  size_t cap = 16384, len = 0;
+  char *y = malloc(cap);
+  *n_keys = 0;
+  for (size_t i = 0; i < convert_pyc2ray_n_rows && y; ++i) {
+    const struct cv_row *r = &convert_pyc2ray_rows[i];
+    int seen = 0; /* rows of one section may be apart in the table (older Photo keys) */
+    for (size_t j = 0; j < i; ++j)
+      if (!strcmp(convert_pyc2ray_rows[j].section, r->section)) seen = 1;
+    if (seen) continue;
+    len += (size_t)snprintf(y + len, cap - len, "%s:\n", r->section);
+    for (size_t j = i; j < convert_pyc2ray_n_rows; ++j)
+      if (!strcmp(convert_pyc2ray_rows[j].section, r->section)) {
+        len += (size_t)snprintf(y + len, cap - len, "  %s: %s\n", convert_pyc2ray_rows[j].key,
+                                value_of(&convert_pyc2ray_rows[j]));
+        ++*n_keys;
+      }
+    if (!strcmp(r->section, "Raytracing")) {
+      len += (size_t)snprintf(y + len, cap - len, "  r_RT: 40\n");
+      ++*n_keys;
+    }
+  }
+  if (y) len += (size_t)snprintf(y + len, cap - len, "Grid2:\n  size: 3\n");
+  ++*n_keys;
+  return y;
+}
+
+static const struct param_node *at(const struct param_node *root, const char *a, const char *b) {
+  const struct param_node *s = params_get(root, a);
+  return b ? params_get(s, b) : s;
+}
+
+static void check_all_keys(void) {
+  int n_keys = 0;
+  char *yaml = all_keys_yaml(&n_keys);
+  EXPECT(yaml, "out of memory");
+  if (!yaml) return;
+  struct convert_pyc2ray_result res;
+  ionf_err rc = convert_pyc2ray_string(yaml, "all.yml", NULL, &res);
+  EXPECT(rc == IONF_OK, "converting every key: %s", ionf_error_message());
+  if (rc != IONF_OK) {
+    free(yaml);
+    return;
+  }
+  /* no key lost: each named in a comment ("Section.key: ") or the list ("Section.key = ") */
+  for (size_t i = 0; i < convert_pyc2ray_n_rows; ++i) {
+    char said[128], listed[128];
+    snprintf(said, sizeof said, "%s.%s: ", convert_pyc2ray_rows[i].section,
+             convert_pyc2ray_rows[i].key);
+    snprintf(listed, sizeof listed, "%s.%s = ", convert_pyc2ray_rows[i].section,
+             convert_pyc2ray_rows[i].key);
+    EXPECT(strstr(res.text, said) || strstr(res.text, listed), "%s.%s is not in the output",
+           convert_pyc2ray_rows[i].section, convert_pyc2ray_rows[i].key);
+  }
+  EXPECT(strstr(res.text, "Grid2.size = 3 \xe2\x80\x94 unknown"), "unknown section not listed");
+  EXPECT(strstr(res.text, "Raytracing.r_RT = 40 \xe2\x80\x94 unknown"), "unknown key not listed");
+  EXPECT(res.n_unknown == 2, "%d unknown keys, expected 2", res.n_unknown);
+  EXPECT(res.n_converted + res.n_not_converted == n_keys,
+         "%d converted + %d listed != %d keys in the file", res.n_converted,
+         res.n_not_converted, n_keys);
+  /* the text is YAML, and its sequence a commented template */
+  struct param_node *root = NULL;
+  EXPECT(params_load_string(res.text, "converted", &root) == IONF_OK, "not YAML: %s",
+         ionf_error_message());
+  EXPECT(root && !params_get(root, "sequence"), "the sequence is live, not a template");
+  EXPECT(strstr(res.text, "\n# sequence:\n"), "no commented sequence template");
+  params_free(root);
+  free(res.text);
+  free(yaml);
+}
+
+/* docs/pyc2ray.md's frames and units on an I-front file. */
+static void check_units(void) {
+  static const char *yaml =
+      "Grid: {boxsize: 0.8, meshsize: 32, gpu: 1}\n"
+      "Material: {temp0: 1e4, xh0: 1.0e-3, avg_dens: 2.0e-7}\n"
+      "Sinks: {clumping_model: constant, clumping: 1.0, mfp_model: constant, R_max_cMpc: 0.5}\n"
+      "Cosmology: {cosmological: 0, h: 0.7, zred_0: 7.0}\n"
+      "Output: {results_basename: ./out/}\n";
+  struct convert_pyc2ray_options opt = {"src.txt", "2 Myr", "20 Myr"};
+  struct convert_pyc2ray_result res;
+  ionf_err rc = convert_pyc2ray_string(yaml, "ifront.yml", &opt, &res);
+  EXPECT(rc == IONF_OK, "converting: %s", ionf_error_message());
+  if (rc != IONF_OK) return;
+  struct param_node *root = NULL;
+  EXPECT(params_load_string(res.text, "converted", &root) == IONF_OK, "not YAML: %s",
+         ionf_error_message());
+  const struct param_node *n = at(at(root, "material", NULL), "n_H", NULL);
+  double n_h = 0.0;
+  EXPECT(n && n->scalar && units_parse_number(n->scalar, &n_h), "no material.n_H");
+  /* 2e-7 x (1 + 7)^3 = 1.024e-4 cm^-3, to the %.10g of the text */
+  EXPECT(test_rel_diff(n_h, 1.024e-4, 0.0) <= 1e-9, "n_H = %g, expected 1.024e-4", n_h);
+  n = at(at(root, "grid", NULL), "box_size", NULL);
+  EXPECT(n && n->scalar && !strcmp(n->scalar, "0.8 Mpc"), "box_size = %s", n ? n->scalar : "-");
+  n = at(at(root, "raytracing", NULL), "R_max", NULL);
+  EXPECT(n && n->scalar && !strcmp(n->scalar, "0.5 Mpc"), "R_max = %s", n ? n->scalar : "-");
+  n = at(at(root, "cosmology", NULL), "cosmological", NULL);
+  EXPECT(n && n->scalar && !strcmp(n->scalar, "false"), "cosmological = %s", n ? n->scalar : "-");
+  n = at(at(root, "chemistry", NULL), "clumping", NULL);
+  EXPECT(!n, "clumping 1 written live (it is the default: a comment)");
+  n = at(at(root, "sources", NULL), "file", NULL);
+  EXPECT(n && n->scalar && !strcmp(n->scalar, "src.txt"), "sources.file = %s", n ? n->scalar : "-");
+  n = at(at(root, "time", NULL), "dt", NULL);
+  EXPECT(n && n->scalar && !strcmp(n->scalar, "2 Myr"), "time.dt = %s", n ? n->scalar : "-");
+  n = at(at(root, "output", NULL), "directory", NULL);
+  EXPECT(n && n->scalar && !strcmp(n->scalar, "./out"), "directory = %s", n ? n->scalar : "-");
+  EXPECT(!strstr(res.text, "PLACEHOLDER"), "placeholders left though the options gave them");
+  params_free(root);
+  free(res.text);
+}
+
+/* A wrong type, a bad option: refused, naming what is wrong. */
+static void check_refusals(void) {
+  struct convert_pyc2ray_result res;
+  ionf_err rc = convert_pyc2ray_string("Grid:\n  boxsize: 0.8\n  meshsize: 3.5\n", "bad.yml",
+                                       NULL, &res);
+  EXPECT(rc == IONF_ERR_CONFIG && !res.text, "meshsize 3.5 accepted (rc %d)", (int)rc);
+  EXPECT(strstr(ionf_error_message(), "bad.yml:3: Grid.meshsize = 3.5: expected a whole number"),
+         "message: %s", ionf_error_message());
+  ionf_error_clear();
+  rc = convert_pyc2ray_string("Photo:\n  grey: [1]\n", "bad.yml", NULL, &res);
+  EXPECT(rc == IONF_ERR_CONFIG && strstr(ionf_error_message(), "Photo.grey = [...]"),
+         "a list for grey: rc %d, %s", (int)rc, ionf_error_message());
+  ionf_error_clear();
+  struct convert_pyc2ray_options opt = {NULL, "ten", NULL};
+  rc = convert_pyc2ray_string("Grid: {boxsize: 1}\n", "ok.yml", &opt, &res);
+  EXPECT(rc == IONF_ERR_USAGE && strstr(ionf_error_message(), "--dt") &&
+             strstr(ionf_error_message(), "'ten'"), "--dt ten: %d, %s",
+         (int)rc, ionf_error_message());
+  ionf_error_clear();
+}
+
+int main(void) {
+  check_all_keys();
+  check_units();
+  check_refusals();
+  return test_failures ? 1 : 0;
+}
