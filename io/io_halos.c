@@ -88,8 +88,8 @@ static const char *halo_number_text(char *buf, size_t size, double v) {
 }
 
 /* Physical position p in [0, box] -> cell; box wraps to 0, rounding up to n stays in n - 1. */
-static ionf_err halo_cell_from_position(double p, double box_size, int64_t n, const char *path,
-                                        const char *name, int64_t h, int d, int32_t *cell) {
+ionf_err io_halos_cell_from_position(double p, double box_size, int64_t n, const char *path,
+                                     const char *name, int64_t h, int d, int32_t *cell) {
   char pv[32], bv[32];
   IONF_CHECK(isfinite(p) && p >= 0.0 && p <= box_size, IONF_ERR_INPUT,
              "%s: dataset '%s': halo %lld has %c = %s, outside the box [0, %s]", path, name,
@@ -177,8 +177,8 @@ static ionf_err io_halos_read_file(hid_t file, const char *path, double box_size
     for (int d = 0; d < 3 && rc == IONF_OK; ++d)
       rc = lay->cell_indices_1based
                ? halo_cell_from_index(pos[3 * h + d], n, path, lay->pos_name, h, d, &cell[d])
-               : halo_cell_from_position(pos[3 * h + d], box_size, n, path, lay->pos_name, h, d,
-                                         &cell[d]);
+               : io_halos_cell_from_position(pos[3 * h + d], box_size, n, path, lay->pos_name, h,
+                                             d, &cell[d]);
     if (rc != IONF_OK || mass[h] == 0.0) continue;
     for (int d = 0; d < 3; ++d) out->ijk[3 * q + d] = cell[d];
     out->ndot_per_s[q] = io_halos_ndot_per_s(mass[h], f_gamma, t_source_s, c);

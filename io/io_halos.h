@@ -56,6 +56,15 @@ double io_halos_ndot_per_s(double mass_msun, double f_gamma, double t_source_s,
                            const struct cosmology *c);
 
 /**
+ * The cell (0..n-1) of halo `h`'s coordinate `d` (0, 1, 2: x, y, z) at physical position
+ * p in [0, box_size] (io_halos_read's rule: floor(p / box_size n); box_size wraps to 0).
+ * IONF_ERR_INPUT naming `path`, dataset `name`, the halo and the value when p is outside.
+ */
+IONF_NODISCARD ionf_err io_halos_cell_from_position(double p, double box_size, int64_t n,
+                                                    const char *path, const char *name,
+                                                    int64_t h, int d, int32_t *cell);
+
+/**
  * Fill a printf-style pattern holding one double conversion with the redshift:
  * ("halos_z%.3f.h5", 8.636) -> "halos_z8.636.h5".  The result is truncated to
  * `size` (always NUL-terminated when size > 0).

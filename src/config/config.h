@@ -138,6 +138,19 @@ struct field_input {
   char dataset[256];            /*!< dataset path inside the file */
 };
 
+/** sequence.density.format: how each redshift's density file is laid out (docs/inputs.md). */
+enum sequence_density_format {
+  SEQUENCE_DENSITY_HDF5,     /*!< an HDF5 dataset of proper n_H [cm^-3] (the default) */
+  SEQUENCE_DENSITY_CUBEP3M,  /*!< CubeP3M / C2-Ray binary (tools21cm's DensityFile) */
+  SEQUENCE_DENSITY_21CMFAST  /*!< py21cmfast 4 PerturbedField file: overdensity delta */
+};
+
+/** sequence.halos.format: how each redshift's halo catalogue is laid out. */
+enum sequence_halo_format {
+  SEQUENCE_HALOS_HDF5,       /*!< ionfront's or pyC2Ray's HDF5 layout (io_halos.h; the default) */
+  SEQUENCE_HALOS_21CMFAST    /*!< py21cmfast 4 (Perturbed)HaloCatalog file */
+};
+
 /** sequence: the inputs of a production run, one set per redshift of a list. */
 struct sequence_config {
   int n_redshifts;              /*!< 0: no sequence; else >= 2 */
@@ -145,7 +158,11 @@ struct sequence_config {
   double *times_s;              /*!< run time at each redshift: age(z_i) - age(z_0) [s] (malloc'd) */
   int64_t *steps;               /*!< steps of interval i = [z_i, z_i+1], n_redshifts - 1 (malloc'd) */
   char density_pattern[IONF_PATH_MAX]; /*!< printf pattern of the n_H files; "" = material.n_H */
-  char density_dataset[256];
+  char density_dataset[256];     /*!< hdf5: the dataset of n_H */
+  enum sequence_density_format density_format;
+  int64_t density_fine_mesh;     /*!< cubep3m: CubeP3M's fine mesh, cells per side */
+  double density_x_h;            /*!< cubep3m: hydrogen mass fraction of the baryons */
+  enum sequence_halo_format halo_format;
   char halo_pattern[IONF_PATH_MAX];    /*!< ... of the halo catalogues; "" = sources: stays */
   double halo_f_gamma;          /*!< photons per baryon over the source lifetime (Eq. 20) */
   double halo_t_source_s;       /*!< source lifetime t_s [s] */

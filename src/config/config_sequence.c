@@ -1,7 +1,7 @@
 /**
  * @file config_sequence.c
  * @brief sequence: the redshifts of a production run, their times and steps, and the
- *        file patterns of its density grids and halo catalogues.
+ *        file patterns and formats of its density grids and halo catalogues.
  */
 #include "config/config_internal.h"
 
@@ -158,17 +158,63 @@ static ionf_err config_sequence_end(struct config_ctx *ctx, const struct param_n
                              cfg);
 }
 
-/* sequence.density {pattern, dataset}. */
+/* A key of a sequence part that its format does not read: refused by name. */
+static ionf_err config_sequence_not_for(const struct config_section *f, const char *key,
+                                        const char *format, const char *why) {
+  const struct param_node *u = params_get(f->user, key);
+  IONF_CHECK(!u || u->kind == PARAM_NULL, IONF_ERR_CONFIG,
+             "%s: %s.%s is not read with %s.format: %s (%s); leave it out", f->ctx->name,
+             f->name, key, f->name, format, why);
+  return IONF_OK;
+}
+
+/* sequence.density, format cubep3m: the fine mesh and the hydrogen mass fraction. */
+static ionf_err config_sequence_cubep3m(struct config_section *f, struct sequence_config *seq) {
+  struct param_node *n;
+  IONF_CALL(config_take(f, "fine_mesh", NULL, &n));
+  IONF_CALL(config_require(f, n, "CubeP3M's fine mesh, cells per side: the raw density of a "
+                                 "cell averages (fine_mesh / grid.N)^3; tools21cm's value for "
+                                 "the 244 Mpc/h run, which pyC2Ray uses, is 8000"));
+  IONF_CALL(config_int(f->ctx, f->path, n, 1, 1000000, &seq->density_fine_mesh));
+  IONF_CALL(config_take(f, "hydrogen_mass_fraction", "0.76", &n));
+  IONF_CALL(config_number(f->ctx, f->path, n, "the hydrogen mass fraction of the baryons",
+                          &seq->density_x_h));
+  if (!(seq->density_x_h > 0.0 && seq->density_x_h <= 1.0))
+    return config_range(f->ctx, f->path, n, "a mass fraction in (0, 1]");
+  return IONF_OK;
+}
+
+/* sequence.density {format, pattern, dataset | fine_mesh, hydrogen_mass_fraction}. */
 static ionf_err config_sequence_density(struct config_section *s, struct sequence_config *seq) {
-  static const char *const keys[] = {"pattern", "dataset"};
+  static const char *const keys[] = {"format", "pattern", "dataset", "fine_mesh",
+                                     "hydrogen_mass_fraction"};
+  static const char *const formats[] = {"hdf5", "cubep3m", "21cmfast"};
+  static const enum sequence_density_format format_of[] = {
+      SEQUENCE_DENSITY_HDF5, SEQUENCE_DENSITY_CUBEP3M, SEQUENCE_DENSITY_21CMFAST};
   struct config_section f;
   struct param_node *n;
+  int which = 0;
   IONF_CALL(config_sequence_part(s, "density", "sequence.density", keys, CONFIG_N(keys),
                                  "{pattern: \"density_z%.3f.h5\", dataset: NAME}", &f));
+  IONF_CALL(config_take_enum(&f, "format", "hdf5", formats, CONFIG_N(formats), &which));
+  seq->density_format = format_of[which];
   IONF_CALL(config_take(&f, "pattern", NULL, &n));
-  IONF_CALL(config_require(&f, n, "the HDF5 files, e.g. \"density_z%.3f.h5\" (the redshift "
+  IONF_CALL(config_require(&f, n, "the density files, e.g. \"density_z%.3f.h5\" (the redshift "
                                   "fills in the number)"));
   IONF_CALL(config_pattern(&f, n, seq->density_pattern, sizeof seq->density_pattern));
+  if (seq->density_format != SEQUENCE_DENSITY_HDF5)
+    IONF_CALL(config_sequence_not_for(&f, "dataset", formats[which],
+                                      "the format fixes where the density is"));
+  if (seq->density_format != SEQUENCE_DENSITY_CUBEP3M) {
+    IONF_CALL(config_sequence_not_for(&f, "fine_mesh", formats[which], "CubeP3M files only"));
+    IONF_CALL(config_sequence_not_for(&f, "hydrogen_mass_fraction", formats[which],
+                                      seq->density_format == SEQUENCE_DENSITY_21CMFAST
+                                          ? "21cmFAST files give Y_He: X_H = 1 - Y_He"
+                                          : "the files hold n_H"));
+  }
+  if (seq->density_format == SEQUENCE_DENSITY_CUBEP3M)
+    return config_sequence_cubep3m(&f, seq);
+  if (seq->density_format == SEQUENCE_DENSITY_21CMFAST) return IONF_OK;
   IONF_CALL(config_take(&f, "dataset", NULL, &n));
   IONF_CALL(config_require(&f, n, "the dataset of proper n_H in cm^-3 in each file"));
   IONF_CALL(config_string(s->ctx, f.path, n, "a dataset name", seq->density_dataset,
@@ -176,18 +222,22 @@ static ionf_err config_sequence_density(struct config_section *s, struct sequenc
   return IONF_OK;
 }
 
-/* sequence.halos {pattern, f_gamma, t_source, position_unit}. */
+/* sequence.halos {format, pattern, f_gamma, t_source, position_unit}. */
 static ionf_err config_sequence_halos(struct config_section *s, struct ionf_config *cfg) {
-  static const char *const keys[] = {"pattern", "f_gamma", "t_source", "position_unit"};
+  static const char *const keys[] = {"format", "pattern", "f_gamma", "t_source", "position_unit"};
+  static const char *const formats[] = {"hdf5", "21cmfast"};
   struct config_ctx *ctx = s->ctx;
   struct sequence_config *seq = &cfg->sequence;
   struct config_section f;
   struct param_node *n;
+  int which = 0;
   IONF_CALL(config_sequence_part(s, "halos", "sequence.halos", keys, CONFIG_N(keys),
                                  "{pattern: \"halos_z%.3f.h5\", f_gamma: NUMBER, t_source: TIME}",
                                  &f));
+  IONF_CALL(config_take_enum(&f, "format", "hdf5", formats, CONFIG_N(formats), &which));
+  seq->halo_format = which ? SEQUENCE_HALOS_21CMFAST : SEQUENCE_HALOS_HDF5;
   IONF_CALL(config_take(&f, "pattern", NULL, &n));
-  IONF_CALL(config_require(&f, n, "the HDF5 halo catalogues, e.g. \"halos_z%.3f.h5\""));
+  IONF_CALL(config_require(&f, n, "the halo catalogues, e.g. \"halos_z%.3f.h5\""));
   IONF_CALL(config_pattern(&f, n, seq->halo_pattern, sizeof seq->halo_pattern));
   IONF_CALL(config_positive(&f, "f_gamma", NULL,
                             "ionizing photons per baryon in halos over the source lifetime",
@@ -196,6 +246,11 @@ static ionf_err config_sequence_halos(struct config_section *s, struct ionf_conf
   IONF_CALL(config_require(&f, n, "the source lifetime, e.g. '10 Myr'; a bare number is in Myr"));
   IONF_CALL(config_quantity(ctx, f.path, n, UNIT_TIME, IONF_MYR_S, 0.0, &seq->halo_t_source_s));
   if (!(seq->halo_t_source_s > 0)) return config_range(ctx, f.path, n, "must be > 0");
+  if (seq->halo_format == SEQUENCE_HALOS_21CMFAST) { /* 21cmFAST's positions are in Mpc */
+    seq->halo_position_unit_cm = IONF_MPC_CM;
+    return config_sequence_not_for(&f, "position_unit", formats[which],
+                                   "21cmFAST's halo_coords are comoving Mpc");
+  }
   double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
   IONF_CALL(config_take(&f, "position_unit", "1 Mpc", &n));
   IONF_CALL(config_quantity(ctx, f.path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,

@@ -13,8 +13,7 @@
 #include "mpi/comm.h"
 #include "core/constants.h"
 #include "engine/engine.h"
-#include "io/io_density.h"
-#include "io/io_halos.h"
+#include "engine/sequence_inputs.h"
 
 int sequence_interval_at(const struct sequence_config *seq, double t_s, double t_tiny) {
   int i = 0;
@@ -44,13 +43,7 @@ static ionf_err with_context(ionf_err rc, const char *key, double z) {
 /* A halo catalogue of the sequence as merged, checked sources. */
 static ionf_err read_halos(const struct engine *e, const char *path, double z,
                            struct source_list *out) {
-  const struct sequence_config *seq = &e->cfg->sequence;
-  double box_units = e->cfg->box_size_cm / seq->halo_position_unit_cm;
-  ionf_err rc = io_halos_read(path, box_units, e->grid.n, seq->halo_f_gamma,
-                              seq->halo_t_source_s, &e->cosmo, out);
-  if (rc == IONF_OK) rc = sources_validate(out, e->grid.n, path);
-  if (rc != IONF_OK) sources_free(out);
-  return with_context(rc, "sequence.halos", z);
+  return with_context(sequence_inputs_halos(e, path, z, out), "sequence.halos", z);
 }
 
 /* The inputs of redshift i, checked without keeping them. */
@@ -60,8 +53,8 @@ static ionf_err check_one(const struct engine *e, int i) {
   double z = seq->redshifts[i];
   if (seq->density_pattern[0]) {
     config_sequence_file_name(seq->density_pattern, z, path, sizeof path);
-    IONF_CALL(with_context(io_density_check(path, seq->density_dataset, e->grid.n),
-                           "sequence.density", z));
+    IONF_CALL(with_context(sequence_inputs_density(e, path, z, NULL, NULL), "sequence.density",
+                           z));
   }
   if (seq->halo_pattern[0]) {
     struct source_list halos;
@@ -119,9 +112,9 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   if (seq->density_pattern[0]) {
     config_sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
     if (with_density)
-      rc = with_context(io_density_read_box(density_file, seq->density_dataset, e->grid.n, &e->grid.box,
-                                        e->fields.n_h_cm3),
-                        "sequence.density", z);
+      rc = with_context(
+          sequence_inputs_density(e, density_file, z, &e->grid.box, e->fields.n_h_cm3),
+          "sequence.density", z);
   }
   if (rc == IONF_OK && seq->halo_pattern[0]) {
     config_sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
