@@ -92,32 +92,44 @@ static ionf_err x21_read_run(hid_t fid, const char *file, const char *grp, struc
   return IONF_OK;
 }
 
+/* A double as a user would write it: the shortest of %.15g / %.17g that reads back. */
+static const char *x21_num(char *buf, size_t size, double v) {
+  snprintf(buf, size, "%.15g", v);
+  if (strtod(buf, NULL) != v) snprintf(buf, size, "%.17g", v);
+  return buf;
+}
+
 /* One cosmological parameter against the run's. */
 static ionf_err x21_same(const char *file, const char *grp, const char *attr, double got,
                          const char *key, double want) {
+  char g[32], w[32];
   IONF_CHECK(fabs(got - want) <= X21_COSMO_TOL * fabs(want), IONF_ERR_INPUT,
-             "%s '%s': /%s/InputParameters/cosmo_params attribute %s = %.17g, but %s = %.17g: "
-             "set %s: %.17g (the cosmology the 21cmFAST run used)",
-             X21_KIND, file, grp, attr, got, key, want, key, got);
+             "%s '%s': /%s/InputParameters/cosmo_params attribute %s = %s, but %s = %s: "
+             "set %s: %s (the cosmology the 21cmFAST run used)",
+             X21_KIND, file, grp, attr, x21_num(g, sizeof g, got), key,
+             x21_num(w, sizeof w, want), key, g);
   return IONF_OK;
 }
 
 /* The file's run against the expected one (the grid size only when `check_n`). */
 static ionf_err x21_check_run(const char *file, const char *grp, const struct x21_run *r,
                               const struct io_21cmfast_expect *x, int check_n) {
+  char g[32], w[32];
   IONF_CHECK(fabs(r->redshift - x->redshift) <= X21_REDSHIFT_TOL, IONF_ERR_INPUT,
-             "%s '%s': attribute redshift of '/%s' is %.17g, but this file stands for z = %g "
+             "%s '%s': attribute redshift of '/%s' is %s, but this file stands for z = %s "
              "in sequence.redshifts (a file of another redshift?)",
-             X21_KIND, file, grp, r->redshift, x->redshift);
+             X21_KIND, file, grp, x21_num(g, sizeof g, r->redshift),
+             x21_num(w, sizeof w, x->redshift));
   IONF_CHECK(!check_n || r->hii_dim == (double)x->n, IONF_ERR_INPUT,
              "%s '%s': /%s/InputParameters/simulation_options attribute HII_DIM = %g, but "
              "grid.N = %lld (no resampling: run 21cmFAST with HII_DIM %lld or set grid.N: %g)",
              X21_KIND, file, grp, r->hii_dim, (long long)x->n, (long long)x->n, r->hii_dim);
   IONF_CHECK(fabs(r->box_len_mpc - x->box_mpc) <= X21_BOX_TOL * x->box_mpc, IONF_ERR_INPUT,
              "%s '%s': the box of its /%s/InputParameters/simulation_options (BOX_LEN, or "
-             "HII_DIM x LOWRES_CELL_SIZE_MPC) is %.17g Mpc, but grid.box_size is %.17g Mpc "
-             "(comoving): set grid.box_size: \"%.17g Mpc\"",
-             X21_KIND, file, grp, r->box_len_mpc, x->box_mpc, r->box_len_mpc);
+             "HII_DIM x LOWRES_CELL_SIZE_MPC) is %s Mpc, but grid.box_size is %s Mpc "
+             "(comoving): set grid.box_size: \"%s Mpc\"",
+             X21_KIND, file, grp, x21_num(g, sizeof g, r->box_len_mpc),
+             x21_num(w, sizeof w, x->box_mpc), g);
   IONF_CALL(x21_same(file, grp, "hlittle", r->h, "cosmology.h", x->cosmo->h));
   IONF_CALL(x21_same(file, grp, "OMm", r->omega_m, "cosmology.Omega_m", x->cosmo->omega_m));
   IONF_CALL(x21_same(file, grp, "OMb", r->omega_b, "cosmology.Omega_b", x->cosmo->omega_b));
@@ -136,9 +148,9 @@ static ionf_err x21_open_run(const char *file, const char *const *groups, int n_
   ionf_err rc = IONF_OK;
   if (!*grp)
     rc = ionf_error_set(IONF_ERR_INPUT,
-                        "%s '%s' has no group '/%s'%s%s: not a py21cmfast 4 %s file", X21_KIND,
+                        "%s '%s' has no group '/%s'%s%s%s: not a py21cmfast 4 %s file", X21_KIND,
                         file, groups[0], n_groups > 1 ? " or '/" : "",
-                        n_groups > 1 ? groups[1] : "", what);
+                        n_groups > 1 ? groups[1] : "", n_groups > 1 ? "'" : "", what);
   if (rc == IONF_OK) rc = x21_read_run(*fid, file, *grp, r);
   if (rc == IONF_OK) rc = x21_check_run(file, *grp, r, x, check_n);
   if (rc != IONF_OK) h5_util_close_read(*fid, quiet);

@@ -15,7 +15,7 @@
  * cells average 1, so a cell of an n^3 coarse mesh averages (n_fine / n)^3 and
  * ρ / ρ̄ = raw (n / n_fine)^3 (tools21cm: cgs_density = raw ρ_crit,0 Ω_b (n / n_fine)^3,
  * comoving baryons in g cm^-3).  This reader returns the raw values; the conversion to
- * n_H is the sequence's (engine/sequence_inputs.c).
+ * n_H is the sequence's (engine/sequence_read.c).
  */
 #ifndef IONF_IO_CUBEP3M_H
 #define IONF_IO_CUBEP3M_H

@@ -110,6 +110,25 @@ int main(void) {
   params_free(fa);
   params_free(fb);
   params_free(fc);
+  /* keys added later: an older checkpoint without them matches their default only */
+  const char *old_seq = "sequence:\n  density: {pattern: \"/d_%.3f.h5\", dataset: n_H}\n";
+  struct param_node *sa = NULL, *sb = NULL, *sc = NULL;
+  EXPECT(params_load_string(old_seq, "a", &sa) == IONF_OK &&
+             params_load_string(old_seq, "b", &sb) == IONF_OK &&
+             params_load_string(old_seq, "c", &sc) == IONF_OK &&
+             params_set_override(sb, "sequence.density.format=hdf5") == IONF_OK &&
+             params_set_override(sc, "sequence.density.format=cubep3m") == IONF_OK,
+         "cannot build the sequence configs");
+  EXPECT(config_compare_restart_trees(sa, sb, &d, NULL) == 0,
+         "an older checkpoint without sequence.density.format refused at '%s'", d.key);
+  EXPECT(config_compare_restart_trees(sa, sc, &d, NULL) == 1 &&
+             !strcmp(d.key, "sequence.density.format"),
+         "format cubep3m against an older checkpoint: key '%s'", d.key);
+  EXPECT(config_compare_restart_trees(sc, sb, &d, NULL) == 1,
+         "format cubep3m in the checkpoint, hdf5 now: accepted");
+  params_free(sa);
+  params_free(sb);
+  params_free(sc);
   EXPECT(config_compare_restart_may_change("output.anything") &&
              !config_compare_restart_may_change("outputs") &&
              !config_compare_restart_may_change("time.dt"),

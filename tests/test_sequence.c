@@ -122,6 +122,38 @@ static double catalogue_ndot(const struct seq_case *c, int k, const struct ionf_
 
 /* ---- the config section ------------------------------------------------------------ */
 
+/* sequence.density.format and sequence.halos.format: their keys and refusals. */
+static void test_config_formats(const struct seq_case *c) {
+  char *cube[] = {"sequence.density={format: cubep3m, pattern: \"%.3fn_all.dat\", fine_mesh: 8000}",
+                  "sequence.halos.format=21cmfast"};
+  struct ionf_config cfg;
+  ionf_err rc = load_case(c, NULL, cube, 2, &cfg);
+  EXPECT(rc == IONF_OK, "cubep3m density, 21cmfast halos: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    const struct sequence_config *seq = &cfg.sequence;
+    EXPECT(seq->density_format == SEQUENCE_DENSITY_CUBEP3M && seq->density_fine_mesh == 8000 &&
+               seq->density_x_h == 0.76 && seq->halo_format == SEQUENCE_HALOS_21CMFAST &&
+               strstr(cfg.effective_yaml, "hydrogen_mass_fraction: 0.76") &&
+               strstr(cfg.effective_yaml, "format: 21cmfast") &&
+               !strstr(cfg.effective_yaml, "position_unit"),
+           "cubep3m: fine_mesh 8000, X_H 0.76 by default; 21cmfast halos without position_unit");
+    config_free(&cfg);
+  }
+  ionf_error_clear();
+  char *unit[] = {"sequence.halos.format=21cmfast", "sequence.halos.position_unit=1 Mpc"};
+  expect_fail(load_case(c, NULL, unit, 2, &cfg), IONF_ERR_CONFIG,
+              "sequence.halos.position_unit is not read with sequence.halos.format: 21cmfast",
+              "comoving Mpc", "position_unit with 21cmFAST halos");
+  expect_config_fail(c, NULL, "sequence.density.format=21cmFAST5", "sequence.density.format",
+                     "hdf5, cubep3m, 21cmfast", "an unknown density format");
+  expect_config_fail(c, NULL, "sequence.density.format=cubep3m", "sequence.density.dataset is not read",
+                     "format: cubep3m", "dataset with cubep3m");
+  expect_config_fail(c, NULL, "sequence.density.fine_mesh=8000", "sequence.density.fine_mesh is not read",
+                     "CubeP3M files only", "fine_mesh with hdf5");
+  expect_config_fail(c, "synthetic: {kind: eor}\n", cube[0], "synthetic.kind = eor writes",
+                     "sequence.density.format is not hdf5", "synthetic eor with CubeP3M files");
+}
+
 static void test_config(const struct seq_case *c) {
   printf("config:\n");
   struct ionf_config cfg;
@@ -158,6 +190,12 @@ static void test_config(const struct seq_case *c) {
   EXPECT(seq->halo_f_gamma == 20.0 && seq->halo_t_source_s == 10.0 * IONF_MYR_S &&
              fabs(seq->halo_position_unit_cm / IONF_MPC_CM - 1.0) < 1e-15,
          "halo parameters");
+
+  /* the formats: hdf5 unless given, and shown in the effective YAML */
+  const char *fmt = strstr(cfg.effective_yaml, "format: hdf5");
+  EXPECT(seq->density_format == SEQUENCE_DENSITY_HDF5 && seq->halo_format == SEQUENCE_HALOS_HDF5 &&
+             fmt && strstr(fmt + 1, "format: hdf5"),
+         "density and halo formats hdf5 by default, in the effective YAML");
 
   /* the effective YAML runs the same sequence (t_end and z_initial written out) */
   struct ionf_config again;
@@ -247,6 +285,7 @@ static void test_config(const struct seq_case *c) {
                      "did you mean 'halos'", "key typo");
   expect_config_fail(c, NULL, "sequence.density={pattern: \"d%.1f.h5\"}", "sequence.density.dataset",
                      "dataset", "density without a dataset");
+  test_config_formats(c);
 }
 
 /* ---- a run along the redshifts ----------------------------------------------------- */

@@ -108,10 +108,14 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
                 m->decomposition_reason ? m->decomposition_reason : "", (long long)m->box_cells);
   engine_plan_free(&plan);
   dry_run_print_species(cfg);
-  if (cfg->sequence.n_redshifts > 0)
-    ionf_message0("sequence: %d redshifts from z = %g to z = %g", cfg->sequence.n_redshifts,
-                  cfg->sequence.redshifts[0],
-                  cfg->sequence.redshifts[cfg->sequence.n_redshifts - 1]);
+  const struct sequence_config *seq = &cfg->sequence;
+  if (seq->n_redshifts > 0)
+    ionf_message0("sequence: %d redshifts from z = %g to z = %g%s%s%s%s", seq->n_redshifts,
+                  seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1],
+                  seq->density_pattern[0] ? "; density files: " : "",
+                  seq->density_pattern[0] ? config_sequence_density_format_name(seq->density_format) : "",
+                  seq->halo_pattern[0] ? "; halo catalogues: " : "",
+                  seq->halo_pattern[0] ? config_sequence_halo_format_name(seq->halo_format) : "");
   dry_run_print_times(cfg);
   return IONF_OK;
 }

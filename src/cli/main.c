@@ -400,11 +400,17 @@ static void print_run_setup(const struct ionf_config *cfg, const struct engine *
     const struct sequence_config *seq = &cfg->sequence;
     long long steps = 0;
     for (int i = 0; i + 1 < seq->n_redshifts; ++i) steps += seq->steps[i];
-    ionf_message0("sequence: %d redshifts from z = %g to z = %g in %lld steps; density %s; "
-                  "sources %s",
+    ionf_message0("sequence: %d redshifts from z = %g to z = %g in %lld steps; density %s%s%s%s; "
+                  "sources %s%s%s%s",
                   seq->n_redshifts, seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1], steps,
                   seq->density_pattern[0] ? seq->density_pattern : "material.n_H (diluted)",
-                  seq->halo_pattern[0] ? seq->halo_pattern : "sources: (constant)");
+                  seq->density_pattern[0] ? " (" : "",
+                  seq->density_pattern[0] ? config_sequence_density_format_name(seq->density_format) : "",
+                  seq->density_pattern[0] ? ")" : "",
+                  seq->halo_pattern[0] ? seq->halo_pattern : "sources: (constant)",
+                  seq->halo_pattern[0] ? " (" : "",
+                  seq->halo_pattern[0] ? config_sequence_halo_format_name(seq->halo_format) : "",
+                  seq->halo_pattern[0] ? ")" : "");
   }
   if (decomp_exchanges(&e->decomp))
     ionf_message0("sources traced by the rank owning their slab: tracing cost of the largest "

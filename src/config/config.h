@@ -151,6 +151,11 @@ enum sequence_halo_format {
   SEQUENCE_HALOS_21CMFAST    /*!< py21cmfast 4 (Perturbed)HaloCatalog file */
 };
 
+/** The format's name in messages: "HDF5 n_H", "CubeP3M", "21cmFAST PerturbedField"; for halos
+    "HDF5", "21cmFAST". */
+const char *config_sequence_density_format_name(enum sequence_density_format f);
+const char *config_sequence_halo_format_name(enum sequence_halo_format f);
+
 /** sequence: the inputs of a production run, one set per redshift of a list. */
 struct sequence_config {
   int n_redshifts;              /*!< 0: no sequence; else >= 2 */

@@ -16,6 +16,16 @@ void config_sequence_file_name(const char *pattern, double z, char *buf, size_t 
   io_halos_series_name(buf, size, pattern, z); /* "" unless one number conversion */
 }
 
+const char *config_sequence_density_format_name(enum sequence_density_format f) {
+  return f == SEQUENCE_DENSITY_CUBEP3M    ? "CubeP3M"
+         : f == SEQUENCE_DENSITY_21CMFAST ? "21cmFAST PerturbedField"
+                                          : "HDF5 n_H";
+}
+
+const char *config_sequence_halo_format_name(enum sequence_halo_format f) {
+  return f == SEQUENCE_HALOS_21CMFAST ? "21cmFAST" : "HDF5";
+}
+
 /* A file name pattern of the sequence: one number conversion for the redshift,
  * resolved relative to the config file; the effective tree gets the resolved one. */
 static ionf_err config_pattern(struct config_section *f, struct param_node *n, char *out,
@@ -162,6 +172,7 @@ static ionf_err config_sequence_end(struct config_ctx *ctx, const struct param_n
 static ionf_err config_sequence_not_for(const struct config_section *f, const char *key,
                                         const char *format, const char *why) {
   const struct param_node *u = params_get(f->user, key);
+  if (u) config_blame(f->ctx, u);
   IONF_CHECK(!u || u->kind == PARAM_NULL, IONF_ERR_CONFIG,
              "%s: %s.%s is not read with %s.format: %s (%s); leave it out", f->ctx->name,
              f->name, key, f->name, format, why);

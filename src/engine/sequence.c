@@ -13,7 +13,7 @@
 #include "mpi/comm.h"
 #include "core/constants.h"
 #include "engine/engine.h"
-#include "engine/sequence_inputs.h"
+#include "engine/sequence_read.h"
 
 int sequence_interval_at(const struct sequence_config *seq, double t_s, double t_tiny) {
   int i = 0;
@@ -43,7 +43,7 @@ static ionf_err with_context(ionf_err rc, const char *key, double z) {
 /* A halo catalogue of the sequence as merged, checked sources. */
 static ionf_err read_halos(const struct engine *e, const char *path, double z,
                            struct source_list *out) {
-  return with_context(sequence_inputs_halos(e, path, z, out), "sequence.halos", z);
+  return with_context(sequence_read_halos(e, path, z, out), "sequence.halos", z);
 }
 
 /* The inputs of redshift i, checked without keeping them. */
@@ -53,7 +53,7 @@ static ionf_err check_one(const struct engine *e, int i) {
   double z = seq->redshifts[i];
   if (seq->density_pattern[0]) {
     config_sequence_file_name(seq->density_pattern, z, path, sizeof path);
-    IONF_CALL(with_context(sequence_inputs_density(e, path, z, NULL, NULL), "sequence.density",
+    IONF_CALL(with_context(sequence_read_density(e, path, z, NULL, NULL), "sequence.density",
                            z));
   }
   if (seq->halo_pattern[0]) {
@@ -113,7 +113,7 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
     config_sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
     if (with_density)
       rc = with_context(
-          sequence_inputs_density(e, density_file, z, &e->grid.box, e->fields.n_h_cm3),
+          sequence_read_density(e, density_file, z, &e->grid.box, e->fields.n_h_cm3),
           "sequence.density", z);
   }
   if (rc == IONF_OK && seq->halo_pattern[0]) {

@@ -1,8 +1,8 @@
 /**
- * @file sequence_inputs.c
- * @brief One redshift's density and halos in the sequence's formats (sequence_inputs.h).
+ * @file sequence_read.c
+ * @brief One redshift's density and halos in the sequence's formats (sequence_read.h).
  */
-#include "engine/sequence_inputs.h"
+#include "engine/sequence_read.h"
 
 #include <string.h>
 
@@ -15,7 +15,7 @@
 #include "io/io_halos.h"
 
 /* What a 21cmFAST file of redshift z must say about the run. */
-static struct io_21cmfast_expect sequence_inputs_expect(const struct engine *e, double z) {
+static struct io_21cmfast_expect sequence_read_expect(const struct engine *e, double z) {
   struct io_21cmfast_expect x;
   x.n = e->grid.n;
   x.box_mpc = e->cfg->box_size_cm / IONF_MPC_CM; /* comoving: sequences are cosmological */
@@ -25,12 +25,12 @@ static struct io_21cmfast_expect sequence_inputs_expect(const struct engine *e, 
 }
 
 /* out[c] *= factor over the box's cells. */
-static void sequence_inputs_scale(const struct grid_box *box, double factor, double *out) {
+static void sequence_read_scale(const struct grid_box *box, double factor, double *out) {
   int64_t cells = grid_box_cells(box);
   for (int64_t c = 0; c < cells; ++c) out[c] *= factor;
 }
 
-ionf_err sequence_inputs_density(const struct engine *e, const char *path, double z,
+ionf_err sequence_read_density(const struct engine *e, const char *path, double z,
                                  const struct grid_box *box, double *out) {
   const struct sequence_config *seq = &e->cfg->sequence;
   int64_t n = e->grid.n;
@@ -40,14 +40,14 @@ ionf_err sequence_inputs_density(const struct engine *e, const char *path, doubl
     IONF_CALL(io_cubep3m_read_box(path, n, box, out));
     double coarse = (double)n / (double)seq->density_fine_mesh; /* raw (n / n_fine)^3 = ρ/ρ̄ */
     double mean = cosmology_mean_hydrogen_cm3(&e->cosmo, z, seq->density_x_h);
-    sequence_inputs_scale(box, coarse * coarse * coarse * mean, out);
+    sequence_read_scale(box, coarse * coarse * coarse * mean, out);
     return IONF_OK;
   }
   case SEQUENCE_DENSITY_21CMFAST: {
-    const struct io_21cmfast_expect x = sequence_inputs_expect(e, z);
+    const struct io_21cmfast_expect x = sequence_read_expect(e, z);
     double y_he = 0.0;
     IONF_CALL(io_21cmfast_density_read_box(path, &x, box, out, &y_he));
-    if (out) sequence_inputs_scale(box, cosmology_mean_hydrogen_cm3(&e->cosmo, z, 1.0 - y_he), out);
+    if (out) sequence_read_scale(box, cosmology_mean_hydrogen_cm3(&e->cosmo, z, 1.0 - y_he), out);
     return IONF_OK;
   }
   case SEQUENCE_DENSITY_HDF5:
@@ -57,12 +57,12 @@ ionf_err sequence_inputs_density(const struct engine *e, const char *path, doubl
   }
 }
 
-ionf_err sequence_inputs_halos(const struct engine *e, const char *path, double z,
+ionf_err sequence_read_halos(const struct engine *e, const char *path, double z,
                                struct source_list *out) {
   const struct sequence_config *seq = &e->cfg->sequence;
   ionf_err rc;
   if (seq->halo_format == SEQUENCE_HALOS_21CMFAST) {
-    const struct io_21cmfast_expect x = sequence_inputs_expect(e, z);
+    const struct io_21cmfast_expect x = sequence_read_expect(e, z);
     int64_t n_halos = 0;
     rc = io_21cmfast_halos_read(path, &x, seq->halo_f_gamma, seq->halo_t_source_s, out, &n_halos);
   } else {

@@ -1,5 +1,5 @@
 /**
- * @file sequence_inputs.h
+ * @file sequence_read.h
  * @brief One redshift's inputs of a production run read in the formats of
  *        `sequence.density.format` and `sequence.halos.format` (docs/inputs.md).
  *
@@ -13,8 +13,8 @@
  * Halos, as merged sources with Ndot = f_γ M Ω_b / (Ω_m m_p t_s): hdf5 (io_halos.h) or
  * 21cmfast (io_21cmfast.h).
  */
-#ifndef IONF_SEQUENCE_INPUTS_H
-#define IONF_SEQUENCE_INPUTS_H
+#ifndef IONF_SEQUENCE_READ_H
+#define IONF_SEQUENCE_READ_H
 
 #include "core/error.h"
 #include "grid/grid.h"
@@ -28,12 +28,12 @@ struct engine;
  * that need no values (the file, its header or shape, a 21cmFAST file's attributes).
  * Messages name the file and what is wrong (the caller adds the key and the redshift).
  */
-IONF_NODISCARD ionf_err sequence_inputs_density(const struct engine *e, const char *path,
+IONF_NODISCARD ionf_err sequence_read_density(const struct engine *e, const char *path,
                                                 double z, const struct grid_box *box,
                                                 double *out);
 
 /** The halo catalogue `path` of redshift z as merged sources, validated on the grid. */
-IONF_NODISCARD ionf_err sequence_inputs_halos(const struct engine *e, const char *path, double z,
+IONF_NODISCARD ionf_err sequence_read_halos(const struct engine *e, const char *path, double z,
                                               struct source_list *out);
 
 #endif
