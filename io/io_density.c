@@ -194,6 +194,13 @@ static ionf_err field_check_values(const char *file, const char *dataset, int64_
 ionf_err io_field_read_box(const char *file, const char *dataset, int64_t n,
                            const struct grid_box *box, const char *what, const char *plural,
                            double *out) {
+  IONF_CALL(io_field_read_box_any(file, dataset, n, box, out));
+  if (!out) return IONF_OK;
+  return field_check_values(file, dataset, n, box, what, plural, out);
+}
+
+ionf_err io_field_read_box_any(const char *file, const char *dataset, int64_t n,
+                               const struct grid_box *box, double *out) {
   IONF_CHECK(file && dataset && n > 0 && box, IONF_ERR_INTERNAL,
              "io_field_read_box: bad arguments (n = %lld)", (long long)n);
   for (int a = 0; a < 3; ++a)
@@ -210,6 +217,5 @@ ionf_err io_field_read_box(const char *file, const char *dataset, int64_t n,
   else
     rc = density_read_dataset(fid, file, dataset, n, box, out);
   h5_util_close_read(fid, &quiet);
-  if (rc != IONF_OK || !out) return rc;
-  return field_check_values(file, dataset, n, box, what, plural, out);
+  return rc;
 }

@@ -43,6 +43,11 @@ IONF_NODISCARD ionf_err io_field_read_box(const char *file, const char *dataset,
                                           const struct grid_box *box, const char *what,
                                           const char *plural, double *out);
 
+/** io_field_read_box without the value check (out NULL: the file, the dataset, its shape
+    and type only): for fields whose values may be negative, such as an overdensity. */
+IONF_NODISCARD ionf_err io_field_read_box_any(const char *file, const char *dataset, int64_t n,
+                                              const struct grid_box *box, double *out);
+
 /** io_density_read of the cells of `box` only (io_field_read_box with n_H's words). */
 IONF_NODISCARD ionf_err io_density_read_box(const char *file, const char *dataset, int64_t n,
                                             const struct grid_box *box, double *out);

@@ -99,7 +99,7 @@ static const char *halo_number_text(char *buf, size_t size, double v) {
 }
 
 /* Physical position p in [0, box] -> cell; box wraps to 0, rounding up to n stays in n - 1. */
-static ionf_err halo_cell_from_position(double p, double box_size, int64_t n, const char *path,
+ionf_err io_halos_cell_from_position(double p, double box_size, int64_t n, const char *path,
                                         const char *name, int64_t h, int d, int32_t *cell) {
   char pv[32], bv[32];
   IONF_CHECK(isfinite(p) && p >= 0.0 && p <= box_size, IONF_ERR_INPUT,
@@ -139,7 +139,8 @@ static ionf_err halo_cell(const struct halo_layout *lay, const struct io_halos_l
       IONF_CALL(halo_cell_from_index(p[d], lay->index_base, spec->n, path, lay->pos_name, h, d,
                                      &cell[d]));
     else
-      IONF_CALL(halo_cell_from_position(p[d], box, spec->n, path, lay->pos_name, h, d, &cell[d]));
+      IONF_CALL(
+          io_halos_cell_from_position(p[d], box, spec->n, path, lay->pos_name, h, d, &cell[d]));
   }
   return IONF_OK;
 }
@@ -256,6 +257,8 @@ static ionf_err io_halos_read_file(hid_t file, const char *path, const struct io
 /* ---- entries ---------------------------------------------------------------------------- */
 
 static ionf_err io_halos_check_layout(const char *path, const struct io_halos_layout *lay) {
+  IONF_CHECK(lay->format != HALO_FORMAT_21CMFAST, IONF_ERR_INTERNAL,
+             "halo file '%s': format 21cmfast is read by io_21cmfast_halos_read_cells", path);
   IONF_CHECK(lay->n >= 1 && lay->n <= INT32_MAX, IONF_ERR_CONFIG,
              "halo catalogue '%s': grid size %lld must be in 1..%d", path, (long long)lay->n,
              (int)INT32_MAX);

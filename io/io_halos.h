@@ -27,6 +27,9 @@
  *    - a source list as C2Ray_CubeP3M.read_sources reads one: `sources_positions`
  *      (n x 3 cell indices, `cell_index_base` 0 or 1) and `sources_mass` (n, Msun).
  *  - c2ray (text, io_halos_c2ray.h): C²-Ray/CubeP3M source lists.
+ *  - 21cmfast (HDF5, io_21cmfast.h): py21cmfast 4 (Perturbed)HaloCatalog files, read by
+ *    io_21cmfast_halos_read_cells (it checks the file's run against this one, so it needs
+ *    the redshift and the cosmology); io_halos_read_cells does not take this format.
  *
  * Halos with mass 0 emit nothing and are dropped when the masses become sources
  * (grid/halo_model.h: halo_model_sources, which also merges them per cell).
@@ -41,8 +44,13 @@
 #include "grid/halo_model.h"
 #include "grid/sources.h"
 
-/** The formats of sequence.halos.format. */
-enum halo_format { HALO_FORMAT_IONFRONT, HALO_FORMAT_C2RAY, HALO_FORMAT_PYC2RAY_HDF5 };
+/** The formats of sequence.halos.format (its values: config_sequence_halo_format_name). */
+enum halo_format {
+  HALO_FORMAT_IONFRONT,
+  HALO_FORMAT_C2RAY,
+  HALO_FORMAT_PYC2RAY_HDF5,
+  HALO_FORMAT_21CMFAST
+};
 
 /** How to read a halo file onto the grid. */
 struct io_halos_layout {
@@ -55,7 +63,9 @@ struct io_halos_layout {
 };
 
 /**
- * Read the halo file `path` as masses by cell (not merged; file order).  Errors name
+ * Read the halo file `path` (format ionfront, c2ray or pyc2ray_hdf5; 21cmfast is
+ * IONF_ERR_INTERNAL: io_21cmfast_halos_read_cells reads it) as masses by cell (not
+ * merged; file order).  Errors name
  * the file, the dataset or line, the halo and the value:
  *  IONF_ERR_IO     the file cannot be opened or read;
  *  IONF_ERR_INPUT  datasets or attributes missing, wrong shape or class, counts that
@@ -84,6 +94,15 @@ IONF_NODISCARD ionf_err io_halos_read(const char *path, double box_size, int64_t
  */
 double io_halos_ndot_per_s(double mass_msun, double f_gamma, double t_source_s,
                            const struct cosmology *c);
+
+/**
+ * The cell (0..n-1) of halo `h`'s coordinate `d` (0, 1, 2: x, y, z) at physical position
+ * p in [0, box_size] (io_halos_read's rule: floor(p / box_size n); box_size wraps to 0).
+ * IONF_ERR_INPUT naming `path`, dataset `name`, the halo and the value when p is outside.
+ */
+IONF_NODISCARD ionf_err io_halos_cell_from_position(double p, double box_size, int64_t n,
+                                                    const char *path, const char *name,
+                                                    int64_t h, int d, int32_t *cell);
 
 /**
  * Fill a printf-style pattern holding one double conversion with the redshift:

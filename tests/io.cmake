@@ -8,3 +8,5 @@ ionf_add_test(NAME test_h5_util SOURCES test_h5_util.c LABELS unit)
 ionf_add_test(NAME test_io_sed SOURCES test_io_sed.c LABELS unit)
 # Reading a box of the grid (io_field_read_box): wrapping boxes, bad values in and out of it
 ionf_add_test(NAME test_io_box SOURCES test_io_box.c LABELS unit)
+# CubeP3M density files (io/io_cubep3m.c): the layout, boxes, header and size refusals
+ionf_add_test(NAME test_io_cubep3m SOURCES test_io_cubep3m.c LABELS unit)

@@ -23,3 +23,14 @@ set_tests_properties(test_halos_sequence PROPERTIES ENVIRONMENT OMP_NUM_THREADS=
 add_test(NAME cli_halo_formats COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_halo_formats.sh
                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:ionfront>)
 set_tests_properties(cli_halo_formats PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABELS mpi TIMEOUT 300)
+# Density files in other formats (sequence.density.format, sequence.halos.format):
+# cli_inputs_cubep3m: CubeP3M binaries as tools21cm lays them out; cli_inputs_21cmfast:
+# py21cmfast 4 PerturbedField and (Perturbed)HaloCatalog files (written by h5py).  Each:
+# n_H as documented in every cell, 1 rank = 2 ranks in slabs, refusals by --dry-run.
+foreach(format cubep3m 21cmfast)
+  add_test(NAME cli_inputs_${format}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_inputs_${format}.sh ${MPIEXEC_EXECUTABLE}
+                   $<TARGET_FILE:ionfront>)
+  set_tests_properties(cli_inputs_${format} PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2
+                       LABELS mpi TIMEOUT 300)
+endforeach()

@@ -110,6 +110,42 @@ int main(void) {
   params_free(fa);
   params_free(fb);
   params_free(fc);
+  /* keys added later: an older checkpoint without them matches their default only */
+  const char *old_seq = "sequence:\n  density: {pattern: \"/d_%.3f.h5\", dataset: n_H}\n"
+                        "  halos: {pattern: \"/h_%.3f.h5\", f_gamma: 20, t_source: 10}\n";
+  struct param_node *sa = NULL, *sb = NULL, *sc = NULL;
+  EXPECT(params_load_string(old_seq, "a", &sa) == IONF_OK &&
+             params_load_string(old_seq, "b", &sb) == IONF_OK &&
+             params_load_string(old_seq, "c", &sc) == IONF_OK &&
+             params_set_override(sb, "sequence.density.format=hdf5") == IONF_OK &&
+             params_set_override(sb, "sequence.halos.format=ionfront") == IONF_OK &&
+             params_set_override(sc, "sequence.density.format=cubep3m") == IONF_OK,
+         "cannot build the sequence configs");
+  EXPECT(config_compare_restart_trees(sa, sb, &d, NULL) == 0,
+         "an older checkpoint without sequence.density.format and sequence.halos.format "
+         "(hdf5, ionfront now) refused at '%s'",
+         d.key);
+  /* the halo format's default is ionfront: another value against an older checkpoint differs */
+  static const char *const other_halos[] = {"sequence.halos.format=21cmfast",
+                                            "sequence.halos.format=hdf5"};
+  for (int k = 0; k < 2; ++k) {
+    struct param_node *sh = NULL;
+    EXPECT(params_load_string(old_seq, "h", &sh) == IONF_OK &&
+               params_set_override(sh, other_halos[k]) == IONF_OK,
+           "cannot build %s", other_halos[k]);
+    EXPECT(sh && config_compare_restart_trees(sa, sh, &d, NULL) == 1 &&
+               !strcmp(d.key, "sequence.halos.format"),
+           "%s against an older checkpoint: key '%s'", other_halos[k], d.key);
+    params_free(sh);
+  }
+  EXPECT(config_compare_restart_trees(sa, sc, &d, NULL) == 1 &&
+             !strcmp(d.key, "sequence.density.format"),
+         "format cubep3m against an older checkpoint: key '%s'", d.key);
+  EXPECT(config_compare_restart_trees(sc, sb, &d, NULL) == 1,
+         "format cubep3m in the checkpoint, hdf5 now: accepted");
+  params_free(sa);
+  params_free(sb);
+  params_free(sc);
   EXPECT(config_compare_restart_may_change("output.anything") &&
              !config_compare_restart_may_change("outputs") &&
              !config_compare_restart_may_change("time.dt"),

@@ -384,15 +384,18 @@ static void test_config(void) {
                  C, "only one of mass_unit and nbody_mesh", NULL, "c2ray with both mass units");
   expect_refused("{pattern: \"h%.3f\", format: c2ray, mass_unit: 1, f_gamma: 1, t_source: 1, "
                  "position_unit: 1 Mpc}",
-                 C, "sequence.halos.position_unit is not used", "c2ray", "position_unit with c2ray");
+                 C, "sequence.halos.position_unit is not read with sequence.halos.format: c2ray",
+                 "cells", "position_unit with c2ray");
   expect_refused("{pattern: \"h%.3f\", format: pyc2ray_hdf5, f_gamma: 1, t_source: 1, "
                  "cell_index_base: 2}",
                  C, "sequence.halos.cell_index_base", "2", "cell_index_base 2");
   expect_refused("{pattern: \"h%.3f\", f_gamma: 1, t_source: 1, cell_index_base: 1}", C,
-                 "cell_index_base is read with format pyc2ray_hdf5 only", NULL,
+                 "cell_index_base is not read with sequence.halos.format: ionfront",
+                 "pyC2Ray's source lists only",
                  "cell_index_base, ionfront");
   expect_refused("{pattern: \"h%.3f\", format: hdf5, f_gamma: 1, t_source: 1}", C,
-                 "sequence.halos.format = hdf5", "ionfront, c2ray, pyc2ray_hdf5", "unknown format");
+                 "sequence.halos.format = hdf5", "ionfront, c2ray, pyc2ray_hdf5, 21cmfast",
+                 "unknown format");
   expect_refused("{pattern: \"h%.3f\", f_gamma: 1, t_source: 1, model: {f_star: dpl}}", C,
                  "sequence.halos.model.f_star = dpl", "expected a mapping", "f_star not a mapping");
 }

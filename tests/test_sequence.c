@@ -122,6 +122,64 @@ static double catalogue_ndot(const struct seq_case *c, int k, const struct ionf_
 
 /* ---- the config section ------------------------------------------------------------ */
 
+/* sequence.halos.format 21cmfast with `setting`: refused, the message naming both. */
+static void expect_21cmfast_refuses(const struct seq_case *c, char *setting, const char *want1,
+                                    const char *want2) {
+  char *ov[] = {"sequence.halos.format=21cmfast", setting};
+  struct ionf_config cfg;
+  ionf_err rc = load_case(c, NULL, ov, 2, &cfg);
+  expect_fail(rc, IONF_ERR_CONFIG, want1, want2, setting);
+  if (rc == IONF_OK) config_free(&cfg);
+}
+
+/* sequence.density.format and sequence.halos.format: their keys and refusals. */
+static void test_config_formats(const struct seq_case *c) {
+  char *cube[] = {"sequence.density={format: cubep3m, pattern: \"%.3fn_all.dat\", fine_mesh: 8000}",
+                  "sequence.halos.format=21cmfast"};
+  struct ionf_config cfg;
+  ionf_err rc = load_case(c, NULL, cube, 2, &cfg);
+  EXPECT(rc == IONF_OK, "cubep3m density, 21cmfast halos: %s", ionf_error_message());
+  if (rc == IONF_OK) {
+    const struct sequence_config *seq = &cfg.sequence;
+    EXPECT(seq->density_format == SEQUENCE_DENSITY_CUBEP3M && seq->density_fine_mesh == 8000 &&
+               seq->density_x_h == 0.76 && seq->halo_format == HALO_FORMAT_21CMFAST &&
+               strstr(cfg.effective_yaml, "hydrogen_mass_fraction: 0.76") &&
+               strstr(cfg.effective_yaml, "format: 21cmfast") &&
+               !strstr(cfg.effective_yaml, "position_unit"),
+           "cubep3m: fine_mesh 8000, X_H 0.76 by default; 21cmfast halos without position_unit");
+    config_free(&cfg);
+  }
+  ionf_error_clear();
+  char *unit[] = {"sequence.halos.format=21cmfast", "sequence.halos.position_unit=1 Mpc"};
+  expect_fail(load_case(c, NULL, unit, 2, &cfg), IONF_ERR_CONFIG,
+              "sequence.halos.position_unit is not read with sequence.halos.format: 21cmfast",
+              "comoving Mpc", "position_unit with 21cmFAST halos");
+  /* 21cmfast halos read none of the other formats' keys (the halo model applies as for any) */
+  expect_21cmfast_refuses(c, "sequence.halos.mass_unit=1",
+                          "sequence.halos.mass_unit is not read with sequence.halos.format: "
+                          "21cmfast",
+                          "C2-Ray source lists only");
+  expect_21cmfast_refuses(c, "sequence.halos.nbody_mesh=6144",
+                          "sequence.halos.nbody_mesh is not read", "format: 21cmfast");
+  expect_21cmfast_refuses(c, "sequence.halos.cell_index_base=1",
+                          "sequence.halos.cell_index_base is not read", "format: 21cmfast");
+  expect_21cmfast_refuses(c, "sequence.halos.f_gamma_low_mass=5",
+                          "sequence.halos.f_gamma_low_mass = 5", "needs format: c2ray");
+  expect_config_fail(c, NULL, "sequence.halos.format=hdf5", "sequence.halos.format = hdf5",
+                     "ionfront, c2ray, pyc2ray_hdf5, 21cmfast", "hdf5 is no halo format");
+  expect_config_fail(c, "synthetic: {kind: eor}\n", "sequence.halos.format=21cmfast",
+                     "synthetic.kind = eor writes", "sequence.halos.format is not ionfront",
+                     "synthetic eor with 21cmFAST halos");
+  expect_config_fail(c, NULL, "sequence.density.format=21cmFAST5", "sequence.density.format",
+                     "hdf5, cubep3m, 21cmfast", "an unknown density format");
+  expect_config_fail(c, NULL, "sequence.density.format=cubep3m", "sequence.density.dataset is not read",
+                     "format: cubep3m", "dataset with cubep3m");
+  expect_config_fail(c, NULL, "sequence.density.fine_mesh=8000", "sequence.density.fine_mesh is not read",
+                     "CubeP3M files only", "fine_mesh with hdf5");
+  expect_config_fail(c, "synthetic: {kind: eor}\n", cube[0], "synthetic.kind = eor writes",
+                     "sequence.density.format is not hdf5", "synthetic eor with CubeP3M files");
+}
+
 static void test_config(const struct seq_case *c) {
   printf("config:\n");
   struct ionf_config cfg;
@@ -158,6 +216,12 @@ static void test_config(const struct seq_case *c) {
   EXPECT(seq->halo_f_gamma == 20.0 && seq->halo_t_source_s == 10.0 * IONF_MYR_S &&
              fabs(seq->halo_position_unit_cm / IONF_MPC_CM - 1.0) < 1e-15,
          "halo parameters");
+
+  /* the formats: hdf5 and ionfront unless given, and shown in the effective YAML */
+  EXPECT(seq->density_format == SEQUENCE_DENSITY_HDF5 && seq->halo_format == HALO_FORMAT_IONFRONT &&
+             strstr(cfg.effective_yaml, "format: hdf5") &&
+             strstr(cfg.effective_yaml, "format: ionfront"),
+         "density format hdf5 and halo format ionfront by default, in the effective YAML");
 
   /* the effective YAML runs the same sequence (t_end and z_initial written out) */
   struct ionf_config again;
@@ -247,6 +311,7 @@ static void test_config(const struct seq_case *c) {
                      "did you mean 'halos'", "key typo");
   expect_config_fail(c, NULL, "sequence.density={pattern: \"d%.1f.h5\"}", "sequence.density.dataset",
                      "dataset", "density without a dataset");
+  test_config_formats(c);
 }
 
 /* ---- a run along the redshifts ----------------------------------------------------- */

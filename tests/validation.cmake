@@ -49,3 +49,18 @@ foreach(script iliev2 iliev3)
 endforeach()
 ionf_validation_test(validation_helium_quick helium --quick)       # 32^3, H + He, ~10 s
 ionf_validation_test(validation_eor_helium_quick eor_helium --quick) # 16^3: eor_helium, eor, 5e4 K, ~40 s
+
+# A py21cmfast 4 run (16^3, z = 9, 8.5, 8) and ionfront on its files
+# (validation/py21cmfast_run.py): skipped (77) unless IONF_21CMFAST_PYTHON is a Python with
+# py21cmfast ("pip install 21cmFAST" in a virtual environment: about 70 s on 2 cores, it
+# compiles C with FFTW and GSL; the run ~40 s).  CI does not install it: the documented
+# layout is tested without it (tests/cli_inputs_21cmfast.sh).
+set(IONF_21CMFAST_PYTHON ${IONF_VALIDATION_PYTHON} CACHE FILEPATH
+    "Python 3 with py21cmfast, numpy and h5py, for validation_py21cmfast")
+add_test(NAME validation_py21cmfast
+         COMMAND ${IONF_21CMFAST_PYTHON} ${CMAKE_SOURCE_DIR}/validation/py21cmfast_run.py
+                 --ionfront $<TARGET_FILE:ionfront>
+                 --run-dir ${CMAKE_BINARY_DIR}/validation_py21cmfast
+                 --out ${CMAKE_BINARY_DIR}/validation_out)
+set_tests_properties(validation_py21cmfast PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+                     LABELS validation ENVIRONMENT PYTHONDONTWRITEBYTECODE=1)

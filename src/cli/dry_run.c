@@ -84,14 +84,13 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
     ionf_message0("synthetic: the run would first make its missing input files (not made, "
                   "not checked by a dry run)");
   if (plan.n_sources < 0) {
-    static const char *const formats[] = {"ionfront", "c2ray", "pyc2ray_hdf5"};
     char model[512], unit[64] = "";
     halo_model_describe(&cfg->sequence.halo_model, model, sizeof model);
     if (cfg->sequence.halo_format == HALO_FORMAT_C2RAY)
       snprintf(unit, sizeof unit, ", mass unit %.6g Msun", cfg->sequence.halo_mass_unit_msun);
     ionf_message0("sources: from the sequence's halo files (format %s%s), one per redshift (%s); "
                   "%s",
-                  formats[cfg->sequence.halo_format], unit,
+                  config_sequence_halo_format_name(cfg->sequence.halo_format), unit,
                   plan.synthetic_pending ? "to be made" : "all checked", model);
   }
   else if (plan.synthetic_pending && cfg->source_file[0] && plan.n_sources == 0)
@@ -120,10 +119,14 @@ static ionf_err dry_run_grid(const struct ionf_config *cfg) {
                 m->decomposition_reason ? m->decomposition_reason : "", (long long)m->box_cells);
   engine_plan_free(&plan);
   dry_run_print_species(cfg);
-  if (cfg->sequence.n_redshifts > 0)
-    ionf_message0("sequence: %d redshifts from z = %g to z = %g", cfg->sequence.n_redshifts,
-                  cfg->sequence.redshifts[0],
-                  cfg->sequence.redshifts[cfg->sequence.n_redshifts - 1]);
+  const struct sequence_config *seq = &cfg->sequence;
+  if (seq->n_redshifts > 0)
+    ionf_message0("sequence: %d redshifts from z = %g to z = %g%s%s", seq->n_redshifts,
+                  seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1],
+                  seq->density_pattern[0] ? "; density files: " : "",
+                  seq->density_pattern[0]
+                      ? config_sequence_density_format_name(seq->density_format)
+                      : ""); /* the halo files' format: the sources line */
   dry_run_print_times(cfg);
   return IONF_OK;
 }

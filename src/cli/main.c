@@ -414,11 +414,18 @@ static void print_run_setup(const struct ionf_config *cfg, const struct engine *
     const struct sequence_config *seq = &cfg->sequence;
     long long steps = 0;
     for (int i = 0; i + 1 < seq->n_redshifts; ++i) steps += seq->steps[i];
+    char density[IONF_PATH_MAX + 64] = "material.n_H (diluted)";
+    char halos[IONF_PATH_MAX + 64] = "sources: (constant)";
+    if (seq->density_pattern[0])
+      snprintf(density, sizeof density, "%s (%s)", seq->density_pattern,
+               config_sequence_density_format_name(seq->density_format));
+    if (seq->halo_pattern[0])
+      snprintf(halos, sizeof halos, "%s (format %s)", seq->halo_pattern,
+               config_sequence_halo_format_name(seq->halo_format));
     ionf_message0("sequence: %d redshifts from z = %g to z = %g in %lld steps; density %s; "
                   "sources %s",
                   seq->n_redshifts, seq->redshifts[0], seq->redshifts[seq->n_redshifts - 1], steps,
-                  seq->density_pattern[0] ? seq->density_pattern : "material.n_H (diluted)",
-                  seq->halo_pattern[0] ? seq->halo_pattern : "sources: (constant)");
+                  density, halos);
     if (seq->halo_pattern[0]) {
       char model[512];
       halo_model_describe(&seq->halo_model, model, sizeof model);

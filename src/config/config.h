@@ -83,14 +83,22 @@
  *                 [z_i, z_i+1] takes ceil(dt_i / time.dt) equal steps; a snapshot is written
  *                 at every redshift after the first (snapshot_0000 is the first), and
  *                 time.outputs, if given, adds snapshots at those times],
- *               density {pattern: printf pattern with one number conversion for the
- *                 redshift, e.g. "density_z%.3f.h5", dataset: NAME}: the proper n_H [cm^-3]
- *                 at that redshift, read at the start of its interval and diluted from
- *                 there; then material.n_H must be left out,
- *               halos {pattern, f_gamma [> 0], t_source [Myr > 0], position_unit [comoving
- *                 length of one position unit in the ionfront layout, '1 Mpc'; cells allowed]}:
- *                 the halo catalogue of each interval as the sources (io/io_halos.h), Ndot =
- *                 f_gamma M Omega_b / (Omega_m m_p t_source); then sources: must be left out.
+ *               density {format [hdf5|cubep3m|21cmfast, hdf5], pattern: printf pattern
+ *                 with one number conversion for the redshift, e.g. "density_z%.3f.h5",
+ *                 dataset [hdf5: the dataset of proper n_H, cm^-3], fine_mesh [cubep3m,
+ *                 required], hydrogen_mass_fraction [cubep3m, 0.76]}: each redshift's
+ *                 density made proper n_H (engine/sequence_read.h; docs/inputs.md), read at
+ *                 the start of its interval and diluted from there; then material.n_H must
+ *                 be left out,
+ *               halos {format [ionfront|c2ray|pyc2ray_hdf5|21cmfast, ionfront], pattern,
+ *                 f_gamma [> 0, model f_gamma], t_source [Myr > 0, constant accretion],
+ *                 model [f_star, f_esc, N_ion, accretion: grid/halo_model.h],
+ *                 f_gamma_low_mass [c2ray only, 0], position_unit [ionfront only: comoving
+ *                 length of one position unit, '1 Mpc'; cells allowed], mass_unit |
+ *                 nbody_mesh [c2ray only], cell_index_base [pyc2ray_hdf5 only, 0]}: each
+ *                 interval's halo file read as masses by cell (io/io_halos.h,
+ *                 io/io_21cmfast.h) and made sources by the model (by default Ndot =
+ *                 f_gamma M Omega_b / (Omega_m m_p t_source)); then sources: must be left out.
  *               Patterns are relative to the config file.  The files of every redshift but the
  *               last (where the run ends) must exist; they are checked before the first step.
  *   synthetic:  (optional) make the run's input files when they do not exist yet:
@@ -163,6 +171,19 @@ struct field_input {
   char dataset[256];            /*!< dataset path inside the file */
 };
 
+/** sequence.density.format: how each redshift's density file is laid out (docs/inputs.md). */
+enum sequence_density_format {
+  SEQUENCE_DENSITY_HDF5,     /*!< an HDF5 dataset of proper n_H [cm^-3] (the default) */
+  SEQUENCE_DENSITY_CUBEP3M,  /*!< CubeP3M / C2-Ray binary (tools21cm's DensityFile) */
+  SEQUENCE_DENSITY_21CMFAST  /*!< py21cmfast 4 PerturbedField file: overdensity delta */
+};
+
+/** The format's name in messages: "HDF5 n_H", "CubeP3M", "21cmFAST PerturbedField". */
+const char *config_sequence_density_format_name(enum sequence_density_format f);
+/** sequence.halos.format's value for a format (io_halos.h's enum halo_format): "ionfront",
+    "c2ray", "pyc2ray_hdf5", "21cmfast". */
+const char *config_sequence_halo_format_name(enum halo_format f);
+
 /** sequence: the inputs of a production run, one set per redshift of a list. */
 struct sequence_config {
   int n_redshifts;              /*!< 0: no sequence; else >= 2 */
@@ -170,14 +191,17 @@ struct sequence_config {
   double *times_s;              /*!< run time at each redshift: age(z_i) - age(z_0) [s] (malloc'd) */
   int64_t *steps;               /*!< steps of interval i = [z_i, z_i+1], n_redshifts - 1 (malloc'd) */
   char density_pattern[IONF_PATH_MAX]; /*!< printf pattern of the n_H files; "" = material.n_H */
-  char density_dataset[256];
+  char density_dataset[256];     /*!< hdf5: the dataset of n_H */
+  enum sequence_density_format density_format;
+  int64_t density_fine_mesh;     /*!< cubep3m: CubeP3M's fine mesh, cells per side */
+  double density_x_h;            /*!< cubep3m: hydrogen mass fraction of the baryons */
   char halo_pattern[IONF_PATH_MAX];    /*!< ... of the halo catalogues; "" = sources: stays */
   double halo_f_gamma;          /*!< photons per baryon over the source lifetime (Eq. 20);
                                      0 when model.f_star is not f_gamma */
   double halo_t_source_s;       /*!< source lifetime t_s [s]; 0 when model.accretion is
                                      exponential */
   double halo_position_unit_cm; /*!< comoving length of one position unit (ionfront layout) [cm] */
-  enum halo_format halo_format; /*!< sequence.halos.format */
+  enum halo_format halo_format; /*!< sequence.halos.format (io_halos.h) */
   struct halo_model halo_model; /*!< masses to photon rates: f_gamma, t_source, model:,
                                      f_gamma_low_mass (grid/halo_model.h) */
   double halo_mass_unit_msun;   /*!< c2ray: Msun per mass unit of the lists */

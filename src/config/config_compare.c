@@ -24,6 +24,20 @@ int config_compare_restart_may_change(const char *key) {
   return 0;
 }
 
+/* Keys added after checkpoints were first written, with the default that keeps the old
+   behaviour: an older checkpoint, which lacks the key, matches a config at that default. */
+static const char *const config_compare_added_keys[][2] = {
+    {"sequence.density.format", "hdf5"}, {"sequence.halos.format", "ionfront"}};
+
+static int config_compare_added_at_default(const char *key, const struct param_node *b) {
+  if (!b || b->kind != PARAM_SCALAR || !b->scalar) return 0;
+  for (size_t i = 0; i < sizeof config_compare_added_keys / sizeof *config_compare_added_keys; ++i)
+    if (!strcmp(key, config_compare_added_keys[i][0]) &&
+        !strcmp(b->scalar, config_compare_added_keys[i][1]))
+      return 1;
+  return 0;
+}
+
 /* A number and what follows it ("5 Myr": 5, "Myr"); 0 when the text is no number. */
 static int config_compare_number(const char *text, double *value, const char **rest) {
   char *end = NULL;
@@ -98,6 +112,7 @@ static int config_compare_node(const char *key, const struct param_node *a,
   if (key[0] && config_compare_restart_may_change(key)) return 0;
   struct config_compare_diff *d = w->d;
   int a_null = !a || a->kind == PARAM_NULL, b_null = !b || b->kind == PARAM_NULL;
+  if (a_null && config_compare_added_at_default(key, b)) return 0;
   if (a_null || b_null) return a_null == b_null ? 0 : config_compare_found(key, a, b, d);
   if (a->kind != b->kind) return config_compare_found(key, a, b, d);
   if (a->kind == PARAM_SCALAR) {

@@ -1,7 +1,7 @@
 /**
  * @file config_sequence.c
  * @brief sequence: the redshifts of a production run, their times and steps, and the
- *        file patterns of its density grids and halo catalogues.
+ *        file patterns and formats of its density grids and halo catalogues.
  */
 #include "config/config_internal.h"
 
@@ -15,6 +15,20 @@
 
 void config_sequence_file_name(const char *pattern, double z, char *buf, size_t size) {
   io_halos_series_name(buf, size, pattern, z); /* "" unless one number conversion */
+}
+
+const char *config_sequence_density_format_name(enum sequence_density_format f) {
+  return f == SEQUENCE_DENSITY_CUBEP3M    ? "CubeP3M"
+         : f == SEQUENCE_DENSITY_21CMFAST ? "21cmFAST PerturbedField"
+                                          : "HDF5 n_H";
+}
+
+/* sequence.halos.format's values, in enum halo_format's order. */
+static const char *const config_halo_formats[] = {"ionfront", "c2ray", "pyc2ray_hdf5",
+                                                  "21cmfast"};
+
+const char *config_sequence_halo_format_name(enum halo_format f) {
+  return (unsigned)f < CONFIG_N(config_halo_formats) ? config_halo_formats[f] : "?";
 }
 
 /* A file name pattern of the sequence: one number conversion for the redshift,
@@ -159,17 +173,72 @@ static ionf_err config_sequence_end(struct config_ctx *ctx, const struct param_n
                              cfg);
 }
 
-/* sequence.density {pattern, dataset}. */
+/* A key of a sequence part that its format or model does not read: refused by name
+   ("sequence.halos.f_gamma is not used with ...; leave it out"). */
+static ionf_err config_sequence_unused(const struct config_section *f, const char *key,
+                                       const char *why) {
+  const struct param_node *u = params_get(f->user, key);
+  if (!u || u->kind == PARAM_NULL) return IONF_OK;
+  config_blame(f->ctx, u);
+  return ionf_error_set(IONF_ERR_CONFIG, "%s: %s.%s %s; leave it out", f->ctx->name, f->name,
+                        key, why);
+}
+
+/* A key of a sequence part that its format does not read: refused by name. */
+static ionf_err config_sequence_not_for(const struct config_section *f, const char *key,
+                                        const char *format, const char *why) {
+  char text[512];
+  snprintf(text, sizeof text, "is not read with %s.format: %s (%s)", f->name, format, why);
+  return config_sequence_unused(f, key, text);
+}
+
+/* sequence.density, format cubep3m: the fine mesh and the hydrogen mass fraction. */
+static ionf_err config_sequence_cubep3m(struct config_section *f, struct sequence_config *seq) {
+  struct param_node *n;
+  IONF_CALL(config_take(f, "fine_mesh", NULL, &n));
+  IONF_CALL(config_require(f, n, "CubeP3M's fine mesh, cells per side: the raw density of a "
+                                 "cell averages (fine_mesh / grid.N)^3; tools21cm's value for "
+                                 "the 244 Mpc/h run, which pyC2Ray uses, is 8000"));
+  IONF_CALL(config_int(f->ctx, f->path, n, 1, 1000000, &seq->density_fine_mesh));
+  IONF_CALL(config_take(f, "hydrogen_mass_fraction", "0.76", &n));
+  IONF_CALL(config_number(f->ctx, f->path, n, "the hydrogen mass fraction of the baryons",
+                          &seq->density_x_h));
+  if (!(seq->density_x_h > 0.0 && seq->density_x_h <= 1.0))
+    return config_range(f->ctx, f->path, n, "a mass fraction in (0, 1]");
+  return IONF_OK;
+}
+
+/* sequence.density {format, pattern, dataset | fine_mesh, hydrogen_mass_fraction}. */
 static ionf_err config_sequence_density(struct config_section *s, struct sequence_config *seq) {
-  static const char *const keys[] = {"pattern", "dataset"};
+  static const char *const keys[] = {"format", "pattern", "dataset", "fine_mesh",
+                                     "hydrogen_mass_fraction"};
+  static const char *const formats[] = {"hdf5", "cubep3m", "21cmfast"};
+  static const enum sequence_density_format format_of[] = {
+      SEQUENCE_DENSITY_HDF5, SEQUENCE_DENSITY_CUBEP3M, SEQUENCE_DENSITY_21CMFAST};
   struct config_section f;
   struct param_node *n;
+  int which = 0;
   IONF_CALL(config_sequence_part(s, "density", "sequence.density", keys, CONFIG_N(keys),
                                  "{pattern: \"density_z%.3f.h5\", dataset: NAME}", &f));
+  IONF_CALL(config_take_enum(&f, "format", "hdf5", formats, CONFIG_N(formats), &which));
+  seq->density_format = format_of[which];
   IONF_CALL(config_take(&f, "pattern", NULL, &n));
-  IONF_CALL(config_require(&f, n, "the HDF5 files, e.g. \"density_z%.3f.h5\" (the redshift "
+  IONF_CALL(config_require(&f, n, "the density files, e.g. \"density_z%.3f.h5\" (the redshift "
                                   "fills in the number)"));
   IONF_CALL(config_pattern(&f, n, seq->density_pattern, sizeof seq->density_pattern));
+  if (seq->density_format != SEQUENCE_DENSITY_HDF5)
+    IONF_CALL(config_sequence_not_for(&f, "dataset", formats[which],
+                                      "the format fixes where the density is"));
+  if (seq->density_format != SEQUENCE_DENSITY_CUBEP3M) {
+    IONF_CALL(config_sequence_not_for(&f, "fine_mesh", formats[which], "CubeP3M files only"));
+    IONF_CALL(config_sequence_not_for(&f, "hydrogen_mass_fraction", formats[which],
+                                      seq->density_format == SEQUENCE_DENSITY_21CMFAST
+                                          ? "21cmFAST files give Y_He: X_H = 1 - Y_He"
+                                          : "the files hold n_H"));
+  }
+  if (seq->density_format == SEQUENCE_DENSITY_CUBEP3M)
+    return config_sequence_cubep3m(&f, seq);
+  if (seq->density_format == SEQUENCE_DENSITY_21CMFAST) return IONF_OK;
   IONF_CALL(config_take(&f, "dataset", NULL, &n));
   IONF_CALL(config_require(&f, n, "the dataset of proper n_H in cm^-3 in each file"));
   IONF_CALL(config_string(s->ctx, f.path, n, "a dataset name", seq->density_dataset,
@@ -177,34 +246,31 @@ static ionf_err config_sequence_density(struct config_section *s, struct sequenc
   return IONF_OK;
 }
 
-/* A key of sequence.halos that the format or model in use does not read: refused by name. */
-static ionf_err config_halos_unused(const struct config_section *f, const char *key,
-                                   const char *why) {
-  const struct param_node *u = params_get(f->user, key);
-  IONF_CHECK(!u || u->kind == PARAM_NULL, IONF_ERR_CONFIG,
-             "%s: sequence.halos.%s %s; leave it out", f->ctx->name, key, why);
-  return IONF_OK;
+/* Why a format does not read position_unit: where its positions are. */
+static const char *config_halos_positions(enum halo_format fmt) {
+  return fmt == HALO_FORMAT_C2RAY          ? "C2-Ray's source lists give cells"
+         : fmt == HALO_FORMAT_PYC2RAY_HDF5 ? "pyC2Ray's lists give Mpc/h or cells"
+                                           : "21cmFAST's halo_coords are comoving Mpc";
 }
 
 /* The keys of one format: position_unit (ionfront), mass_unit or nbody_mesh (c2ray),
-   cell_index_base (pyc2ray_hdf5); the others' are refused. */
+   cell_index_base (pyc2ray_hdf5), none (21cmfast); the others' are refused. */
 static ionf_err config_halos_format_keys(struct config_section *f, struct ionf_config *cfg) {
   struct config_ctx *ctx = f->ctx;
   struct sequence_config *seq = &cfg->sequence;
   struct param_node *n;
   enum halo_format fmt = seq->halo_format;
+  const char *name = config_sequence_halo_format_name(fmt);
   double cell_cm = cfg->box_size_cm / (double)cfg->n_cells_1d;
   seq->halo_position_unit_cm = IONF_MPC_CM;
   if (fmt != HALO_FORMAT_IONFRONT)
-    IONF_CALL(config_halos_unused(f, "position_unit", "is not used with format c2ray or "
-                                                      "pyc2ray_hdf5 (their positions are cells "
-                                                      "or Mpc/h)"));
+    IONF_CALL(config_sequence_not_for(f, "position_unit", name, config_halos_positions(fmt)));
   if (fmt != HALO_FORMAT_C2RAY) {
-    IONF_CALL(config_halos_unused(f, "mass_unit", "is read with format c2ray only"));
-    IONF_CALL(config_halos_unused(f, "nbody_mesh", "is read with format c2ray only"));
+    IONF_CALL(config_sequence_not_for(f, "mass_unit", name, "C2-Ray source lists only"));
+    IONF_CALL(config_sequence_not_for(f, "nbody_mesh", name, "C2-Ray source lists only"));
   }
   if (fmt != HALO_FORMAT_PYC2RAY_HDF5)
-    IONF_CALL(config_halos_unused(f, "cell_index_base", "is read with format pyc2ray_hdf5 only"));
+    IONF_CALL(config_sequence_not_for(f, "cell_index_base", name, "pyC2Ray's source lists only"));
   if (fmt == HALO_FORMAT_IONFRONT) {
     IONF_CALL(config_take(f, "position_unit", "1 Mpc", &n));
     IONF_CALL(config_quantity(ctx, f->path, n, UNIT_LENGTH, IONF_MPC_CM, cell_cm,
@@ -232,7 +298,7 @@ static ionf_err config_halos_format_keys(struct config_section *f, struct ionf_c
       struct cosmology c = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
       seq->halo_mass_unit_msun = io_halos_c2ray_mass_unit_msun(&c, cfg->box_size_cm, mesh);
     }
-  } else {
+  } else if (fmt == HALO_FORMAT_PYC2RAY_HDF5) {
     int64_t base = 0;
     IONF_CALL(config_take(f, "cell_index_base", "0", &n));
     IONF_CALL(config_int(ctx, f->path, n, 0, 1, &base));
@@ -257,7 +323,7 @@ static ionf_err config_halos_efficiency(struct config_section *f, struct ionf_co
     IONF_CALL(config_number(ctx, f->path, f_gamma, "a number", &f_gamma_value));
     if (!(f_gamma_value > 0)) return config_range(ctx, f->path, f_gamma, "must be > 0");
   } else {
-    IONF_CALL(config_halos_unused(f, "f_gamma", "is not used with model.f_star.model: dpl"));
+    IONF_CALL(config_sequence_unused(f, "f_gamma", "is not used with model.f_star.model: dpl"));
   }
   if (m->accretion == HALO_ACCRETION_CONSTANT) {
     snprintf(f->path, sizeof f->path, "sequence.halos.t_source");
@@ -266,9 +332,9 @@ static ionf_err config_halos_efficiency(struct config_section *f, struct ionf_co
     IONF_CALL(config_quantity(ctx, f->path, t_source, UNIT_TIME, IONF_MYR_S, 0.0, &t_source_s));
     if (!(t_source_s > 0)) return config_range(ctx, f->path, t_source, "must be > 0");
   } else {
-    IONF_CALL(config_halos_unused(f, "t_source", "is not used with model.accretion.model: "
-                                                 "exponential (the lifetime is 1 / (alpha_h "
-                                                 "(1+z) H(z)))"));
+    IONF_CALL(config_sequence_unused(f, "t_source", "is not used with model.accretion.model: "
+                                                    "exponential (the lifetime is 1 / (alpha_h "
+                                                    "(1+z) H(z)))"));
   }
   seq->halo_f_gamma = m->f_gamma = f_gamma_value;
   seq->halo_t_source_s = m->t_source_s = t_source_s;
@@ -293,7 +359,6 @@ static ionf_err config_sequence_halos(struct config_section *s, struct ionf_conf
                                      "t_source",        "f_gamma_low_mass", "position_unit",
                                      "mass_unit",       "nbody_mesh", "cell_index_base",
                                      "model"};
-  static const char *const formats[] = {"ionfront", "c2ray", "pyc2ray_hdf5"};
   struct sequence_config *seq = &cfg->sequence;
   struct config_section f;
   struct param_node *n, *f_gamma, *t_source;
@@ -304,9 +369,9 @@ static ionf_err config_sequence_halos(struct config_section *s, struct ionf_conf
   IONF_CALL(config_take(&f, "pattern", NULL, &n));
   IONF_CALL(config_require(&f, n, "the halo files, e.g. \"halos_z%.3f.h5\""));
   IONF_CALL(config_pattern(&f, n, seq->halo_pattern, sizeof seq->halo_pattern));
-  IONF_CALL(config_take_enum(&f, "format", "ionfront", formats, CONFIG_N(formats), &fmt));
-  seq->halo_format = fmt == 1 ? HALO_FORMAT_C2RAY
-                              : (fmt == 2 ? HALO_FORMAT_PYC2RAY_HDF5 : HALO_FORMAT_IONFRONT);
+  IONF_CALL(config_take_enum(&f, "format", "ionfront", config_halo_formats,
+                             CONFIG_N(config_halo_formats), &fmt));
+  seq->halo_format = (enum halo_format)fmt;
   IONF_CALL(config_take(&f, "f_gamma", NULL, &f_gamma));
   IONF_CALL(config_take(&f, "t_source", NULL, &t_source));
   /* the model decides which of f_gamma and t_source it reads; it is shown last */

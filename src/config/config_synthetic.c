@@ -34,6 +34,10 @@ static ionf_err config_synthetic_eor(struct config_ctx *ctx, struct config_secti
              "%s: synthetic.kind = eor makes the density grids and halo catalogues of "
              "sequence:, so sequence.density and sequence.halos must both be given",
              ctx->name);
+  IONF_CHECK(seq->density_format == SEQUENCE_DENSITY_HDF5, IONF_ERR_CONFIG,
+             "%s: synthetic.kind = eor writes ionfront's HDF5 density files, but "
+             "sequence.density.format is not hdf5",
+             ctx->name);
   IONF_CHECK(strcmp(seq->density_dataset, "n_H") == 0, IONF_ERR_CONFIG,
              "%s: synthetic.kind = eor writes the density as dataset 'n_H', but "
              "sequence.density.dataset = '%s'",

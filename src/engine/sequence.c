@@ -13,10 +13,9 @@
 #include "mpi/comm.h"
 #include "core/constants.h"
 #include "engine/engine.h"
-#include "io/io_density.h"
+#include "engine/sequence_read.h"
 #include "grid/grid.h"
 #include "grid/halo_model.h"
-#include "io/io_halos.h"
 
 int sequence_interval_at(const struct sequence_config *seq, double t_s, double t_tiny) {
   int i = 0;
@@ -41,20 +40,6 @@ static ionf_err with_context(ionf_err rc, const char *key, double z) {
   snprintf(text, sizeof text, "%s", ionf_error_message());
   ionf_error_clear();
   return ionf_error_set(rc, "%s at z = %g: %s", key, z, text);
-}
-
-/* How the sequence's halo files are laid out on this grid. */
-static struct io_halos_layout halo_layout(const struct engine *e) {
-  const struct sequence_config *seq = &e->cfg->sequence;
-  struct io_halos_layout lay;
-  memset(&lay, 0, sizeof lay);
-  lay.format = seq->halo_format;
-  lay.n = e->grid.n;
-  lay.box_size = e->cfg->box_size_cm / seq->halo_position_unit_cm;
-  lay.box_mpc = e->cfg->box_size_cm / IONF_MPC_CM;
-  lay.mass_unit_msun = seq->halo_mass_unit_msun;
-  lay.cell_index_base = seq->halo_cell_index_base;
-  return lay;
 }
 
 /* Whether low-mass haloes are on (f_gamma_low_mass > 0): their cells' ionization decides. */
@@ -90,25 +75,17 @@ static ionf_err low_mass_suppression(struct engine *e, const struct halo_cells *
   return rc;
 }
 
-/* A halo file of the sequence as masses by cell. */
-static ionf_err read_halo_cells(const struct engine *e, const char *path, double z,
-                                struct halo_cells *h) {
-  const struct sequence_config *seq = &e->cfg->sequence;
-  const struct io_halos_layout lay = halo_layout(e);
-  memset(h, 0, sizeof *h);
-  ionf_err rc = halo_model_check(&seq->halo_model, &e->cosmo, "sequence.halos");
-  if (rc == IONF_OK) rc = io_halos_read_cells(path, &lay, h);
-  return with_context(rc, "sequence.halos", z);
-}
-
 /* Halos as merged, checked sources; `flag` (NULL: none) marks suppressed low-mass ones. */
 static ionf_err halos_to_sources(const struct engine *e, const char *path, double z,
                                  const struct halo_cells *h, const unsigned char *flag,
                                  struct source_list *out, int64_t *n_suppressed) {
   const struct sequence_config *seq = &e->cfg->sequence;
   double t_s = halo_model_lifetime_s(&seq->halo_model, &e->cosmo, z);
-  ionf_err rc = halo_model_sources(&seq->halo_model, &e->cosmo, t_s, h, flag, e->grid.n, out,
-                                   n_suppressed);
+  memset(out, 0, sizeof *out);
+  ionf_err rc = halo_model_check(&seq->halo_model, &e->cosmo, "sequence.halos");
+  if (rc == IONF_OK)
+    rc = halo_model_sources(&seq->halo_model, &e->cosmo, t_s, h, flag, e->grid.n, out,
+                            n_suppressed);
   if (rc == IONF_OK) rc = sources_validate(out, e->grid.n, path);
   if (rc != IONF_OK) sources_free(out);
   return with_context(rc, "sequence.halos", z);
@@ -180,15 +157,15 @@ static ionf_err check_one(const struct engine *e, int i) {
   double z = seq->redshifts[i];
   if (seq->density_pattern[0]) {
     config_sequence_file_name(seq->density_pattern, z, path, sizeof path);
-    IONF_CALL(with_context(io_density_check(path, seq->density_dataset, e->grid.n),
-                           "sequence.density", z));
+    IONF_CALL(with_context(sequence_read_density(e, path, z, NULL, NULL), "sequence.density",
+                           z));
   }
   if (seq->halo_pattern[0]) {
     struct source_list halos;
     struct halo_cells h;
     int64_t suppressed;
     config_sequence_file_name(seq->halo_pattern, z, path, sizeof path);
-    IONF_CALL(read_halo_cells(e, path, z, &h));
+    IONF_CALL(with_context(sequence_read_halos(e, path, z, &h), "sequence.halos", z));
     ionf_err rc = halos_to_sources(e, path, z, &h, NULL, &halos, &suppressed);
     halo_cells_free(&h);
     IONF_CALL(rc);
@@ -290,13 +267,13 @@ ionf_err sequence_load(struct engine *e, int i, int with_density) {
   if (seq->density_pattern[0]) {
     config_sequence_file_name(seq->density_pattern, z, density_file, sizeof density_file);
     if (with_density)
-      rc = with_context(io_density_read_box(density_file, seq->density_dataset, e->grid.n, &e->grid.box,
-                                        e->fields.n_h_cm3),
-                        "sequence.density", z);
+      rc = with_context(
+          sequence_read_density(e, density_file, z, &e->grid.box, e->fields.n_h_cm3),
+          "sequence.density", z);
   }
   if (rc == IONF_OK && seq->halo_pattern[0]) {
     config_sequence_file_name(seq->halo_pattern, z, halo_file, sizeof halo_file);
-    rc = read_halo_cells(e, halo_file, z, &h);
+    rc = with_context(sequence_read_halos(e, halo_file, z, &h), "sequence.halos", z);
     if (rc == IONF_OK && !low_mass_on(e))
       rc = halos_to_sources(e, halo_file, z, &h, NULL, &halos, &suppressed);
   }

@@ -37,8 +37,9 @@ double sequence_step_s(const struct sequence_config *seq, int i);
 
 /**
  * Check every input file before the first step, so that a run does not end hours
- * in on a missing one: each density file opens and holds the dataset with shape
- * (N, N, N) (its values are checked when read); each halo catalogue is read and
+ * in on a missing one: each density file opens and is as its format needs (an HDF5
+ * dataset of shape (N, N, N), a CubeP3M header and size, a 21cmFAST file's attributes:
+ * sequence_read.h; its values are checked when read); each halo catalogue is read and
  * every halo checked.  The ranks share the files; all report the first bad one
  * (message naming the key, the redshift and the file).  Collective.
  */
