@@ -119,22 +119,25 @@ int main(void) {
              params_load_string(old_seq, "c", &sc) == IONF_OK &&
              params_set_override(sb, "sequence.density.format=hdf5") == IONF_OK &&
              params_set_override(sb, "sequence.halos.format=ionfront") == IONF_OK &&
+             params_set_override(sb, "sequence.halos.f_gamma_low_mass=0") == IONF_OK &&
              params_set_override(sc, "sequence.density.format=cubep3m") == IONF_OK,
          "cannot build the sequence configs");
   EXPECT(config_compare_restart_trees(sa, sb, &d, NULL) == 0,
-         "an older checkpoint without sequence.density.format and sequence.halos.format "
-         "(hdf5, ionfront now) refused at '%s'",
+         "an older checkpoint without sequence.density.format, sequence.halos.format and "
+         "f_gamma_low_mass (hdf5, ionfront, 0 now) refused at '%s'",
          d.key);
   /* the halo format's default is ionfront: another value against an older checkpoint differs */
   static const char *const other_halos[] = {"sequence.halos.format=21cmfast",
-                                            "sequence.halos.format=hdf5"};
-  for (int k = 0; k < 2; ++k) {
+                                            "sequence.halos.format=hdf5",
+                                            "sequence.halos.f_gamma_low_mass=5"};
+  for (int k = 0; k < 3; ++k) {
     struct param_node *sh = NULL;
     EXPECT(params_load_string(old_seq, "h", &sh) == IONF_OK &&
                params_set_override(sh, other_halos[k]) == IONF_OK,
            "cannot build %s", other_halos[k]);
     EXPECT(sh && config_compare_restart_trees(sa, sh, &d, NULL) == 1 &&
-               !strcmp(d.key, "sequence.halos.format"),
+               !strncmp(d.key, other_halos[k], strlen(d.key)) &&
+               other_halos[k][strlen(d.key)] == '=',
            "%s against an older checkpoint: key '%s'", other_halos[k], d.key);
     params_free(sh);
   }

@@ -27,7 +27,9 @@ int config_compare_restart_may_change(const char *key) {
 /* Keys added after checkpoints were first written, with the default that keeps the old
    behaviour: an older checkpoint, which lacks the key, matches a config at that default. */
 static const char *const config_compare_added_keys[][2] = {
-    {"sequence.density.format", "hdf5"}, {"sequence.halos.format", "ionfront"}};
+    {"sequence.density.format", "hdf5"},
+    {"sequence.halos.format", "ionfront"},
+    {"sequence.halos.f_gamma_low_mass", "0"}};
 
 static int config_compare_added_at_default(const char *key, const struct param_node *b) {
   if (!b || b->kind != PARAM_SCALAR || !b->scalar) return 0;
