@@ -112,7 +112,7 @@ has $c "  clumping: {model: redshift} "
 has $c 'mean_free_path: {model: Worseck2014, A: "200.0 Mpc", eta: -8.0, z1: 6.0, eta1: 8.0}'
 has $c "# sequence:"
 has $c "  # redshifts: [REDSHIFTS] "
-has $c "  # density: {pattern: '/data/run50/coarser_densities/%.3fn_all.dat', format: cubep3m}"
+has $c "  # density: {pattern: '/data/run50/coarser_densities/%.3fn_all.dat', format: cubep3m, fine_mesh: 8000, hydrogen_mass_fraction: 0.8064516129}"
 has $c "    # pattern: '/data/run50/sources_hdf5/%.3f-coarsest_wsubgrid_sources.hdf5'"
 has $c "    # format: pyc2ray_hdf5 "
 has $c "    # f_gamma: 7.419354839 "       # 9.2 / (0.92 + 4 x 0.08)

@@ -234,11 +234,16 @@ static ionf_err fn_mfp(struct cv_ctx *c, const struct cv_row *row) {
 
 /* ---- Sources (of haloes: the sequence) ------------------------------------------- */
 
-/* f_gamma: pyC²Ray's Ndot = f_gamma M Omega_b / (Omega_m mu m_p t_s), mu = abu_h + 4 abu_he;
-   ionfront's has m_p alone (io/io_halos.c), so the same photons need f_gamma / mu. */
-static ionf_err fn_f_gamma(struct cv_ctx *c, const struct cv_row *row) {
+/* pyC²Ray's mean mass per nucleus in m_p: mu = abu_h + 4 abu_he. */
+static double pyc2ray_mu(struct cv_ctx *c) {
   double he = cv_number(c, "Abundances", "abu_he", 0.0);
-  double mu = cv_number(c, "Abundances", "abu_h", 1.0 - he) + 4.0 * he;
+  return cv_number(c, "Abundances", "abu_h", 1.0 - he) + 4.0 * he;
+}
+
+/* f_gamma: pyC²Ray's Ndot = f_gamma M Omega_b / (Omega_m mu m_p t_s), mu = abu_h + 4 abu_he;
+   ionfront's has m_p alone (grid/halo_model.c), so the same photons need f_gamma / mu. */
+static ionf_err fn_f_gamma(struct cv_ctx *c, const struct cv_row *row) {
+  double mu = pyc2ray_mu(c);
   char value[64], m[64];
   cv_format(cv_number(c, row->section, row->key, 0.0) / mu, value, sizeof value);
   return cv_emit(c, CV_LIVE, row->target, value,
@@ -329,7 +334,7 @@ static ionf_err fn_inputs(struct cv_ctx *c, const struct cv_row *row) {
   const char *in = cv_text(c, row->section, "inputs_basename");
   const char *dens = cv_text(c, row->section, "density_basename");
   const char *src = cv_text(c, row->section, "sources_basename");
-  char path[1200], value[1400], quoted[1300];
+  char path[1200], value[1400], quoted[1300], x_h[64];
   if (in)
     IONF_CALL(cv_emit(c, CV_LIVE, "sequence.redshifts", "[REDSHIFTS]",
                       "PLACEHOLDER: the redshifts of the files, zred_0 first (pyC2Ray's scripts "
@@ -338,10 +343,14 @@ static ionf_err fn_inputs(struct cv_ctx *c, const struct cv_row *row) {
   if (dens || in) {
     path_join(path, sizeof path, dens ? dens : in, dens ? "" : "coarser_densities/",
               "%.3fn_all.dat");
-    snprintf(value, sizeof value, "{pattern: %s, format: cubep3m}",
-             cv_quote(path, quoted, sizeof quoted));
+    snprintf(value, sizeof value,
+             "{pattern: %s, format: cubep3m, fine_mesh: 8000, hydrogen_mass_fraction: %s}",
+             cv_quote(path, quoted, sizeof quoted), cv_format(1.0 / pyc2ray_mu(c), x_h, sizeof x_h));
     IONF_CALL(cv_emit(c, CV_LIVE, "sequence.density", value,
-                      "%s (PLACEHOLDER name: CubeP3M grids, as pyC2Ray's cubep3m runs read them)",
+                      "%s (PLACEHOLDER name: CubeP3M grids, as pyC2Ray's cubep3m runs read them; "
+                      "PLACEHOLDER fine_mesh: CubeP3M's fine mesh, tools21cm's 8000 for the "
+                      "244/h Mpc box; hydrogen_mass_fraction 1 / mu gives pyC2Ray's n_H: "
+                      "docs/inputs.md)",
                       dens ? cv_says(c, row->section, "density_basename")
                            : cv_says(c, row->section, "inputs_basename")));
   }
