@@ -26,16 +26,17 @@
 /* The species the run follows (config_views_species_count), with helium's settings; then
    the sub-grid models (chemistry.clumping, raytracing.mean_free_path) when given. */
 static void dry_run_print_species(const struct ionf_config *cfg) {
+  if (config_views_species_count(cfg) == 1)
+    ionf_message0("species: hydrogen (HI)");
+  else
+    ionf_message0("species: hydrogen and helium (HI, HeI, HeII), abundance_He = %g, case %s, "
+                  "%d + %d + %d band sub-bins%s",
+                  cfg->abundance_he, cfg->recombination_case_b ? "B" : "A",
+                  cfg->band_sub_bins[0], cfg->band_sub_bins[1], cfg->band_sub_bins[2],
+                  cfg->secondary_ionization ? ", secondary ionization" : "");
   char lines[2][CONFIG_SUBGRID_LINE_MAX];
   int n = config_subgrid_describe(cfg, lines);
-  if (config_views_species_count(cfg) == 1) ionf_message0("species: hydrogen (HI)");
   for (int i = 0; i < n; ++i) ionf_message0("%s", lines[i]);
-  if (config_views_species_count(cfg) == 1) return;
-  ionf_message0("species: hydrogen and helium (HI, HeI, HeII), abundance_He = %g, case %s, "
-                "%d + %d + %d band sub-bins%s",
-                cfg->abundance_he, cfg->recombination_case_b ? "B" : "A", cfg->band_sub_bins[0],
-                cfg->band_sub_bins[1], cfg->band_sub_bins[2],
-                cfg->secondary_ionization ? ", secondary ionization" : "");
 }
 
 static void dry_run_print_times(const struct ionf_config *cfg) {
