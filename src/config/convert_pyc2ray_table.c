@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "config/convert_pyc2ray_internal.h"
-#include "core/constants.h"
 
 /* ---- Grid and Material ----------------------------------------------------------- */
 
