@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "config/convert_pyc2ray_internal.h"
-#include "core/constants.h"
 
 /* ---- Grid and Material ----------------------------------------------------------- */
 
@@ -285,8 +284,13 @@ static ionf_err fn_f_star(struct cv_ctx *c, const struct cv_row *row) {
   if (!strcmp(kind, "dpl"))
     return fn_model_of(c, row, "dpl", keys, names, 7,
                        " (double power law of Schneider, Giri & Mirocha 2021; masses in Msun)");
-  if (!strcmp(kind, "fgamma"))
+  if (!strcmp(kind, "fgamma")) {
+    if (cv_has(c, row->section, "f0")) /* pyC²Ray's fgamma kind: f_star = f0 Omega_b / Omega_m */
+      IONF_CALL(cv_skip(c, row->section, "f0",
+                        "pyC2Ray's fstar_kind fgamma scales by f0; ionfront's {model: f_gamma} "
+                        "uses sequence.halos.f_gamma: check that it matches"));
     return fn_model_of(c, row, "f_gamma", keys, names, 0, " (a fixed efficiency)");
+  }
   return cv_skip(c, row->section, row->key,
                  "no counterpart (stochastic, UV-magnitude and SPICE star formation)");
 }
