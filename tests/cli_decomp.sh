@@ -8,13 +8,8 @@
 # 1 rank and ends where the uninterrupted run ends, to 1e-12.
 # usage: cli_decomp.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 # Six sources (two in one cell), near the faces of the slabs and of the box.
 cat > "$work/sources.txt" <<'SRC'
 6

@@ -20,15 +20,10 @@
 #    a missing Y_He, keys the formats do not read (dataset, position_unit, nbody_mesh).
 # usage: cli_inputs_21cmfast.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 python=/usr/bin/python3
 "$python" -c "import h5py, numpy" 2>/dev/null || { echo "no python3 with h5py: skipped"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
 
 # ---- the files, and what the run must make of them -----------------------------------
 "$python" - "$work" <<'PY' || fail "making the inputs"

@@ -11,15 +11,10 @@
 #    file; by the config: fine_mesh missing, dataset given, hydrogen_mass_fraction > 1.
 # usage: cli_inputs_cubep3m.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 python=/usr/bin/python3
 "$python" -c "import h5py, numpy" 2>/dev/null || { echo "no python3 with h5py: skipped"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$python" - "$work" <<'PY' || fail "making the inputs"
 import sys, h5py, numpy as np

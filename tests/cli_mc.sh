@@ -9,14 +9,9 @@
 #  - bad montecarlo keys are refused with a message naming the key.
 # usage: cli_mc.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py not found (Debian: python3-h5py)"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
 cat > "$work/sources.txt" <<'SRC'
 4
 4 5 6 1.0e48 1

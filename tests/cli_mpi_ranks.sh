@@ -4,12 +4,8 @@
 # each way of summing the rates (mpi.reduction: scatter, reduce, allreduce).
 # usage: cli_mpi_ranks.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 # Five sources from a C2-Ray style text file (1-based cell indices), two in one cell.
 cat > "$work/sources.txt" <<'SRC'
 6

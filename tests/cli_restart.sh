@@ -9,13 +9,8 @@
 # run add in another order: measured 0 here, on 2 cores; cli_mpi_ranks.sh checks that).
 # usage: cli_restart.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 args=(run --quiet --set grid.N=20 --set 'time.dt=10 Myr' --set 'time.t_end=100 Myr'
       --set 'time.outputs=[50 Myr, 100 Myr]')
 same() { # same A B [h5diff options]: the last snapshots agree (bit for bit without options)

@@ -8,13 +8,8 @@
 # cli_decomp), the same iterations per step.
 # usage: cli_subgrid_slabs.sh MPIEXEC /path/to/ionfront
 set -u
-mpiexec="$1"
-ionfront="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-command -v h5diff >/dev/null || { echo "h5diff not found (Debian: hdf5-tools)"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/cli_common.sh" "$@"
+cli_need_h5diff
 "$ionfront" example expanding > "$work/exp.yaml"
 base=(run "$work/exp.yaml" --set grid.N=16 --set grid.periodic=true
       --set 'sources=[{position: [8, 8, 8], Ndot: 1e56}, {position: [2, 12, 5], Ndot: 3e55}]'
