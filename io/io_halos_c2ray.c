@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/io_halos_c2ray.h"
+#include "io/fortran_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,14 +60,7 @@ static void c2ray_end_record(struct c2ray_reader *r) { r->save = NULL; }
 
 /* A whole token as a double; Fortran exponents (1.0D+10) are accepted. */
 static int c2ray_number(const char *tok, double *v) {
-  char buf[64];
-  size_t len = strlen(tok);
-  if (len == 0 || len >= sizeof buf) return 0;
-  for (size_t c = 0; c <= len; ++c) buf[c] = (tok[c] == 'D' || tok[c] == 'd') ? 'e' : tok[c];
-  char *end;
-  errno = 0;
-  *v = strtod(buf, &end);
-  return errno != ERANGE && end != buf && *end == '\0' && isfinite(*v);
+  return fortran_text_double(tok, v) && isfinite(*v);
 }
 
 /* The count on the first line that holds anything; the rest of that line is ignored. */

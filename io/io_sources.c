@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/io_sources.h"
+#include "io/fortran_text.h"
 
 #include "io/h5_util.h"
 
@@ -40,18 +41,6 @@ static int parse_ll(const char *tok, long long *v) {
   errno = 0;
   *v = strtoll(tok, &end, 10);
   return errno == 0 && end != tok && *end == '\0';
-}
-
-/* A whole token as a double; Fortran exponents (1.0D+52) are accepted. */
-static int parse_double(const char *tok, double *v) {
-  char buf[64];
-  size_t len = strlen(tok);
-  if (len == 0 || len >= sizeof buf) return 0;
-  for (size_t c = 0; c <= len; ++c) buf[c] = (tok[c] == 'D' || tok[c] == 'd') ? 'e' : tok[c];
-  char *end;
-  errno = 0;
-  *v = strtod(buf, &end);
-  return errno != ERANGE && end != buf && *end == '\0';
 }
 
 /* Split `line` (modified) into at most `max` whitespace-separated tokens. */
@@ -118,7 +107,8 @@ static ionf_err io_sources_read_text(FILE *f, const char *path, int64_t n,
     double ndot, flag;
     int ok = (ntok == 4 || ntok == 5) && parse_ll(tok[0], &ijk[0]) &&
              parse_ll(tok[1], &ijk[1]) && parse_ll(tok[2], &ijk[2]) &&
-             parse_double(tok[3], &ndot) && (ntok == 4 || parse_double(tok[4], &flag));
+             fortran_text_double(tok[3], &ndot) &&
+             (ntok == 4 || fortran_text_double(tok[4], &flag));
     if (!ok) {
       rc = ionf_error_set(IONF_ERR_INPUT, "%s:%ld: expected 'i j k Ndot', got '%s'", path,
                           lineno, shown);
