@@ -121,7 +121,7 @@ def obtain_run(args, name, run_problem, run_class):
 def clean_run_dir(run_dir, name):
     """Remove what an earlier run left, so no stale snapshot is analysed."""
     for f in os.listdir(run_dir):
-        if re.fullmatch(r"\.?snapshot_\d+\.(h5(\.tmp)?|xmf)", f) or f in (
+        if re.fullmatch(r"\.?snapshot_\d+\.(h5(\.tmp)?|xmf|vtk\.hdf)", f) or f in (
                 "log.csv", "ifront.csv", "command.txt", "ionfront.log", f"{name}.yaml",
                 "elapsed_s.txt"):
             os.remove(os.path.join(run_dir, f))
