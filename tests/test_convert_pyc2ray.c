@@ -8,7 +8,7 @@
  *        template; the clumping fits pyC²Ray picks (the size of 2.094, 2.024, 1.518, 1.162,
  *        1.012 Mpc whose 0.7 x size is nearest to boxsize / meshsize), the mean free path
  *        without an R_max that would cap it, and in a run that is not cosmological R_max =
- *        R(zred_0) by hand; a value of the wrong type is refused naming the file, key and
+ *        R(zred_0) by hand; the halo models' keys where pyC²Ray's models use them; a value of the wrong type is refused naming the file, key and
  *        value.
  */
 #include <math.h>
@@ -241,6 +241,31 @@ static void check_mfp(void) {
     }
 }
 
+/* The halo models pyC²Ray's C2Ray_fstar reads: fgamma_hm and ts only where its models use
+   them, fgamma_lm never (it reads the high-mass haloes alone), power_obs escape, and a
+   placeholder t_source for constant accretion without Sources.ts (its t_s is its step). */
+static void check_halo_models(void) {
+  char *text = converted(
+      "Grid: {boxsize: 100.0, meshsize: 64}\n"
+      "Sources: {fstar_kind: dpl, fgamma_hm: 30, fgamma_lm: 0., f0: 0.1, Mt: 1e8, Mp: 1e10, "
+      "g1: -0.3, g2: -0.3, g3: 0, g4: 0, fesc_model: power_obs, f0_esc: 0.02, Mp_esc: 1e10, "
+      "al_esc: -0.25, accretion_model: constant, Nion: 2000}\n"
+      "Cosmology: {cosmological: 1, zred_0: 9.0}\n"
+      "Output: {inputs_basename: ./in/}\n");
+  if (!text) return;
+  EXPECT(strstr(text, "# f_esc: {model: power_obs, f0: 0.02, M_p: 1e10, alpha: -0.25}"),
+         "no power_obs f_esc in the template");
+  EXPECT(strstr(text, "# t_source: 10 Myr ") && strstr(text, "# PLACEHOLDER: no Sources.ts"),
+         "no placeholder t_source");
+  EXPECT(!strstr(text, "# f_gamma:") && !strstr(text, "f_gamma_low_mass:"),
+         "f_gamma or f_gamma_low_mass written with fstar_kind dpl");
+  EXPECT(strstr(text, "Sources.fgamma_hm = 30 \xe2\x80\x94 used only with fstar_kind fgamma"),
+         "fgamma_hm not listed");
+  EXPECT(strstr(text, "Sources.fgamma_lm = 0. \xe2\x80\x94 pyC2Ray reads the high-mass haloes"),
+         "fgamma_lm not listed");
+  free(text);
+}
+
 /* A wrong type, a bad option: refused, naming what is wrong. */
 static void check_refusals(void) {
   struct convert_pyc2ray_result res;
@@ -267,6 +292,7 @@ int main(void) {
   check_units();
   check_clumping_fits();
   check_mfp();
+  check_halo_models();
   check_refusals();
   return test_failures ? 1 : 0;
 }
