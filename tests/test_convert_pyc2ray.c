@@ -8,7 +8,8 @@
  *        template; the clumping fits pyC²Ray picks (the size of 2.094, 2.024, 1.518, 1.162,
  *        1.012 Mpc whose 0.7 x size is nearest to boxsize / meshsize), the mean free path
  *        without an R_max that would cap it, and in a run that is not cosmological R_max =
- *        R(zred_0) by hand; the halo models' keys where pyC²Ray's models use them; a value of the wrong type is refused naming the file, key and
+ *        R(zred_0) by hand; the halo models' keys where pyC²Ray's models use them, and the
+ *        template's file names (placeholders when the file has none); a value of the wrong type is refused naming the file, key and
  *        value.
  */
 #include <math.h>
@@ -263,6 +264,17 @@ static void check_halo_models(void) {
          "fgamma_hm not listed");
   EXPECT(strstr(text, "Sources.fgamma_lm = 0. \xe2\x80\x94 pyC2Ray reads the high-mass haloes"),
          "fgamma_lm not listed");
+  EXPECT(strstr(text, "delete material.n_H, sources:"), "the note keeps material.n_H");
+  free(text);
+  /* no input folders: a placeholder halo pattern; no density files, so n_H stays */
+  text = converted("Sources: {fgamma_hm: 2.0, ts: 20.0}\n"
+                   "Cosmology: {cosmological: 1, zred_0: 9.0}\n");
+  if (!text) return;
+  EXPECT(strstr(text, "# pattern: '%.3f-coarsest_wsubgrid_sources.hdf5'") &&
+             strstr(text, "PLACEHOLDER: the halo lists"),
+         "no placeholder halo pattern");
+  EXPECT(strstr(text, "# format: pyc2ray_hdf5 "), "no halo format");
+  EXPECT(strstr(text, "names, and delete sources:, time.t_end"), "the note deletes material.n_H");
   free(text);
 }
 

@@ -655,11 +655,22 @@ ionf_err convert_pyc2ray_script_keys(struct cv_ctx *c, const struct convert_pyc2
   if (!cv_emitted(c, "sequence.redshifts"))
     IONF_CALL(cv_emit(c, CV_LIVE, "sequence.redshifts", "[REDSHIFTS]",
                       "PLACEHOLDER: the redshifts of the input files, zred_0 first"));
+  if (!cv_emitted(c, "sequence.halos.pattern")) { /* the halo models without file names */
+    IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.pattern",
+                      "'%.3f-coarsest_wsubgrid_sources.hdf5'",
+                      "PLACEHOLDER: the halo lists (no Output.inputs_basename or "
+                      "sources_basename in this file)"));
+    IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.format", "pyc2ray_hdf5",
+                      "pyC2Ray's HDF5 halo lists; c2ray: C2-Ray's text lists"));
+  }
+  int density = cv_emitted(c, "sequence.density"); /* else material.n_H stays, diluted */
   IONF_CALL(cv_note(c, "sequence", "A template, commented out: pyC2Ray's driving script walks "
                                    "through the redshifts of its"));
-  IONF_CALL(cv_note(c, "sequence", "density and halo files.  To do the same, uncomment it, list "
-                                   "the redshifts, check the file"));
-  IONF_CALL(cv_note(c, "sequence", "names, and delete material.n_H, sources:, time.t_end and "
-                                   "cosmology.z_initial above"));
+  IONF_CALL(cv_note(c, "sequence", "%s files.  To do the same, uncomment it, list the "
+                                   "redshifts, check the file",
+                    density ? "density and halo" : "halo"));
+  IONF_CALL(cv_note(c, "sequence", "names, and delete %ssources:, time.t_end and "
+                                   "cosmology.z_initial above",
+                    density ? "material.n_H, " : ""));
   return cv_note(c, "sequence", "(the sequence gives them).");
 }
