@@ -242,9 +242,10 @@ static void check_mfp(void) {
     }
 }
 
-/* The halo models pyC²Ray's C2Ray_fstar reads: fgamma_hm and ts only where its models use
-   them, fgamma_lm never (it reads the high-mass haloes alone), power_obs escape, and a
-   placeholder t_source for constant accretion without Sources.ts (its t_s is its step). */
+/* The halo models pyC²Ray's C2Ray_fstar reads (the files with fstar_kind): not fgamma_hm or
+   ts (C2Ray_CubeP3M's), fgamma_lm never (pyC²Ray reads the high-mass haloes alone),
+   power_obs escape, a placeholder t_source for constant accretion (its t_s is its step),
+   its fgamma kind's f0 as f_gamma. */
 static void check_halo_models(void) {
   char *text = converted(
       "Grid: {boxsize: 100.0, meshsize: 64}\n"
@@ -256,11 +257,12 @@ static void check_halo_models(void) {
   if (!text) return;
   EXPECT(strstr(text, "# f_esc: {model: power_obs, f0: 0.02, M_p: 1e10, alpha: -0.25}"),
          "no power_obs f_esc in the template");
-  EXPECT(strstr(text, "# t_source: 10 Myr ") && strstr(text, "# PLACEHOLDER: no Sources.ts"),
+  EXPECT(strstr(text, "# t_source: 10 Myr ") &&
+             strstr(text, "# PLACEHOLDER: pyC2Ray's C2Ray_fstar takes its time step"),
          "no placeholder t_source");
   EXPECT(!strstr(text, "# f_gamma:") && !strstr(text, "f_gamma_low_mass:"),
          "f_gamma or f_gamma_low_mass written with fstar_kind dpl");
-  EXPECT(strstr(text, "Sources.fgamma_hm = 30 \xe2\x80\x94 used only with fstar_kind fgamma"),
+  EXPECT(strstr(text, "Sources.fgamma_hm = 30 \xe2\x80\x94 C2Ray_CubeP3M's efficiency"),
          "fgamma_hm not listed");
   EXPECT(strstr(text, "Sources.fgamma_lm = 0. \xe2\x80\x94 pyC2Ray reads the high-mass haloes"),
          "fgamma_lm not listed");
@@ -275,6 +277,20 @@ static void check_halo_models(void) {
          "no placeholder halo pattern");
   EXPECT(strstr(text, "# format: pyc2ray_hdf5 "), "no halo format");
   EXPECT(strstr(text, "names, and delete sources:, time.t_end"), "the note deletes material.n_H");
+  free(text);
+  /* C2Ray_fstar's fgamma kind: f_gamma = f0 (its f_star f0 Omega_b / Omega_m, over m_p) */
+  text = converted("Sources: {fstar_kind: fgamma, f0: 0.05, fgamma_hm: 30, Nion: 4000, "
+                   "accretion_model: constant, ts: 10}\n"
+                   "Cosmology: {cosmological: 1, zred_0: 9.0}\n");
+  if (!text) return;
+  EXPECT(strstr(text, "# f_gamma: 0.05 ") && strstr(text, "# Sources.f0: 0.05 (fstar_kind fgamma"),
+         "f_gamma is not Sources.f0");
+  EXPECT(strstr(text, "# f_star: {model: f_gamma}"), "no f_star f_gamma");
+  EXPECT(strstr(text, "Sources.fgamma_hm = 30 \xe2\x80\x94 C2Ray_CubeP3M's efficiency"),
+         "fgamma_hm not listed with fstar_kind fgamma");
+  EXPECT(strstr(text, "Sources.ts = 10 \xe2\x80\x94 C2Ray_CubeP3M's source lifetime") &&
+             strstr(text, "# PLACEHOLDER: pyC2Ray's C2Ray_fstar takes its time step"),
+         "Sources.ts used by a C2Ray_fstar file");
   free(text);
 }
 

@@ -319,12 +319,14 @@ static double pyc2ray_mu(struct cv_ctx *c) {
 
 /* f_gamma: pyC²Ray's Ndot = f_gamma M Omega_b / (Omega_m mu m_p t_s), mu = abu_h + 4 abu_he;
    ionfront's has m_p alone (grid/halo_model.c), so the same photons need f_gamma / mu.  A file
-   whose fstar_kind is another model is for C2Ray_fstar, which does not read it. */
+   with fstar_kind is for C2Ray_fstar, which does not read it (its fgamma kind takes f0). */
 static ionf_err fn_f_gamma(struct cv_ctx *c, const struct cv_row *row) {
   const char *kind = cv_text(c, row->section, "fstar_kind");
-  if (kind && strcmp(kind, "fgamma"))
+  if (kind)
     return cv_skip(c, row->section, row->key,
-                   "used only with fstar_kind fgamma (or none): this file's is %s", kind);
+                   "C2Ray_CubeP3M's efficiency: C2Ray_fstar, whose Sources.fstar_kind (%s) this "
+                   "file sets, does not read it",
+                   kind);
   double mu = pyc2ray_mu(c);
   char value[64], m[64];
   cv_format(cv_number(c, row->section, row->key, 0.0) / mu, value, sizeof value);
@@ -334,13 +336,16 @@ static ionf_err fn_f_gamma(struct cv_ctx *c, const struct cv_row *row) {
                  cv_says(c, row->section, row->key), cv_format(mu, m, sizeof m));
 }
 
-/* Sources.ts: t_s of constant accretion (ionfront's t_source, which exponential accretion
-   refuses). */
+/* Sources.ts: C2Ray_CubeP3M's t_s (ionfront's t_source).  C2Ray_fstar, the class of files with
+   fstar_kind, does not read it: its t_s is its time step (constant accretion) or from
+   alpha_h (EXP); fn_accretion writes the first as a placeholder. */
 static ionf_err fn_t_source(struct cv_ctx *c, const struct cv_row *row) {
-  const char *kind = cv_text(c, row->section, "accretion_model");
-  if (kind && strcmp(kind, "constant"))
+  const char *kind = cv_text(c, row->section, "fstar_kind");
+  if (kind)
     return cv_skip(c, row->section, row->key,
-                   "used only with accretion_model constant: this file's is %s", kind);
+                   "C2Ray_CubeP3M's source lifetime: C2Ray_fstar, whose Sources.fstar_kind (%s) "
+                   "this file sets, takes its time step (constant accretion) or alpha_h (EXP)",
+                   kind);
   char value[96];
   snprintf(value, sizeof value, "%s Myr", cv_text(c, row->section, row->key));
   return cv_emit(c, CV_LIVE, row->target, value, "%s (Myr)", cv_says(c, row->section, row->key));
@@ -373,11 +378,12 @@ static ionf_err fn_f_star(struct cv_ctx *c, const struct cv_row *row) {
   if (!strcmp(kind, "dpl"))
     return fn_model_of(c, row, "dpl", keys, names, 7,
                        " (double power law of Schneider, Giri & Mirocha 2021; masses in Msun)");
-  if (!strcmp(kind, "fgamma")) {
-    if (cv_has(c, row->section, "f0")) /* pyC²Ray's fgamma kind: f_star = f0 Omega_b / Omega_m */
-      IONF_CALL(cv_skip(c, row->section, "f0",
-                        "pyC2Ray's fstar_kind fgamma scales by f0; ionfront's {model: f_gamma} "
-                        "uses sequence.halos.f_gamma: check that it matches"));
+  if (!strcmp(kind, "fgamma")) { /* C2Ray_fstar: f_star = f0 Omega_b / Omega_m, over m_p */
+    IONF_CALL(cv_require(c, row->section, row->key, "f0", "its efficiency"));
+    IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.f_gamma", cv_text(c, row->section, "f0"),
+                      "%s (fstar_kind fgamma: f_star = f0 Omega_b / Omega_m, divided by m_p; "
+                      "pyC2Ray multiplies it by M twice, its TODO: ionfront by M once)",
+                      cv_says(c, row->section, "f0")));
     return fn_model_of(c, row, "f_gamma", keys, names, 0, " (a fixed efficiency)");
   }
   return cv_skip(c, row->section, row->key,
@@ -401,10 +407,10 @@ static ionf_err fn_accretion(struct cv_ctx *c, const struct cv_row *row) {
   static const char *const keys[] = {"alpha_h"};
   const char *kind = cv_text(c, row->section, row->key);
   if (!strcmp(kind, "constant")) {
-    if (!cv_has(c, row->section, "ts")) /* C2Ray_fstar's t_s is its time step */
+    if (!cv_emitted(c, "sequence.halos.t_source")) /* C2Ray_fstar's t_s is its time step */
       IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.t_source", "10 Myr",
-                        "PLACEHOLDER: no Sources.ts; pyC2Ray's C2Ray_fstar takes its time step "
-                        "as t_s"));
+                        "PLACEHOLDER: pyC2Ray's C2Ray_fstar takes its time step as t_s (the "
+                        "slices' interval over its steps between them)"));
     return fn_model_of(c, row, "constant", keys, keys, 0, "");
   }
   if (!strcmp(kind, "EXP"))
