@@ -57,3 +57,8 @@ set_tests_properties(cli_decomp PROPERTIES SKIP_RETURN_CODE 77 PROCESSORS 2 LABE
 # made into configs that pass --dry-run; bad files and options refused (issue 25)
 add_test(NAME cli_convert COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_convert.sh $<TARGET_FILE:ionfront>
                                   ${CMAKE_CURRENT_SOURCE_DIR}/data/pyc2ray)
+# its commented sequence template, uncommented as its note says, passes --dry-run with tiny
+# CubeP3M densities and pyC2Ray HDF5 source lists (h5import: hdf5-tools)
+add_test(NAME cli_convert_template COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_convert_template.sh
+                                           $<TARGET_FILE:ionfront> ${CMAKE_CURRENT_SOURCE_DIR}/data/pyc2ray)
+set_tests_properties(cli_convert_template PROPERTIES SKIP_RETURN_CODE 77)

@@ -4,11 +4,9 @@
 # and R_max in Mpc, 0/1 as false/true, its unknown and unconverted keys listed; the result
 # passes `ionfront run --dry-run` with a one-line source list, as a placeholder file or
 # given by --sources; -o writes what stdout prints, whole; the cosmological files convert
-# (the sequence a commented template); bad files and options fail naming what is wrong.
-#
-# Keys other work adds to ionfront (chemistry.clumping, raytracing.mean_free_path) are
-# converted but not yet known to every build: the dry runs of files that make them accept
-# a refusal naming exactly such a key, and no other.
+# (the sequence a commented template), their clumping and mean-free-path models as
+# pyC2Ray uses them (its pick of the fits, x = 1 + n/mean, no R_max capping R(z)), and
+# their dry runs pass; bad files and options fail naming what is wrong.
 # usage: cli_convert.sh /path/to/ionfront DATA_DIR
 set -u
 ionfront="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -90,43 +88,60 @@ has cfg/older.yaml "  T_eff: 6.0e4 "
 has cfg/older.yaml "  type: blackbody "
 "$ionfront" run cfg/older.yaml --dry-run > older.out 2>&1 || { cat older.out; fail "dry run of older"; }
 
-# A dry run that passes, or is refused for exactly one of the keys other work adds.
-dry_or_pending() {
-  "$ionfront" run "$1" --dry-run > pending.out 2>&1 && return 0
-  grep -q "unknown key '\(chemistry.clumping\|raytracing.mean_free_path\)'" pending.out \
-    || { cat pending.out; fail "$1: dry run refused for another reason"; }
-  echo "note: $1 needs $(grep -o "unknown key '[^']*'" pending.out) (added by other work)"
-}
-
 # clumping and a black body
 "$ionfront" convert "$data/ifront_clumping.yml" --sources one.txt -o cfg/clump.yaml 2> /dev/null || fail "convert clumping"
 has cfg/clump.yaml "  clumping: 4.0 "
 has cfg/clump.yaml "  type: blackbody "
 has cfg/clump.yaml "Photo.compute_heating_rates: 1"
-dry_or_pending cfg/clump.yaml
+"$ionfront" run cfg/clump.yaml --dry-run > clump.out 2>&1 || { cat clump.out; fail "dry run of the clumping file"; }
+has clump.out "clumping: C = 4 times every recombination"
 
 # a halo run: the sequence is a commented template holding the source and sink models
 "$ionfront" convert "$data/cosmo.yml" --sources one.txt -o cfg/cosmo.yaml 2> /dev/null || fail "convert cosmo"
 c=cfg/cosmo.yaml
-has $c "  clumping: {model: redshift} "
+# 50 / 48 Mpc cells: pyC2Ray's pick is 1.518 (0.7 x 1.518 nearest), not ionfront's nearest 1.012
+has $c "  clumping: {model: redshift, fits_cell_size: 1.518} "
 has $c 'mean_free_path: {model: Worseck2014, A: "200.0 Mpc", eta: -8.0, z1: 6.0, eta1: 8.0}'
 has $c "# sequence:"
 has $c "  # redshifts: [REDSHIFTS] "
 has $c "  # density: {pattern: '/data/run50/coarser_densities/%.3fn_all.dat', format: cubep3m, fine_mesh: 8000, hydrogen_mass_fraction: 0.8064516129}"
 has $c "    # pattern: '/data/run50/sources_hdf5/%.3f-coarsest_wsubgrid_sources.hdf5'"
 has $c "    # format: pyc2ray_hdf5 "
-has $c "    # f_gamma: 7.419354839 "       # 9.2 / (0.92 + 4 x 0.08)
-has $c "    # t_source: 15.0 Myr "
+! grep -q "# f_gamma:" $c || fail "f_gamma written though fstar_kind is dpl"
+! grep -q "# t_source:" $c || fail "t_source written though accretion_model is EXP"
+! grep -q "f_gamma_low_mass:" $c || fail "f_gamma_low_mass written (pyC2Ray reads the high-mass haloes alone)"
 has $c "      # f_star: {model: dpl, f0: 0.05, M_t: 3e8, M_p: 2e11, g1: 0.5, g2: -0.5, g3: 1, g4: -1}"
 has $c "      # f_esc: {model: power, f0: 0.1, M_p: 1e10, alpha: -0.3}"
 has $c "      # accretion: {model: exponential, alpha_h: 0.8}"
 has $c "      # N_ion: 3000.0 "
 has $c "Sinks.clumping = 3.0 — used only with"
-has $c "Sinks.R_max_cMpc = 20.0 — used only with"
+has $c "Sinks.R_max_cMpc = 20.0 — with Sinks.mfp_model Worseck2014 the radius follows R(z)"
+! grep -q "^  R_max:" $c || fail "raytracing.R_max written beside the mean free path (it would cap R(z))"
+has $c "Sources.fgamma_hm = 9.2 — C2Ray_CubeP3M's efficiency: C2Ray_fstar"
+has $c "Sources.ts = 15.0 — C2Ray_CubeP3M's source lifetime: C2Ray_fstar"
+has $c "Sources.fgamma_lm = 0.0 — pyC2Ray reads the high-mass haloes alone"
 has $c "Sources.bursty_sfr = no — "
 has $c "Sources.a_s = -0.2 — "
 has $c "Output.density_basename = None — not set"
-dry_or_pending $c
+"$ionfront" run $c --dry-run > cosmo.out 2>&1 || { cat cosmo.out; fail "dry run of cosmo"; }
+has cosmo.out "Bianco et al. 2021's fits for 1.518 Mpc cells"
+has cosmo.out "R_max: Worseck2014 mean free path"
+
+# the density model and an older Worseck2014 (no z1_mfp, eta1_mfp), R_max_cMpc under Photo too
+"$ionfront" convert "$data/cosmo_density.yml" --sources one.txt -o cfg/density.yaml 2> /dev/null || fail "convert cosmo_density"
+d=cfg/density.yaml
+# 100 / 64 Mpc cells: pyC2Ray's pick is 2.094 (ionfront's nearest would be 1.518)
+has $d "  clumping: {model: density, x: 1+n/mean, fits_cell_size: 2.094}"
+has $d 'mean_free_path: {model: Worseck2014, A: "225.0 Mpc", eta: -8.8}'
+hasj $d "no z1_mfp and eta1_mfp, which today's pyC2Ray requires: ionfront's defaults z1 6, eta1 9"
+! grep -q "^  R_max:" $d || fail "raytracing.R_max written beside the mean free path"
+has $d "Sinks.R_max_cMpc = 15.0 — with Sinks.mfp_model Worseck2014"
+has $d "Photo.R_max_cMpc = 15.0 — older pyC2Ray files' place of the radius"
+has $d "    # f_gamma: 1.636661211 "       # 2 / (0.926 + 4 x 0.074)
+has $d "    # t_source: 20.0 Myr "
+"$ionfront" run $d --dry-run > density.out 2>&1 || { cat density.out; fail "dry run of cosmo_density"; }
+has density.out "x = 1 + n_H/<n_H> (pyC2Ray), a, b, c linear in z from Bianco et al. 2021's fits for 2.094 Mpc cells"
+has density.out "R_max: Worseck2014 mean free path R(z) = 225 Mpc ((1+z)/5)^-8.8 (1 + ((1+z)/7)^9)"
 
 # ---- bad files: exit 2, nothing on stdout, the file, key and value named
 bad() { # FILE EXPECTED-TEXT

@@ -13,13 +13,11 @@ front
     r_I(t) = r_S (1 - exp(-t / t_rec))^(1/3),  r_S = (3 Ndot / (4 pi C alpha n_H^2))^(1/3),
     t_rec = 1 / (C alpha n_H),
 
-with n_H, alpha (alpha_B at the temperature) and the clumping factor C read from the
+with n_H, alpha (alpha_B at the temperature) and the clumping factor C
+(chemistry.clumping, which the conversion writes from Sinks.clumping) read from the
 converted config, by Test 1's check (validation/iliev1.py): |r_I / r_analytic - 1| <= 5%
-at 30, 100, 200 and 500 Myr (those before the end).
-
-A clumping factor needs ionfront's chemistry.clumping; a build without it refuses the
-key, and the script then folds C into chemistry.alpha_B (C alpha_B: the same
-recombinations for a uniform clumping factor) and says so.
+at 30, 100, 200 and 500 Myr (those before the end).  The analytic front needs a uniform
+clumping factor: a file with pyC2Ray's redshift or density model is refused.
 
 Exit code: 0 pass; 1 outside the tolerance, or the conversion or run failed; 77 without
 a parameter file (none is shipped: pyC2Ray's are its own) or without numpy.
@@ -98,28 +96,15 @@ def convert(args, run_dir):
         return config, f.read()
 
 
-def fold_clumping(ionfront, config, text, overrides):
-    """A build without chemistry.clumping: C alpha_B instead (the same recombinations of a
-    uniform factor), the clumping line left out.  -> (text, note or None)."""
-    probe = run([ionfront, "run", config, "--dry-run"] + overrides)
-    if probe.returncode == 0 or "unknown key 'chemistry.clumping'" not in probe.stdout:
-        return text, None
-    clumping, alpha = number_of(text, "clumping"), number_of(text, "alpha_B")
-    text = re.sub(r"^  clumping: .*\n", "", text, flags=re.M)
-    text = re.sub(r"^  alpha_B: [-+0-9.eE]+", f"  alpha_B: {clumping * alpha:.10g}", text,
-                  flags=re.M)
-    with open(config, "w") as f:
-        f.write(text)
-    return text, (f"this build has no chemistry.clumping: the clumping factor {clumping:g} is "
-                  f"folded into chemistry.alpha_B = {clumping:g} x {alpha:g}")
-
-
 def analytic(text, ndot):
     """(r_S [kpc], t_rec [Myr], description) from the converted config's numbers."""
     n_h = number_of(text, "n_H")
     alpha_b = number_of(text, "alpha_B") or 2.59e-13
     power = number_of(text, "alpha_B_power") or -0.7
     temp = number_of(text, "temperature") or 1e4
+    if re.search(r"^  clumping: \{", text, re.M):
+        raise RuntimeError("the converted file's chemistry.clumping is a model, not a uniform "
+                           "factor: the analytic front needs Sinks.clumping_model: constant")
     clumping = number_of(text, "clumping") or 1.0
     alpha = clumping * alpha_b * (temp / 1e4) ** power
     r_s = (3.0 * ndot / (4.0 * math.pi * alpha * n_h ** 2)) ** (1.0 / 3.0) / KPC_CM
@@ -147,9 +132,7 @@ def main(argv=None):
     try:
         config, text = convert(args, run_dir)
         overrides = ["--set", f"grid.N={args.N}", "--output", out_dir, "--overwrite", "--quiet"]
-        text, note = fold_clumping(args.ionfront, config, text, overrides)
-        if note:
-            print("note:", note)
+        analytic(text, args.ndot)  # a uniform clumping factor, before the run
         start = time.monotonic()
         done = run([args.ionfront, "run", config] + overrides, os.path.join(run_dir, "ionfront.log"))
         elapsed = time.monotonic() - start

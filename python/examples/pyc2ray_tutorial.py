@@ -57,8 +57,7 @@ M_P_G = 1.67262192e-24     # proton mass [g] (CODATA 2018)
 IFRONT_NDOT = 1e54         # photons/s (src_ifront.txt)
 IFRONT_N_H = 1.87e-4       # Material.avg_dens 1.87e-7 x (1 + zred_0)^3 [cm^-3]
 ALPHA_B = 2.59e-13         # CGS.bh00 [cm^3/s] at 10^4 K
-CLUMPING = 5.0             # Sinks.clumping: ionfront has no clumping factor yet, so the
-                           # recombination coefficient carries it (isothermal run)
+CLUMPING = 5.0             # Sinks.clumping: chemistry.clumping (recombinations x C)
 
 
 def ifront_config(n, out):
@@ -69,7 +68,7 @@ material:
   temperature: 1.0e4          # Material.temp0
   x_HII_initial: 1.2e-3       # Material.xh0
   isothermal: true            # pyC2Ray's chemistry keeps T fixed
-chemistry: {{alpha_B: {CLUMPING * ALPHA_B}, alpha_B_power: -0.7, abu_c: 7.1e-7}}
+chemistry: {{alpha_B: {ALPHA_B}, alpha_B_power: -0.7, abu_c: 7.1e-7, clumping: {CLUMPING}}}
 spectrum: {{type: grey, sigma_0: 6.30e-18, num_tau: 20000, min_log_tau: -20, max_log_tau: 4}}
 raytracing: {{R_max: 15 Mpc, convergence_fraction: 1.0e-4}}   # Sinks.R_max_cMpc
 cosmology: {{cosmological: false, h: 1.0, Omega_m: 0.27, Omega_b: 0.044, T_cmb: 2.726, z_initial: 9.0}}
@@ -94,7 +93,8 @@ def ifront_radius_cm(x_hii, src, cell_cm):
 
 
 def ifront_analytic_cm(t_s):
-    """Strömgren's front in a static medium: r_S (1 - e^{-t/t_rec})^{1/3}."""
+    """Strömgren's front in a static medium: r_S (1 - e^{-t/t_rec})^{1/3}, with the
+    clumped recombination coefficient C alpha_B."""
     alpha = CLUMPING * ALPHA_B
     r_s = (3.0 * IFRONT_NDOT / (4.0 * np.pi * alpha * IFRONT_N_H ** 2)) ** (1.0 / 3.0)
     t_rec = 1.0 / (alpha * IFRONT_N_H)

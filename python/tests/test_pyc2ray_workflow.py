@@ -127,11 +127,12 @@ def test_particle_runs_have_no_cosmology(tmp_path):
 
 
 def test_tutorial_ifront_matches_stromgren(tmp_path):
-    """pyC2Ray's I-front test (1e54 photons/s, n_H = 1.87e-4, clumping 5, 500 Myr in 10
-    slices of one step, as their coarse run) at 32^3: the front along +x against
-    r_S (1 - e^{-t/t_rec})^{1/3} (r_S = 564 kpc, t_rec = 131 Myr).  Measured (2026-11-27,
-    CPU): ratios 0.969 (100 Myr) to 1.023 (500 Myr); asserted within 0.94 .. 1.06, twice
-    the largest deviation, with the front growing every slice and inside the box."""
+    """pyC2Ray's I-front test (1e54 photons/s, n_H = 1.87e-4, chemistry.clumping 5, 500 Myr
+    in 10 slices of one step, as their coarse run) at 32^3: the front along +x against
+    r_S (1 - e^{-t/t_rec})^{1/3} with C alpha_B (r_S = 564 kpc, t_rec = 131 Myr).  Measured
+    (2026-11-27, CPU, with chemistry.clumping): ratios 0.969 (100 Myr) to 1.023 (500 Myr);
+    asserted within 0.94 .. 1.06, twice the largest deviation, with the front growing every
+    slice and inside the box; the run's clumping factor is the tutorial's 5."""
     tutorial = load_tutorial()
     t, r_num, r_an = tutorial.run_ifront(n=32, slices=10, out=str(tmp_path / "ifront"),
                                          backend="cpu", verbose=False)
@@ -141,6 +142,8 @@ def test_tutorial_ifront_matches_stromgren(tmp_path):
     assert np.all((ratio > 0.94) & (ratio < 1.06)), ratio
     assert np.all(np.diff(r_num) > 0), r_num
     assert (tmp_path / "ifront" / "snapshot_0010.h5").exists()
+    config = tutorial.ifront_config(32, "x")  # the clumping key, not C folded into alpha_B
+    assert "clumping: 5.0" in config and "alpha_B: 2.59e-13," in config, config
 
 
 def test_tutorial_cosmo_runs_and_conserves_photons(tmp_path):

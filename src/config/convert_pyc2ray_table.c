@@ -14,8 +14,9 @@
  *   Grid.boxsize     Mpc as pyC²Ray uses it (its comments sometimes say Mpc/h);
  *   Material.avg_dens x (1 + zred_0)^3: ionfront's n_H is the proper density at the start;
  *   0 / 1            false / true;
- *   R_max_cMpc       "X Mpc" in the box's frame (comoving when cosmological), as pyC²Ray
- *                    counts it in cells of boxsize / meshsize.
+ *   R_max_cMpc, A_mfp "X Mpc" in the box's frame (comoving when cosmological), as pyC²Ray
+ *                    counts them in cells of boxsize / meshsize;
+ *   clumping fits    fits_cell_size: the size pyC²Ray picks, not ionfront's nearest.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include <string.h>
 
 #include "config/convert_pyc2ray_internal.h"
+#include "core/constants.h"
+#include "rt/mfp.h"
 
 /* ---- Grid and Material ----------------------------------------------------------- */
 
@@ -152,13 +155,19 @@ static ionf_err fn_heating(struct cv_ctx *c, const struct cv_row *row) {
 
 /* Older files' Photo.R_max_cMpc, Photo.Teff, Photo.cross_section_pl_index. */
 static ionf_err fn_older(struct cv_ctx *c, const struct cv_row *row) {
-  if (cv_emitted(c, row->target) ||
-      (!strcmp(row->target, "raytracing.R_max") && cv_emitted(c, "raytracing.mean_free_path")))
+  int radius = !strcmp(row->target, "raytracing.R_max");
+  const char *mfp = cv_text(c, "Sinks", "mfp_model");
+  if (radius && mfp && strcmp(mfp, "constant")) /* pyC2Ray's newer classes read Sinks */
+    return cv_skip(c, row->section, row->key,
+                   "older pyC2Ray files' place of the radius: with Sinks.mfp_model %s the radius "
+                   "follows that model, and a raytracing.R_max would cap it",
+                   mfp);
+  if (cv_emitted(c, row->target))
     return cv_skip(c, row->section, row->key,
                    "older pyC2Ray files' place of a key this file also sets (%s): that one is "
                    "converted",
                    row->target);
-  if (strcmp(row->target, "raytracing.R_max")) return cv_copy(c, row);
+  if (!radius) return cv_copy(c, row);
   char value[128];
   snprintf(value, sizeof value, "%s Mpc", cv_text(c, row->section, row->key));
   return cv_emit(c, CV_LIVE, row->target, value,
@@ -168,6 +177,18 @@ static ionf_err fn_older(struct cv_ctx *c, const struct cv_row *row) {
 }
 
 /* ---- Sinks ------------------------------------------------------------------------ */
+
+/* pyC²Ray's choice of Bianco et al. 2021's fits (sinks_model.py): the first size of its
+   tables/clumping/resolutions.txt, in that file's order, whose 0.7 x size is nearest to
+   boxsize / meshsize (np.argmin: the first of equals).  Its tables are for cMpc, its box
+   in cMpc/h with h = 0.7. */
+static double pyc2ray_fits_cell_mpc(double cell) {
+  static const double sizes[] = {2.094, 2.024, 1.518, 1.162, 1.012};
+  double best = sizes[0];
+  for (size_t i = 1; i < sizeof sizes / sizeof sizes[0]; ++i)
+    if (fabs(0.7 * sizes[i] - cell) < fabs(0.7 * best - cell)) best = sizes[i];
+  return best;
+}
 
 static ionf_err fn_clumping(struct cv_ctx *c, const struct cv_row *row) {
   const char *model = cv_text(c, row->section, row->key);
@@ -180,18 +201,63 @@ static ionf_err fn_clumping(struct cv_ctx *c, const struct cv_row *row) {
                    C == 1.0 ? "1: no clumping, ionfront's default"
                             : "recombinations x C, as pyC2Ray's uniform clumping");
   }
-  if (!strcmp(model, "redshift") || !strcmp(model, "density")) {
-    char value[64];
-    snprintf(value, sizeof value, "{model: %s}", model);
-    return cv_emit(c, CV_LIVE, "chemistry.clumping", value,
-                   "%s (the fit to the clumping of Bianco et al. 2021 at this resolution)",
-                   cv_says(c, row->section, row->key));
-  }
-  return cv_skip(c, row->section, row->key,
-                 "no counterpart (pyC2Ray's stochastic clumping is not implemented either)");
+  int density = !strcmp(model, "density");
+  if (!density && strcmp(model, "redshift"))
+    return cv_skip(c, row->section, row->key,
+                   "no counterpart (pyC2Ray's stochastic clumping is not implemented either)");
+  IONF_CHECK(cv_has(c, "Grid", "boxsize"), IONF_ERR_CONFIG,
+             "%s:%d: %s.%s = %s needs Grid.boxsize (the cell size picks the fit), which the "
+             "file does not set",
+             cv_name(c), cv_line(c, row->section, row->key), row->section, row->key, model);
+  int placeholder = !cv_has(c, "Grid", "meshsize");
+  double n = cv_number(c, "Grid", "meshsize", 128.0); /* grid.N's placeholder */
+  double cell = cv_number(c, "Grid", "boxsize", 0.0) / n;
+  char value[128], size[32], cell_text[32];
+  cv_format(pyc2ray_fits_cell_mpc(cell), size, sizeof size);
+  snprintf(value, sizeof value, "{model: %s%s, fits_cell_size: %s}", model,
+           density ? ", x: 1+n/mean" : "", size);
+  return cv_emit(c, CV_LIVE, "chemistry.clumping", value,
+                 "%s (Bianco et al. 2021's fit%s; fits_cell_size: pyC2Ray's pick, the size of "
+                 "2.094, 2.024, 1.518, 1.162, 1.012 Mpc whose 0.7 x size is nearest to boxsize / "
+                 "meshsize = %s%s, as its tables are in cMpc and its box in cMpc/h with h = "
+                 "0.7%s)",
+                 cv_says(c, row->section, row->key), density ? "s" : "",
+                 cv_format(cell, cell_text, sizeof cell_text),
+                 placeholder ? " (with grid.N's placeholder: recheck it)" : "",
+                 density ? "; x: 1+n/mean, what pyC2Ray's sinks_model.py computes" : "");
 }
 
-/* Sinks.mfp_model and its parameters: R_max, or raytracing.mean_free_path. */
+/* A file that is not cosmological: pyC²Ray sets R from the model at zred_0 and changes it
+   only in cosmo_evolve (c2ray_base.py), which its static test scripts do not call; ionfront's
+   raytracing.mean_free_path needs a cosmological run, so R(zred_0) becomes raytracing.R_max. */
+static ionf_err mfp_static(struct cv_ctx *c, const struct cv_row *row, int worseck, int modified,
+                           const char *says_all, const char *extra) {
+  const char *z_text = cv_text(c, "Cosmology", "zred_0"); /* not marked: its own row's key */
+  IONF_CHECK(z_text, IONF_ERR_CONFIG,
+             "%s:%d: %s.%s = %s in a run that is not cosmological needs Cosmology.zred_0, which "
+             "the file does not set: the radius is the model's at zred_0",
+             cv_name(c), cv_line(c, row->section, row->key), row->section, row->key,
+             cv_text(c, row->section, row->key));
+  struct mfp_model m = {worseck ? MFP_WORSECK2014 : MFP_CHOUDHURY09,
+                        cv_number(c, "Sinks", "A_mfp", 0.0) * IONF_MPC_CM,
+                        cv_number(c, "Sinks", "eta_mfp", 0.0),
+                        modified ? cv_number(c, "Sinks", "z1_mfp", 0.0) : 6.0, /* ionfront's */
+                        modified ? cv_number(c, "Sinks", "eta1_mfp", 0.0) : 9.0}; /* defaults */
+  char r[64], value[96];
+  cv_format(mfp_comoving_cm(&m, cv_number(c, "Cosmology", "zred_0", 0.0)) / IONF_MPC_CM, r,
+            sizeof r);
+  snprintf(value, sizeof value, "%s Mpc", r);
+  return cv_emit(c, CV_LIVE, "raytracing.R_max", value,
+                 "%s (the run is not cosmological: R at Cosmology.zred_0 = %s, held fixed, as "
+                 "pyC2Ray sets it at the start and changes it only in cosmo_evolve; ionfront's "
+                 "raytracing.mean_free_path needs a cosmological run; A in the box's Mpc%s)",
+                 says_all, z_text, extra);
+}
+
+/* Sinks.mfp_model and its parameters: raytracing.R_max (constant), or
+   raytracing.mean_free_path.  R_max_cMpc and A_mfp are in the box's frame and unit: pyC²Ray
+   turns both into cells with meshsize / boxsize (sinks_model.py, c2ray_base.py), as ionfront
+   does with grid.box_size ("X Mpc"; comoving when cosmological). */
 static ionf_err fn_mfp(struct cv_ctx *c, const struct cv_row *row) {
   const char *model = cv_text(c, row->section, row->key);
   const char *says = cv_says(c, row->section, row->key);
@@ -209,7 +275,15 @@ static ionf_err fn_mfp(struct cv_ctx *c, const struct cv_row *row) {
     return cv_skip(c, row->section, row->key, "no counterpart for this model");
   IONF_CALL(cv_require(c, row->section, row->key, "A_mfp", "the mean free path at z = 4"));
   IONF_CALL(cv_require(c, row->section, row->key, "eta_mfp", "its power of (1 + z)"));
-  char says_all[1024];
+  int cosmological = cv_number(c, "Cosmology", "cosmological", 0) != 0;
+  if (cv_has(c, "Sinks", "R_max_cMpc"))
+    IONF_CALL(cv_skip(c, "Sinks", "R_max_cMpc",
+                      cosmological ? "with Sinks.mfp_model %s the radius follows R(z): a "
+                                     "raytracing.R_max would cap it"
+                                   : "with Sinks.mfp_model %s the radius is R(zred_0), "
+                                     "raytracing.R_max above",
+                      model));
+  char says_all[1024], extra[160] = "";
   int len = snprintf(value, sizeof value, "{model: %s, A: \"%s Mpc\", eta: %s", model,
                      cv_text(c, "Sinks", "A_mfp"), cv_text(c, "Sinks", "eta_mfp"));
   int slen = snprintf(says_all, sizeof says_all, "%s, %s, %s", says, cv_says(c, "Sinks", "A_mfp"),
@@ -224,11 +298,15 @@ static ionf_err fn_mfp(struct cv_ctx *c, const struct cv_row *row) {
   } else if (len > 0 && (size_t)len < sizeof value) {
     snprintf(value + len, sizeof value - (size_t)len, "}");
   }
-  return cv_emit(c, CV_LIVE, "raytracing.mean_free_path", value, "%s (A in comoving Mpc%s)",
-                 says_all,
-                 worseck && !modified
-                     ? "; no z1_mfp and eta1_mfp: the plain fit, as older pyC2Ray"
-                     : "");
+  if (worseck && !modified)
+    snprintf(extra, sizeof extra, "; no z1_mfp and eta1_mfp, which today's pyC2Ray requires: "
+                                  "ionfront's defaults z1 6, eta1 9");
+  if (cosmological)
+    return cv_emit(c, CV_LIVE, "raytracing.mean_free_path", value,
+                   "%s (A in comoving Mpc, in the box's frame: pyC2Ray turns R into cells with "
+                   "meshsize / boxsize%s)",
+                   says_all, extra);
+  return mfp_static(c, row, worseck, modified, says_all, extra);
 }
 
 /* ---- Sources (of haloes: the sequence) ------------------------------------------- */
@@ -240,8 +318,15 @@ static double pyc2ray_mu(struct cv_ctx *c) {
 }
 
 /* f_gamma: pyC²Ray's Ndot = f_gamma M Omega_b / (Omega_m mu m_p t_s), mu = abu_h + 4 abu_he;
-   ionfront's has m_p alone (grid/halo_model.c), so the same photons need f_gamma / mu. */
+   ionfront's has m_p alone (grid/halo_model.c), so the same photons need f_gamma / mu.  A file
+   with fstar_kind is for C2Ray_fstar, which does not read it (its fgamma kind takes f0). */
 static ionf_err fn_f_gamma(struct cv_ctx *c, const struct cv_row *row) {
+  const char *kind = cv_text(c, row->section, "fstar_kind");
+  if (kind)
+    return cv_skip(c, row->section, row->key,
+                   "C2Ray_CubeP3M's efficiency: C2Ray_fstar, whose Sources.fstar_kind (%s) this "
+                   "file sets, does not read it",
+                   kind);
   double mu = pyc2ray_mu(c);
   char value[64], m[64];
   cv_format(cv_number(c, row->section, row->key, 0.0) / mu, value, sizeof value);
@@ -251,7 +336,16 @@ static ionf_err fn_f_gamma(struct cv_ctx *c, const struct cv_row *row) {
                  cv_says(c, row->section, row->key), cv_format(mu, m, sizeof m));
 }
 
+/* Sources.ts: C2Ray_CubeP3M's t_s (ionfront's t_source).  C2Ray_fstar, the class of files with
+   fstar_kind, does not read it: its t_s is its time step (constant accretion) or from
+   alpha_h (EXP); fn_accretion writes the first as a placeholder. */
 static ionf_err fn_t_source(struct cv_ctx *c, const struct cv_row *row) {
+  const char *kind = cv_text(c, row->section, "fstar_kind");
+  if (kind)
+    return cv_skip(c, row->section, row->key,
+                   "C2Ray_CubeP3M's source lifetime: C2Ray_fstar, whose Sources.fstar_kind (%s) "
+                   "this file sets, takes its time step (constant accretion) or alpha_h (EXP)",
+                   kind);
   char value[96];
   snprintf(value, sizeof value, "%s Myr", cv_text(c, row->section, row->key));
   return cv_emit(c, CV_LIVE, row->target, value, "%s (Myr)", cv_says(c, row->section, row->key));
@@ -284,11 +378,12 @@ static ionf_err fn_f_star(struct cv_ctx *c, const struct cv_row *row) {
   if (!strcmp(kind, "dpl"))
     return fn_model_of(c, row, "dpl", keys, names, 7,
                        " (double power law of Schneider, Giri & Mirocha 2021; masses in Msun)");
-  if (!strcmp(kind, "fgamma")) {
-    if (cv_has(c, row->section, "f0")) /* pyC²Ray's fgamma kind: f_star = f0 Omega_b / Omega_m */
-      IONF_CALL(cv_skip(c, row->section, "f0",
-                        "pyC2Ray's fstar_kind fgamma scales by f0; ionfront's {model: f_gamma} "
-                        "uses sequence.halos.f_gamma: check that it matches"));
+  if (!strcmp(kind, "fgamma")) { /* C2Ray_fstar: f_star = f0 Omega_b / Omega_m, over m_p */
+    IONF_CALL(cv_require(c, row->section, row->key, "f0", "its efficiency"));
+    IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.f_gamma", cv_text(c, row->section, "f0"),
+                      "%s (fstar_kind fgamma: f_star = f0 Omega_b / Omega_m, divided by m_p; "
+                      "pyC2Ray multiplies it by M twice, its TODO: ionfront by M once)",
+                      cv_says(c, row->section, "f0")));
     return fn_model_of(c, row, "f_gamma", keys, names, 0, " (a fixed efficiency)");
   }
   return cv_skip(c, row->section, row->key,
@@ -300,16 +395,24 @@ static ionf_err fn_f_esc(struct cv_ctx *c, const struct cv_row *row) {
   static const char *const names[] = {"f0", "M_p", "alpha"};
   const char *kind = cv_text(c, row->section, row->key);
   if (!strcmp(kind, "constant")) return fn_model_of(c, row, "constant", keys, names, 1, "");
-  if (!strcmp(kind, "power"))
-    return fn_model_of(c, row, "power", keys, names, 3, " (M_p in Msun)");
+  if (!strcmp(kind, "power") || !strcmp(kind, "power_obs"))
+    return fn_model_of(c, row, kind, keys, names, 3,
+                       strcmp(kind, "power") ? " (M_p in Msun; at the stellar mass f_star M)"
+                                             : " (M_p in Msun)");
   return cv_skip(c, row->section, row->key,
-                 "no counterpart (UV-magnitude, observed and THESAN escape fractions)");
+                 "no counterpart (UV-magnitude and THESAN escape fractions)");
 }
 
 static ionf_err fn_accretion(struct cv_ctx *c, const struct cv_row *row) {
   static const char *const keys[] = {"alpha_h"};
   const char *kind = cv_text(c, row->section, row->key);
-  if (!strcmp(kind, "constant")) return fn_model_of(c, row, "constant", keys, keys, 0, "");
+  if (!strcmp(kind, "constant")) {
+    if (!cv_emitted(c, "sequence.halos.t_source")) /* C2Ray_fstar's t_s is its time step */
+      IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.t_source", "10 Myr",
+                        "PLACEHOLDER: pyC2Ray's C2Ray_fstar takes its time step as t_s (the "
+                        "slices' interval over its steps between them)"));
+    return fn_model_of(c, row, "constant", keys, keys, 0, "");
+  }
   if (!strcmp(kind, "EXP"))
     return fn_model_of(c, row, "exponential", keys, keys, 1, " (M(z) ~ exp(-alpha_h z))");
   return cv_skip(c, row->section, row->key, "no counterpart for this accretion model");
@@ -429,7 +532,9 @@ const struct cv_row convert_pyc2ray_rows[] = {
     {"Photo", "cross_section_pl_index", CV_NUMBER, "spectrum.power_law_index", fn_older,
      "older files' key"},
     {"Sources", "fgamma_hm", CV_NUMBER, "sequence.halos.f_gamma", fn_f_gamma, NULL},
-    {"Sources", "fgamma_lm", CV_NUMBER, "sequence.halos.f_gamma_low_mass", fn_f_gamma, NULL},
+    {"Sources", "fgamma_lm", CV_NUMBER, NULL, NULL,
+     "pyC2Ray reads the high-mass haloes alone (its TODO in read_sources); ionfront's "
+     "sequence.halos.f_gamma_low_mass adds C2-Ray's low-mass ones from format c2ray lists"},
     {"Sources", "ts", CV_NUMBER, "sequence.halos.t_source", fn_t_source, NULL},
     {"Sources", "Nion", CV_NUMBER, "sequence.halos.model.N_ion", NULL, "photons per stellar baryon"},
     {"Sources", "fstar_kind", CV_STRING, "sequence.halos.model.f_star", fn_f_star, NULL},
@@ -444,9 +549,10 @@ const struct cv_row convert_pyc2ray_rows[] = {
     {"Sources", "g4", CV_NUMBER, NULL, NULL, "used only by fstar_kind: dpl"},
     {"Sources", "a_s", CV_NUMBER, NULL, NULL, "fstar_kind Muv's parameter: no counterpart"},
     {"Sources", "b_s", CV_NUMBER, NULL, NULL, "fstar_kind Muv's parameter: no counterpart"},
-    {"Sources", "f0_esc", CV_NUMBER, NULL, NULL, "used only by fesc_model: constant or power"},
-    {"Sources", "Mp_esc", CV_NUMBER, NULL, NULL, "used only by fesc_model: power"},
-    {"Sources", "al_esc", CV_NUMBER, NULL, NULL, "used only by fesc_model: power"},
+    {"Sources", "f0_esc", CV_NUMBER, NULL, NULL,
+     "used only by fesc_model: constant, power, power_obs"},
+    {"Sources", "Mp_esc", CV_NUMBER, NULL, NULL, "used only by fesc_model: power, power_obs"},
+    {"Sources", "al_esc", CV_NUMBER, NULL, NULL, "used only by fesc_model: power, power_obs"},
     {"Sources", "alpha_h", CV_NUMBER, NULL, NULL, "used only by accretion_model: EXP"},
     {"Sources", "bursty_sfr", CV_STRING, NULL, NULL,
      "bursty star formation: no counterpart ('no', steady haloes, is what ionfront does)"},
@@ -555,11 +661,22 @@ ionf_err convert_pyc2ray_script_keys(struct cv_ctx *c, const struct convert_pyc2
   if (!cv_emitted(c, "sequence.redshifts"))
     IONF_CALL(cv_emit(c, CV_LIVE, "sequence.redshifts", "[REDSHIFTS]",
                       "PLACEHOLDER: the redshifts of the input files, zred_0 first"));
+  if (!cv_emitted(c, "sequence.halos.pattern")) { /* the halo models without file names */
+    IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.pattern",
+                      "'%.3f-coarsest_wsubgrid_sources.hdf5'",
+                      "PLACEHOLDER: the halo lists (no Output.inputs_basename or "
+                      "sources_basename in this file)"));
+    IONF_CALL(cv_emit(c, CV_LIVE, "sequence.halos.format", "pyc2ray_hdf5",
+                      "pyC2Ray's HDF5 halo lists; c2ray: C2-Ray's text lists"));
+  }
+  int density = cv_emitted(c, "sequence.density"); /* else material.n_H stays, diluted */
   IONF_CALL(cv_note(c, "sequence", "A template, commented out: pyC2Ray's driving script walks "
                                    "through the redshifts of its"));
-  IONF_CALL(cv_note(c, "sequence", "density and halo files.  To do the same, uncomment it, list "
-                                   "the redshifts, check the file"));
-  IONF_CALL(cv_note(c, "sequence", "names, and delete material.n_H, sources:, time.t_end and "
-                                   "cosmology.z_initial above"));
+  IONF_CALL(cv_note(c, "sequence", "%s files.  To do the same, uncomment it, list the "
+                                   "redshifts, check the file",
+                    density ? "density and halo" : "halo"));
+  IONF_CALL(cv_note(c, "sequence", "names, and delete %ssources:, time.t_end and "
+                                   "cosmology.z_initial above",
+                    density ? "material.n_H, " : ""));
   return cv_note(c, "sequence", "(the sequence gives them).");
 }
