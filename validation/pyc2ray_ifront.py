@@ -24,6 +24,7 @@ a parameter file (none is shipped: pyC2Ray's are its own) or without numpy.
 
 usage: validation/pyc2ray_ifront.py PARAMS.yml [--N 64] [--dt "10 Myr"] [--t-end "500 Myr"]
                                     [--ndot 1e54] [--ionfront build/ionfront] [--run-dir DIR]
+                                    [--png docs/pyc2ray_ifront.png]
 """
 import argparse
 import math
@@ -57,6 +58,8 @@ def parse_args(argv):
                    "meshsize is pyC2Ray's, 256)")
     p.add_argument("--dt", default="10 Myr", help='time step (default "10 Myr")')
     p.add_argument("--t-end", default="500 Myr", help='end (default "500 Myr", the test\'s)')
+    p.add_argument("--png", help="also draw r_I(t), the analytic front and their ratio "
+                   "into this PNG (matplotlib)")
     p.add_argument("--ndot", type=float, default=1e54,
                    help="photons/s of the source at the centre (default 1e54, pyC2Ray's test)")
     p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
@@ -114,6 +117,29 @@ def analytic(text, ndot):
             f"= {alpha:.4g} cm^3/s at T = {temp:g} K, Ndot = {ndot:g} s^-1")
 
 
+def plot(args, t, r, ra, r_s):
+    """r_I(t) with the analytic front, and their ratio with Test 1's band, into args.png."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 6), sharex=True,
+                                      gridspec_kw={"height_ratios": [2, 1]})
+    top.plot(t, ra / r_s, "k-", label="analytic (Test 1)")
+    top.plot(t, np.where(r > 0, r, np.nan) / r_s, "o", ms=3, label=f"ionfront, N = {args.N}")
+    top.set_ylabel("r_I / r_S")
+    top.legend(loc="lower right")
+    top.set_title(f"pyC2Ray's {os.path.basename(args.params)}, converted by ionfront convert")
+    bottom.axhspan(1 - TOLERANCE, 1 + TOLERANCE, color="0.9", label="Test 1's 5%")
+    bottom.plot(t, np.where(r > 0, r, np.nan) / ra, "o-", ms=3)
+    bottom.set_xlabel("t [Myr]")
+    bottom.set_ylabel("r_I / analytic")
+    bottom.set_ylim(0.9, 1.1)
+    bottom.legend(loc="lower right")
+    fig.savefig(args.png, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    print(f"figure: {args.png}")
+
+
 def main(argv=None):
     args = parse_args(argv)
     if not args.params:
@@ -169,6 +195,8 @@ def main(argv=None):
     if not checked:
         failures.append("no output at Test 1's check times (30, 100, 200, 500 Myr): choose "
                         "--dt so that they are step ends")
+    if args.png:
+        plot(args, t, r, ra, r_s)
     if failures:
         for m in failures:
             print(f"pyc2ray_ifront.py: FAIL: {m} (tolerance {100 * TOLERANCE:g}%)", file=sys.stderr)
