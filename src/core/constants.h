@@ -36,6 +36,8 @@
 #define IONF_EV_ERG 1.602176634e-12          /* electron volt [erg] (exact) */
 #define IONF_G_CM3_PER_G_S2 6.67430e-8       /* Newton's constant [cm^3 g^-1 s^-2] (CODATA 2018) */
 #define IONF_PROTON_MASS_G 1.67262192369e-24 /* proton mass [g] (CODATA 2018) */
+/* Stefan-Boltzmann constant [W m^-2 K^-4] (CODATA 2018; exact in the 2019 SI, truncated) */
+#define IONF_STEFAN_BOLTZMANN_W_PER_M2_K4 5.670374419e-8
 
 /* ---- astronomy ---------------------------------------------------------------- */
 /* Solar mass [g]: 1.98847e30 kg, the IAU 2015 nominal GM_sun (Resolution B3) over
