@@ -46,6 +46,12 @@ int config_thermal_file_is_thermal(const struct config_file *f) {
 
 /* ---- small readers ------------------------------------------------------------------ */
 
+/* A key given a value (a key given null counts as left out, as everywhere in the config). */
+static const struct param_node *thermal_given(const struct param_node *map, const char *key) {
+  const struct param_node *n = params_get(map, key);
+  return n && n->kind != PARAM_NULL ? n : NULL;
+}
+
 /* A new scalar node of `text` appended to the list `seq`. */
 static ionf_err thermal_seq_add(struct param_node *seq, const char *text) {
   struct param_node *n = params_new(PARAM_SCALAR, text);
@@ -153,7 +159,7 @@ static ionf_err thermal_wall(struct config_section *walls, int face, struct conf
   struct config_ctx *ctx = walls->ctx;
   const char *name = config_thermal_face_names[face];
   int axis = face / 2;
-  const struct param_node *u = params_get(walls->user, name);
+  const struct param_node *u = thermal_given(walls->user, name);
   char path[64];
   snprintf(path, sizeof path, "walls.%s", name);
   if (cfg->setup.periodic[axis]) {
@@ -165,7 +171,7 @@ static ionf_err thermal_wall(struct config_section *walls, int face, struct conf
     return IONF_OK;
   }
   config_blame(ctx, u ? u : walls->user);
-  IONF_CHECK(u && u->kind != PARAM_NULL, IONF_ERR_CONFIG,
+  IONF_CHECK(u, IONF_ERR_CONFIG,
              "%s: missing required key '%s' ({emissivity, T_K}): the %s axis is not periodic "
              "(grid.periodic), so both of its faces need a wall",
              ctx->name, path, thermal_axis_names[axis]);
@@ -203,7 +209,7 @@ static ionf_err thermal_gas(struct config_ctx *ctx, const struct param_node *roo
     IONF_CALL(config_positive(&s, "kappa_per_m", NULL,
                               "the grey absorption coefficient in 1/m", &cfg->setup.kappa_per_m));
   } else {
-    const struct param_node *k = params_get(s.user, "kappa_per_m");
+    const struct param_node *k = thermal_given(s.user, "kappa_per_m");
     config_blame(ctx, k);
     IONF_CHECK(!k, IONF_ERR_CONFIG,
                "%s: gas.kappa_per_m is given with gas.model = wsgg: the weighted sum of grey "
@@ -229,7 +235,7 @@ static ionf_err thermal_dataset(struct config_section *s, const struct param_nod
   if (required) IONF_CALL(config_require(s, n, "the dataset of T [K], [nx][ny][nz] doubles"));
   if (!n) return IONF_OK;
   IONF_CALL(config_string(s->ctx, s->path, n, "a dataset name", out, CONFIG_THERMAL_NAME_MAX));
-  const struct param_node *uniform = params_get(params_get(root, "gas"), key);
+  const struct param_node *uniform = thermal_given(params_get(root, "gas"), key);
   config_blame(s->ctx, uniform);
   IONF_CHECK(required || !uniform, IONF_ERR_CONFIG,
              "%s: both gas.%s (uniform) and fields.%s (a dataset) are given: keep one",
@@ -272,7 +278,7 @@ static ionf_err thermal_setup(struct config_ctx *ctx, const struct param_node *r
   IONF_CALL(config_take_enum(&s, "axis", "x", thermal_axis_names, 3, &cfg->axis));
   if (cfg->profile == CONFIG_THERMAL_UNIFORM)
     return config_positive(&s, "T_K", NULL, "the uniform temperature in K", &cfg->uniform_t_k);
-  const struct param_node *t = params_get(s.user, "T_K");
+  const struct param_node *t = thermal_given(s.user, "T_K");
   config_blame(ctx, t);
   IONF_CHECK(!t, IONF_ERR_CONFIG, "%s: setup.T_K is for setup.profile = uniform (profile %s "
              "sets T itself)", ctx->name, config_thermal_profile_names[cfg->profile]);
@@ -289,7 +295,7 @@ static ionf_err thermal_medium(struct config_ctx *ctx, const struct param_node *
              "%s: %s: a thermal run takes its temperature from fields: (an HDF5 file: {file, "
              "T_K, ...}) or from setup: (a profile: {profile: uniform|lin1|parab1|parab2|sin|"
              "3dims, ...}), exactly one of them",
-             ctx->name, has_f ? "both fields: and setup: are given" : "neither fields: nor setup:");
+             ctx->name, has_f ? "both fields: and setup: are given" : "neither fields: nor setup: is given");
   return has_f ? thermal_fields(ctx, root, cfg) : thermal_setup(ctx, root, cfg);
 }
 
