@@ -25,6 +25,11 @@ e.set_density(n_H, z=zi) (a NumPy density of that redshift) and
 e.evolve_to(zf, steps=k, sources=fn) (k equal steps, fn(engine, z, dt_s) -> (positions,
 Ndot) before each); fields e.x_HII, e.Gamma_HI, e.T, e.n_H as NumPy views.
 
+Thermal radiation (problem: thermal; docs/thermal.md): ionfront.Thermal(builtin=
+"thermal_slab") and .solve(T, x_h2o=, x_co2=, p=) -> (Q^R, sigma) for a flow solver's
+coupling loop, with NumPy arrays or GPU arrays (__cuda_array_interface__);
+python/examples/thermal_coupling.py.
+
 Messages: the library prints nothing itself.  Its progress lines (output.progress) and
 warnings go to the `logging` logger "ionfront" (INFO and WARNING records) unless
 set_log_handler(fn) sends them elsewhere (or None drops them).
@@ -45,7 +50,7 @@ import numpy as np
 
 from . import _lib
 
-__all__ = ["Engine", "IonfrontError", "version", "library_path", "POSITION_CELLS", "POSITION_CM",
+__all__ = ["Engine", "Thermal", "IonfrontError", "version", "library_path", "POSITION_CELLS", "POSITION_CM",
            "MYR_S", "KPC_CM", "set_log_handler", "log_to_logging", "LOG_INFO", "LOG_RANK_INFO",
            "LOG_WARNING"]
 
@@ -494,6 +499,8 @@ class Engine:
 
 
 _live = weakref.WeakSet()  # engines still open at exit are closed before MPI ends
+
+from .thermal import Thermal  # noqa: E402  (it uses the names above)
 
 
 @atexit.register

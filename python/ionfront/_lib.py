@@ -10,6 +10,8 @@ POSITION_CM = 1
 LOG_INFO = 20        # IONF_LOG_INFO: about the whole run, on rank 0 only
 LOG_RANK_INFO = 21   # IONF_LOG_RANK_INFO: about one rank
 LOG_WARNING = 30     # IONF_LOG_WARNING
+MEMORY_HOST = 0      # IONF_MEMORY_HOST: ionf_thermal_solve's arrays in host memory
+MEMORY_DEVICE = 1    # IONF_MEMORY_DEVICE: in GPU memory (the cuda backend)
 
 # void (*handler)(int level, const char *text, void *user)
 LOG_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
@@ -106,6 +108,21 @@ def _declare(lib):
         "ionf_engine_hubble": (ctypes.c_int, [_engine_p, ctypes.c_double, _c_double_p]),
         "ionf_engine_set_density": (ctypes.c_int, [_engine_p, _c_double_p, ctypes.c_int64,
                                                    ctypes.c_double]),
+        # thermal radiation (problem: thermal); arrays as void pointers: host or device
+        "ionf_thermal_create_from_file": (
+            ctypes.c_int, [ctypes.c_char_p, strs, ctypes.c_int, ctypes.c_int, ctypes.POINTER(_engine_p)]),
+        "ionf_thermal_create_from_yaml": (
+            ctypes.c_int, [ctypes.c_char_p, strs, ctypes.c_int, ctypes.c_int, ctypes.POINTER(_engine_p)]),
+        "ionf_thermal_create_builtin": (
+            ctypes.c_int, [ctypes.c_char_p, strs, ctypes.c_int, ctypes.c_int, ctypes.POINTER(_engine_p)]),
+        "ionf_thermal_destroy": (None, [_engine_p]),
+        "ionf_thermal_grid": (ctypes.c_int, [_engine_p, i64p, _c_double_p]),
+        "ionf_thermal_cell_range": (ctypes.c_int, [_engine_p, i64p, i64p]),
+        "ionf_thermal_solve": (ctypes.c_int, [_engine_p] + [ctypes.c_void_p] * 6 + [ctypes.c_int]),
+        "ionf_thermal_wall_shape": (ctypes.c_int, [_engine_p, ctypes.c_int, i64p]),
+        "ionf_thermal_wall_flux": (ctypes.c_int, [_engine_p, ctypes.c_int, ctypes.c_void_p,
+                                                  ctypes.c_void_p, ctypes.c_int64]),
+        "ionf_thermal_stats": (ctypes.c_int, [_engine_p, i64p, i64p, _c_double_p]),
     }
     missing = []
     for name, (restype, argtypes) in sig.items():
