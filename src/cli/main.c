@@ -39,7 +39,7 @@ static const char *usage_main =
     "usage: ionfront <command> [options]\n"
     "\n"
     "Radiative transfer of ionizing photons on grids (C2-Ray physics, ASORA ray tracing)\n"
-    "and on SPH particles.\n"
+    "and on SPH particles; thermal radiation in absorbing-emitting gases (problem: thermal).\n"
     "\n"
     "commands:\n"
     "  run [CONFIG.yaml]   run a simulation (no CONFIG: the built-in default problem);\n"
@@ -90,6 +90,8 @@ static const char *usage_run =
     "\n"
     "Outputs: DIR/snapshot_NNNN.h5 (HDF5: /Grid/x_HII, /Grid/Gamma_HI, /Grid/n_H, /Grid/T),\n"
     "DIR/log.csv (one row per step), DIR/ifront.csv (single-source runs).\n"
+    "A config with 'problem: thermal' (ionfront example thermal_slab) is a thermal-radiation\n"
+    "run: one solve, DIR/thermal.h5 (/Thermal/Q_R [W/m^3], wall fluxes; docs/thermal.md).\n"
     "Run under MPI with: mpirun -np P ionfront run CONFIG.yaml\n";
 
 /* YAML single-quoted scalar, so paths with ':' or spaces survive --set parsing. */
