@@ -121,17 +121,25 @@ static ionf_err thermal_run_make(const struct config_thermal *cfg, struct therma
   r->wall_q_sigma_w_per_m2 = ionf_calloc(walls, sizeof(double), "the wall fluxes' errors");
   IONF_CHECK(r->wall_q_w_per_m2 && r->wall_q_sigma_w_per_m2, IONF_ERR_MEM,
              "out of memory for the wall fluxes");
-  return thermal_run_medium(r);
+  return IONF_OK;
+}
+
+/* Every rank learns whether any failed (IONF_ERR_PEER on the others). */
+static ionf_err thermal_run_agree(ionf_err rc, const char *what) {
+  ionf_err any = rc;
+  if (comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;
+  if (rc == IONF_OK && any != IONF_OK)
+    rc = ionf_error_set(IONF_ERR_PEER, "another rank failed %s", what);
+  return rc;
 }
 
 ionf_err thermal_run_create(const struct config_thermal *cfg, struct thermal_run **out) {
   *out = NULL;
   struct thermal_run *r = ionf_calloc(1, sizeof *r, "the thermal run");
   ionf_err rc = r ? thermal_run_make(cfg, r) : IONF_ERR_MEM;
-  ionf_err any = rc;
-  if (comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;
-  if (rc == IONF_OK && any != IONF_OK)
-    rc = ionf_error_set(IONF_ERR_PEER, "another rank failed to set up the thermal run");
+  /* the ranks agree before the medium's collectives (rank 0 reads, all receive) */
+  rc = thermal_run_agree(rc, "to set up the thermal run");
+  if (rc == IONF_OK) rc = thermal_run_agree(thermal_run_medium(r), "to make the medium");
   if (rc != IONF_OK) {
     thermal_run_destroy(r);
     ionf_error_trace(__func__, __FILE__, __LINE__);
@@ -151,10 +159,7 @@ ionf_err thermal_run_solve(struct thermal_run *r, const struct thermal_fields *f
   double t0 = ionf_wtime();
   ionf_err rc = thermal_backend_solve(r->backend, &r->cfg->setup, f ? f : &own, g, &res,
                                       device_pointers);
-  ionf_err any = rc;
-  if (comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;
-  if (rc == IONF_OK && any != IONF_OK)
-    rc = ionf_error_set(IONF_ERR_PEER, "another rank's thermal solve failed");
+  rc = thermal_run_agree(rc, "its thermal solve");
   if (rc != IONF_OK) {
     ionf_error_trace(__func__, __FILE__, __LINE__);
     return rc;
@@ -283,10 +288,7 @@ ionf_err thermal_run_execute(const struct config_thermal *cfg, struct thermal_ru
   if (cfg->progress) thermal_run_log_ranks(&cfg->setup);
   double *q = ionf_calloc((size_t)r->cells, sizeof(double), "Q^R");
   double *q_sigma = ionf_calloc((size_t)r->cells, sizeof(double), "Q^R's sigma");
-  ionf_err rc = q && q_sigma ? IONF_OK : IONF_ERR_MEM;
-  ionf_err any = rc;
-  if (comm_agree(rc, &any) != IONF_OK && rc == IONF_OK) rc = IONF_ERR_MPI;
-  if (rc == IONF_OK && any != IONF_OK) rc = ionf_error_set(IONF_ERR_PEER, "another rank ran out of memory");
+  ionf_err rc = thermal_run_agree(q && q_sigma ? IONF_OK : IONF_ERR_MEM, "to allocate Q^R");
   if (rc == IONF_OK) rc = thermal_run_body(r, rep, q, q_sigma);
   free(q);
   free(q_sigma);
