@@ -1,3 +1,11 @@
 # Thermal radiation in absorbing-emitting media (src/thermal, issue 26)
 # the grey slab (seed cases 1-2) against the exact Q^R, sigma honest (chi^2)
 ionf_add_test(NAME test_thermal_slab SOURCES test_thermal_slab.c LABELS unit)
+# an isothermal enclosure gives exactly 0 (difference form), grey and WSGG, multigrid, sorted
+ionf_add_test(NAME test_thermal_isothermal SOURCES test_thermal_isothermal.c LABELS unit)
+# the same bits on 1 and 2 threads and with the range split in two
+ionf_add_test(NAME test_thermal_repeat SOURCES test_thermal_repeat.c LABELS unit)
+# wall patches' net flux vs the exact slab, black and grey diffuse walls (reflections)
+ionf_add_test(NAME test_thermal_walls SOURCES test_thermal_walls.c LABELS unit)
+# the slab's error falls as 1/sqrt(N) (N and 16 N rays)
+ionf_add_test(NAME test_thermal_convergence SOURCES test_thermal_convergence.c LABELS unit)
