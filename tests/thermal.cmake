@@ -9,3 +9,5 @@ ionf_add_test(NAME test_thermal_repeat SOURCES test_thermal_repeat.c LABELS unit
 ionf_add_test(NAME test_thermal_walls SOURCES test_thermal_walls.c LABELS unit)
 # the slab's error falls as 1/sqrt(N) (N and 16 N rays)
 ionf_add_test(NAME test_thermal_convergence SOURCES test_thermal_convergence.c LABELS unit)
+# multigrid: the seed's Table 5 from eq. 25, coarse level sizes, 3 levels within sigma of 1
+ionf_add_test(NAME test_thermal_multigrid SOURCES test_thermal_multigrid.c LABELS unit)
