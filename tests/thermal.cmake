@@ -11,3 +11,5 @@ ionf_add_test(NAME test_thermal_walls SOURCES test_thermal_walls.c LABELS unit)
 ionf_add_test(NAME test_thermal_convergence SOURCES test_thermal_convergence.c LABELS unit)
 # multigrid: the seed's Table 5 from eq. 25, coarse level sizes, 3 levels within sigma of 1
 ionf_add_test(NAME test_thermal_multigrid SOURCES test_thermal_multigrid.c LABELS unit)
+# the Bordbar 2014 WSGG: weights, emissivity vs Smith 1982, MC slab vs exact (drawn, sorted gases)
+ionf_add_test(NAME test_thermal_wsgg SOURCES test_thermal_wsgg.c LABELS unit)
