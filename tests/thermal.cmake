@@ -13,3 +13,10 @@ ionf_add_test(NAME test_thermal_convergence SOURCES test_thermal_convergence.c L
 ionf_add_test(NAME test_thermal_multigrid SOURCES test_thermal_multigrid.c LABELS unit)
 # the Bordbar 2014 WSGG: weights, emissivity vs Smith 1982, MC slab vs exact (drawn, sorted gases)
 ionf_add_test(NAME test_thermal_wsgg SOURCES test_thermal_wsgg.c LABELS unit)
+# validation/thermal.py's helper (not a test): the exact slab of a run's cells, the cube's line
+add_executable(thermal_tool thermal_tool.c)
+target_link_libraries(thermal_tool PRIVATE ionfront_core)
+target_compile_options(thermal_tool PRIVATE $<$<COMPILE_LANGUAGE:C>:${IONF_WARNINGS}>)
+if(IONFRONT_CUDA)
+  set_target_properties(thermal_tool PROPERTIES LINKER_LANGUAGE CUDA)
+endif()
