@@ -306,6 +306,105 @@ ionf_status ionf_engine_hubble(const ionf_engine *engine, double z, double *hubb
 ionf_status ionf_engine_set_density(ionf_engine *engine, const double *n_h_cm3, int64_t count,
                                     double z);
 
+/*
+ * Thermal radiation (`problem: thermal`; added after API version 2 without changing it: a
+ * library without them lacks the symbols).  A solver of the radiative source Q^R [W/m^3]
+ * of every cell of a non-scattering absorbing-emitting medium (grey, or H2O-CO2 by a
+ * weighted sum of grey gases) and of the net radiative flux into its walls [W/m^2], with
+ * their Monte Carlo standard errors, for a flow solver's coupling loop:
+ *
+ *   ionf_thermal *t;
+ *   ionf_thermal_create_from_file("thermal.yaml", NULL, 0, IONF_COMM_WORLD, &t);
+ *   ionf_thermal_cell_range(t, &first, &count);          (this rank's cells)
+ *   for each flow step:
+ *     ionf_thermal_solve(t, T, NULL, x_h2o, x_co2, q + 0, q_sigma, IONF_MEMORY_HOST);
+ *     ... the flow solver uses q[0..count) for cells first..first+count ...
+ *   ionf_thermal_wall_flux(t, face, q_wall, q_wall_sigma, n_patches);
+ *   ionf_thermal_destroy(t);
+ *
+ * Units are SI here, as the keys say: m, K, atm, W/m^3, W/m^2.  Fields are whole-grid
+ * arrays of double in C order [nx][ny][nz] (cell (i, j, k) at (i * ny + j) * nz + k, i
+ * along x); every rank passes all of them (rays cross the whole grid), and each rank gets
+ * the results of its own block of cells (ionf_thermal_cell_range: contiguous in that
+ * order).  A result depends only on the config, the medium and the seed: the same bits on
+ * any number of ranks.  Errors: ionf_last_error_message(NULL).  Handles and engines alive
+ * together share one communicator.  The config is a `problem: thermal` YAML
+ * (docs/thermal.md).
+ */
+
+/** A thermal-radiation solver. */
+typedef struct ionf_thermal ionf_thermal;
+
+/** ionf_thermal_solve's `memory`: the arrays are host memory, or GPU memory of this rank's
+    device (the cuda backend only: raytracing.backend cuda, or auto with a GPU). */
+#define IONF_MEMORY_HOST 0
+#define IONF_MEMORY_DEVICE 1
+
+/**
+ * Create a thermal solver from a `problem: thermal` YAML config file, then apply the
+ * "section.key=VALUE" overrides (as ionf_engine_create_from_file): the grid, walls, gas,
+ * Monte Carlo settings, backend, and the medium the config gives (fields: or setup:), used
+ * where a solve passes NULL.  *out receives it (NULL on failure).  Collective over
+ * `mpi_comm`.
+ */
+ionf_status ionf_thermal_create_from_file(const char *path, const char *const *overrides,
+                                          int n_overrides, int mpi_comm, ionf_thermal **out);
+/** As ionf_thermal_create_from_file, from YAML text (relative paths from the working
+    directory).  Collective. */
+ionf_status ionf_thermal_create_from_yaml(const char *yaml_text, const char *const *overrides,
+                                          int n_overrides, int mpi_comm, ionf_thermal **out);
+/** As ionf_thermal_create_from_file, from a built-in thermal problem ("thermal_slab",
+    "thermal_cube", ...: `ionfront example`).  Collective. */
+ionf_status ionf_thermal_create_builtin(const char *name, const char *const *overrides,
+                                        int n_overrides, int mpi_comm, ionf_thermal **out);
+/** Free the solver (NULL: nothing).  Collective. */
+void ionf_thermal_destroy(ionf_thermal *thermal);
+
+/** Cells per axis cells[3] and cell sizes cell_m[3] [m]; either pointer may be NULL. */
+ionf_status ionf_thermal_grid(const ionf_thermal *thermal, int64_t cells[3], double cell_m[3]);
+/** This rank's block of cells: [*first, *first + *count) in C order of the whole grid (the
+    results ionf_thermal_solve gives this rank).  Either pointer may be NULL. */
+ionf_status ionf_thermal_cell_range(const ionf_thermal *thermal, int64_t *first,
+                                    int64_t *count);
+
+/**
+ * Solve for a medium: t_k [K, >= 0], p_atm [atm, > 0], x_h2o, x_co2 [mole fractions] are
+ * whole-grid arrays (nx*ny*nz doubles, C order), read only during the call (the caller
+ * keeps them); NULL takes the config's medium for that field (its fields file, setup
+ * profile or gas: value).  A grey gas reads T only.  Writes this rank's cells' Q^R
+ * (emitted - absorbed, > 0: cooling) into q_w_per_m3[count] and its standard error into
+ * q_sigma_w_per_m3[count] (count of ionf_thermal_cell_range; q_sigma may be NULL), and
+ * keeps the wall fluxes for ionf_thermal_wall_flux.  memory IONF_MEMORY_HOST: host arrays
+ * (T and the others checked: finite, in range); IONF_MEMORY_DEVICE: GPU arrays of this
+ * rank's device, inputs and outputs alike (the cuda backend only, else
+ * IONF_STATUS_USAGE; q_sigma not NULL; a NULL pressure or mole fraction then stands for the
+ * config's uniform gas value only when it is 1 atm or 0, else IONF_STATUS_INPUT: pass the
+ * array).  Returns after the results are written (the GPU synchronized).  Collective:
+ * every rank passes the same medium.
+ */
+ionf_status ionf_thermal_solve(ionf_thermal *thermal, const double *t_k, const double *p_atm,
+                               const double *x_h2o, const double *x_co2, double *q_w_per_m3,
+                               double *q_sigma_w_per_m3, int memory);
+
+/**
+ * Face `face` (0..5: x_lo, x_hi, y_lo, y_hi, z_lo, z_hi)'s wall patches: dims[0] x dims[1]
+ * in C order of its two other axes (x faces [ny][nz], y faces [nx][nz], z faces [nx][ny]);
+ * 0 x 0 on a periodic axis.  dims may be NULL.
+ */
+ionf_status ionf_thermal_wall_shape(const ionf_thermal *thermal, int face, int64_t dims[2]);
+/**
+ * The last solve's net radiative flux into face `face`'s wall [W/m^2] (absorbed - emitted,
+ * > 0: the wall is heated) and its standard error, every patch (on every rank), copied into
+ * host arrays of `count` = dims[0] * dims[1] values (ionf_thermal_wall_shape); q_sigma may
+ * be NULL.  Before any solve: IONF_STATUS_USAGE.  Not collective.
+ */
+ionf_status ionf_thermal_wall_flux(const ionf_thermal *thermal, int face, double *q_w_per_m2,
+                                   double *q_sigma_w_per_m2, int64_t count);
+/** The last solve's rays (all ranks), cell crossings and wall-clock time [s]; any pointer
+    may be NULL. */
+ionf_status ionf_thermal_stats(const ionf_thermal *thermal, int64_t *rays, int64_t *steps,
+                               double *solve_s);
+
 #ifdef __cplusplus
 }
 #endif

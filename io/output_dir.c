@@ -105,7 +105,8 @@ int output_dir_is_run_file(const char *name) {
   if (len == 0 || len >= sizeof base) return 0;
   memcpy(base, name, len);
   base[len] = '\0';
-  if (!strcmp(base, "log.csv") || !strcmp(base, "ifront.csv") || !strcmp(base, "checkpoint.h5"))
+  if (!strcmp(base, "log.csv") || !strcmp(base, "ifront.csv") || !strcmp(base, "checkpoint.h5") ||
+      !strcmp(base, "thermal.h5")) /* a thermal run's result (io/thermal_io.h) */
     return 1;
   if (!strncmp(base, "snapshot_", 9))
     return output_dir_ends_with(base, len, ".h5") || output_dir_ends_with(base, len, ".xmf") ||

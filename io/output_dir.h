@@ -36,7 +36,7 @@ enum output_dir_mode {
 
 /**
  * 1 when `name` (a file name without its folder) is one an ionfront run writes:
- * snapshot_NNNN.h5, snapshot_NNNN.xmf, log.csv, ifront.csv, checkpoint.h5, C2-Ray's
+ * snapshot_NNNN.h5, snapshot_NNNN.xmf, log.csv, ifront.csv, checkpoint.h5, thermal.h5, C2-Ray's
  * binaries (xfrac3D_*.bin, IonRates3D_*.bin, Temper3D_*.bin), and their temporaries
  * (".NAME.tmp", "NAME.tmp").
  */

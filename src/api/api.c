@@ -167,12 +167,23 @@ static ionf_err create_check(const char *const *overrides, int n_overrides, int 
              "%d override(s) but the override list is NULL or the count negative", n_overrides);
   for (int i = 0; i < n_overrides; ++i)
     IONF_CHECK(overrides[i] != NULL, IONF_ERR_INPUT, "override %d is NULL", i);
+  return api_comm_claim(mpi_comm);
+}
+
+ionf_err api_comm_claim(int mpi_comm) {
   IONF_CHECK(live_engines == 0 || mpi_comm == live_comm, IONF_ERR_UNSUPPORTED,
              "the engines of one process share one communicator: %d engine(s) use handle %d, "
              "this one asks for %d (destroy them first)",
              live_engines, live_comm, mpi_comm);
   return comm_attach(mpi_comm);
 }
+
+void api_handle_born(int mpi_comm) {
+  live_engines++;
+  live_comm = mpi_comm;
+}
+
+void api_handle_gone(void) { live_engines--; }
 
 /* A file is read once, by rank 0, and its text sent to every rank (a pipe or a shell's
    <(...) can be read once, on one rank: config_file.h). */
@@ -187,6 +198,12 @@ static ionf_err create(enum config_origin origin, const char *what, const char *
   ionf_err rc = create_from(&f, overrides, n_overrides, mpi_comm, out);
   config_file_free(&f);
   return rc;
+}
+
+ionf_err api_engine_create_from_config(const struct config_file *f, const char *const *overrides,
+                                       int n_overrides, int mpi_comm, ionf_engine **out) {
+  IONF_CALL(create_check(overrides, n_overrides, mpi_comm, out));
+  return create_from(f, overrides, n_overrides, mpi_comm, out);
 }
 
 ionf_status ionf_engine_create_from_file(const char *path, const char *const *overrides,

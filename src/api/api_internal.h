@@ -7,6 +7,7 @@
 #ifndef IONF_API_INTERNAL_H
 #define IONF_API_INTERNAL_H
 
+#include "config/config_file.h"
 #include "config/sph_config.h"
 #include "engine/engine.h"
 #include "ionfront.h"
@@ -24,6 +25,18 @@ struct engine *api_engine_core(ionf_engine *e);
 const struct sph_config *api_engine_sph_config(const ionf_engine *e);
 /** Its validated config (a particle run's base config). */
 const struct ionf_config *api_engine_config(const ionf_engine *e);
+/** The engine of a config text read already (the command line reads a config once: it may
+    be a pipe), as ionf_engine_create_from_file.  Collective. */
+IONF_NODISCARD ionf_err api_engine_create_from_config(const struct config_file *f,
+                                                      const char *const *overrides,
+                                                      int n_overrides, int mpi_comm,
+                                                      ionf_engine **out);
+/** A new handle (engine or thermal solver) may use `mpi_comm`: the one of the handles alive
+    (IONF_ERR_UNSUPPORTED otherwise); the library attached to it. */
+IONF_NODISCARD ionf_err api_comm_claim(int mpi_comm);
+/** A handle on `mpi_comm` was made / destroyed (ionf_finalize refuses while any lives). */
+void api_handle_born(int mpi_comm);
+void api_handle_gone(void);
 /** ionf_engine_run with the run's report (snapshots, I-front records, timings). */
 IONF_NODISCARD ionf_err api_engine_run_report(ionf_engine *e, struct engine_report *report);
 

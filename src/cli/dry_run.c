@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/thermal_cli.h"
 #include "config/config_file.h"
+#include "config/config_thermal.h"
 #include "config/config_subgrid.h"
 #include "config/config_views.h"
 #include "config/problems.h"
@@ -155,6 +157,11 @@ ionf_err dry_run(const char *config_path, char *const *overrides, int n_override
   IONF_CALL(config_path ? config_file_read(config_path, &f)
                         : config_file_builtin(PROBLEMS_DEFAULT, &f));
   ionf_message0("ionfront %s: dry run of %s (nothing is written)", IONF_VERSION, f.name);
+  if (config_thermal_file_is_thermal(&f)) { /* problem: thermal (src/cli/thermal_cli.c) */
+    ionf_err rc = thermal_cli_run(&f, overrides, n_overrides, NULL, 1);
+    config_file_free(&f);
+    return rc;
+  }
   int particles = config_file_is_particle_run(&f);
   ionf_error_clear();
   struct ionf_config cfg;

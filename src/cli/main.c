@@ -16,6 +16,7 @@
 #include "mpi/comm.h"
 #include "config/config.h"
 #include "config/config_subgrid.h"
+#include "config/config_thermal.h"
 #include "core/constants.h"
 #include "cosmo/cosmology.h"
 #include "engine/engine.h"
@@ -31,6 +32,7 @@
 #include "cli/particles_cli.h"
 #include "config/problems.h"
 #include "cli/render_cli.h"
+#include "cli/thermal_cli.h"
 #include "synth/synth.h"
 
 static const char *usage_main =
@@ -502,11 +504,25 @@ static int command_run(int argc, char **argv) {
     run_args_free(&a);
     return code;
   }
-  /* Through the public API (include/ionfront.h): config (read once, by rank 0: it may
-     be a pipe), overrides, engine, restart. */
+  /* The config read once, by rank 0 (it may be a pipe); problem: thermal runs apart
+     (src/cli/thermal_cli.c), the others through the API: overrides, engine, restart. */
+  struct config_file f;
+  ionf_err rc = a.config_path ? config_file_read(a.config_path, &f)
+                              : config_file_builtin(PROBLEMS_DEFAULT, &f);
+  if ((code = finish_phase(rc)) != 0) {
+    run_args_free(&a);
+    return code;
+  }
+  if (config_thermal_file_is_thermal(&f)) {
+    code = finish_phase(thermal_cli_run(&f, a.overrides, a.n_overrides, a.restart_path, 0));
+    config_file_free(&f);
+    run_args_free(&a);
+    return code;
+  }
   ionf_engine *api = NULL;
-  ionf_err rc = (ionf_err)ionf_engine_create_from_file(
-      a.config_path, (const char *const *)a.overrides, a.n_overrides, IONF_COMM_WORLD, &api);
+  rc = api_engine_create_from_config(&f, (const char *const *)a.overrides, a.n_overrides,
+                                     IONF_COMM_WORLD, &api);
+  config_file_free(&f);
   run_args_free(&a);
   if (api && api_engine_sph_config(api)) /* a particles: section */
     return command_run_particles(api, rc, a.restart_path);

@@ -79,7 +79,7 @@ static void config_join(const char *const *names, size_t n, char *out, size_t ca
 }
 
 /* prefix NULL: top level (sections). */
-static ionf_err config_check_keys(const struct config_ctx *ctx, const struct param_node *map,
+ionf_err config_check_keys(const struct config_ctx *ctx, const struct param_node *map,
                                   const char *prefix, const char *const *known, size_t n_known) {
   if (!map || map->kind != PARAM_MAPPING) return IONF_OK;
   for (size_t i = 0; i < map->n_items; ++i) {

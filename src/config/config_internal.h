@@ -83,6 +83,12 @@ const char *config_kind(const struct param_node *n);
 /* The value as the user wrote it: "5 Myr", "\"64\"", "[0, 0, 200]", or its kind. */
 const char *config_text(const struct param_node *n, char *buf, size_t cap);
 
+/* Every key of the mapping `map` is one of known[n_known]: else IONF_ERR_CONFIG "unknown key
+   'PREFIX.KEY'" (prefix NULL: "unknown section 'KEY'") with the likeliest meant. */
+IONF_NODISCARD ionf_err config_check_keys(const struct config_ctx *ctx,
+                                          const struct param_node *map, const char *prefix,
+                                          const char *const *known, size_t n_known);
+
 /* ---- typed values (config.c): each names ctx->name, the key `path` and the value ------- */
 
 IONF_NODISCARD ionf_err config_number(const struct config_ctx *ctx, const char *path,

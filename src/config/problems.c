@@ -7,6 +7,8 @@
  */
 #include "config/problems.h"
 
+#include "config/problems_thermal.h"
+
 #include <string.h>
 
 /* HEADER: comment lines; N, DT, DIR: values padded to 20, 19, 12 characters so
@@ -754,6 +756,18 @@ static const struct problems_entry problems_table[] = {
      "Iliev et al. 2006 Test 4 on SPH particles: iliev4's stand-in density, one particle per "
      "cell (32^3; reads the files of 'ionfront generate iliev4 --N 32 --out iliev4_ic32')",
      problems_iliev4_particles},
+    {"thermal_slab",
+     "thermal radiation in a grey 1 m slab (kappa 1/m, T 500 -> 1500 K, black walls; "
+     "Silvestri & Pecnik 2019 case 1), 32 x 4 x 4 cells",
+     problems_thermal_slab},
+    {"thermal_cube",
+     "thermal radiation in a grey 1 m cube (kappa 0.5/m, the sin profile, cold black walls; "
+     "Silvestri & Pecnik 2019 case 3), 16^3 cells",
+     problems_thermal_cube},
+    {"thermal_wsgg",
+     "thermal radiation in a 1 m H2O-CO2 slab (10% each, 1 atm; WSGG of Bordbar et al. "
+     "2014; the parab1 profile, black walls at 500 K), 32 x 4 x 4 cells",
+     problems_thermal_wsgg},
 };
 
 #define PROBLEMS_N ((int)(sizeof problems_table / sizeof problems_table[0]))
