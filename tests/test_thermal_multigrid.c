@@ -7,10 +7,14 @@
  *    0.1 or 0.01 points and whose kappa_ref are rounded to 3 digits), and eq. 25 inverted
  *    giving back 5 steps within 0.02;
  *  - the coarse levels' cell counts (ceil) and sizes;
- *  - a 3D grey cube (16^3, the seed's sin profile, kappa 5/m, cold black walls): Q^R with
- *    3 levels (5 steps per level) against 1 level (other rays), every cell within 4.5
- *    combined sigma and chi^2 per cell in [0.9, 1.15] (3328 cells: its standard deviation
- *    is 0.025; a bias of the coarse levels of 0.4 sigma per cell would give 1.16).
+ *  - a 3D grey box (16 x 16 x 13 cells of 1/16 x 1/16 x 1/13 m, kappa 5/m, cold black
+ *    walls) whose temperature is constant on blocks of 4^3 cells, so that the coarse
+ *    levels are exact: Q^R with 3 levels (2 steps per level) against 1 level (other rays),
+ *    every cell within 4.5 combined sigma and chi^2 per cell in [0.9, 1.12] (3328 cells:
+ *    its standard deviation is 0.025; a bias of 0.35 sigma per cell gives 1.12) and the
+ *    sum over cells within 4.5 sigma.  On a
+ *    smooth field the coarse levels smooth it: that bias is measured by
+ *    validation/thermal.py (the sin cube).
  */
 #include "test_util.h"
 #include "thermal/thermal.h"
@@ -68,11 +72,11 @@ int main(void) {
   s.n[2] = N - 3; /* 13: odd sizes, cut coarse cells */
   s.cell_m[2] = 1.0 / (N - 3);
   s.kappa_per_m = 5.0;
-  s.rays_per_element = 100;
+  s.rays_per_element = 400;
   s.seed = 5u;
   s.transmissivity_min = 1e-6;
   s.multigrid.levels = 3;
-  s.multigrid.steps_per_level = 5;
+  s.multigrid.steps_per_level = 2;
   struct thermal_levels lv;
   static double t_k[CELLS];
   for (int i = 0; i < CELLS; ++i) t_k[i] = 300.0;
@@ -83,13 +87,14 @@ int main(void) {
          "levels %d, n %lld %lld %lld, cell %g", lv.levels, (long long)lv.n[1][2],
          (long long)lv.n[2][2], (long long)lv.n[2][0], lv.cell_m[2][0]);
   thermal_levels_free(&lv);
+  /* a field constant on blocks of 4^3 fine cells (the level-2 cells, cut at z = 13):
+     the coarse levels then hold the fine values exactly, and multigrid must agree with
+     one level within the noise; T from 400 to 1600 K, hot and cold blocks mixed */
   int64_t cells = s.n[0] * s.n[1] * s.n[2];
   for (int64_t i = 0; i < cells; ++i) {
-    double x = ((double)(i / (s.n[1] * s.n[2])) + 0.5) * s.cell_m[0];
-    double y = ((double)((i / s.n[2]) % s.n[1]) + 0.5) * s.cell_m[1];
-    double z = ((double)(i % s.n[2]) + 0.5) * s.cell_m[2];
-    double ib = sin(3.14159265358979323846 * x) * sin(3.14159265358979323846 * y) * sin(3.14159265358979323846 * z);
-    t_k[i] = pow(ib * 3.14159265358979323846 / 5.670374419e-8, 0.25);
+    int64_t bx = i / (s.n[1] * s.n[2]) / 4, by = (i / s.n[2]) % s.n[1] / 4, bz = i % s.n[2] / 4;
+    int64_t b = (bx * 4 + by) * 4 + bz;
+    t_k[i] = 400.0 + 1200.0 * (double)((b * 37) % 23) / 22.0;
   }
   static double q1[CELLS], s1[CELLS], q3[CELLS], s3[CELLS];
   s.multigrid.levels = 1;
@@ -97,19 +102,22 @@ int main(void) {
   s.multigrid.levels = 3;
   s.seed = 6u; /* independent rays: the z-scores below are honest */
   if (solve(&s, t_k, q3, s3)) return 1;
-  double zmax = 0.0, chi2 = 0.0, dsum = 0.0, qsum = 0.0;
+  double zmax = 0.0, chi2 = 0.0, dsum = 0.0, qsum = 0.0, vsum = 0.0;
   for (int64_t i = 0; i < cells; ++i) {
     double z = test_abs_diff(q3[i], q1[i]) / sqrt(s1[i] * s1[i] + s3[i] * s3[i]);
     zmax = test_worst(zmax, z);
     chi2 += z * z;
     dsum += q3[i] - q1[i];
     qsum += q1[i];
+    vsum += s1[i] * s1[i] + s3[i] * s3[i];
   }
   chi2 /= (double)cells;
+  double ztot = dsum / sqrt(vsum);
   printf("3 levels vs 1: max |dQ| / sigma %.2f, chi2 per cell %.3f, total Q %.6g, "
-         "relative difference of the totals %.2e\n",
-         zmax, chi2, qsum, dsum / qsum);
+         "relative difference of the totals %.2e (%.2f sigma)\n",
+         zmax, chi2, qsum, dsum / qsum, ztot);
+  EXPECT(fabs(ztot) <= 4.5, "3 levels: the total Q %.2f sigma from 1 level's", ztot);
   EXPECT(zmax <= 4.5, "3 levels: a cell %.2f sigma from 1 level", zmax);
-  EXPECT(chi2 >= 0.9 && chi2 <= 1.15, "3 levels: chi^2 per cell %.3f against 1 level", chi2);
+  EXPECT(chi2 >= 0.9 && chi2 <= 1.12, "3 levels: chi^2 per cell %.3f against 1 level", chi2);
   return test_failures ? 1 : 0;
 }
