@@ -20,3 +20,5 @@ target_compile_options(thermal_tool PRIVATE $<$<COMPILE_LANGUAGE:C>:${IONF_WARNI
 if(IONFRONT_CUDA)
   set_target_properties(thermal_tool PROPERTIES LINKER_LANGUAGE CUDA)
 endif()
+# bad set-ups and fields refused with messages naming the key or the cell
+ionf_add_test(NAME test_thermal_setup SOURCES test_thermal_setup.c LABELS unit)
