@@ -71,3 +71,4 @@ else()
 endif()
 set_tests_properties(validation_py21cmfast PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
                      PROCESSORS 2 LABELS "validation;network" ENVIRONMENT PYTHONDONTWRITEBYTECODE=1)
+ionf_validation_test(validation_thermal_quick thermal --quick)     # the grey slab, ~2 s

@@ -22,8 +22,14 @@
  * (cooling), as the seed's eq. 10.  A ray ends when its transmissivity falls below the
  * tolerance; the rest of it is given to the last element crossed.
  *
- * Random numbers: Philox4x32-10 (rt/mc/mc_k.h's), counter (element, ray, 0, 0), key
- * (seed, 0): a result depends on the seed and rays, never on ranks, threads or device.
+ * Random numbers: Philox4x32-10 (core/philox_k.h), counter (element, ray, event,
+ * element >> 32), key (seed, 0); event 0 draws the ray's direction and grey gas, event
+ * e >= 1 the direction after its e-th (diffuse) wall reflection; elements are the cells
+ * (C index) and then the wall patches (cells + patch): a result depends on the seed and
+ * rays, never on ranks, threads or device.
+ *
+ * Wall patches draw their gas from a_j(T_max) alone (the transparent window included);
+ * sort_gases = 1 replaces the draw by a stratified allocation (thermal_k.h).
  *
  * Both solvers compute the same function with the same per-ray maths (thermal_k.h):
  * thermal_solve_cpu (OpenMP over elements) and thermal_solve_cuda

@@ -19,7 +19,6 @@ static double thermal_exact_e3(double x) { return x > 700.0 ? 0.0 : gsl_sf_expin
    the walls' emissivity and intensity; adds Q to q[n] and the net fluxes to wq[2]. */
 struct thermal_exact_gas {
   int64_t n;
-  double dx_m;
   const double *kappa, *ib, *tau_f;
   double eps[2], ib_w[2];
 };
@@ -63,9 +62,10 @@ static void thermal_exact_gas_solve(const struct thermal_exact_gas *g, double *q
     double m = 0.0;
     for (int64_t c = 0; c < g->n; ++c) {
       double k;
-      if (c == i) k = 2.0 - thermal_exact_e2(tx - g->tau_f[c]) - thermal_exact_e2(g->tau_f[c + 1] - tx);
-      else if (c < i) k = thermal_exact_e2(tx - g->tau_f[c + 1]) - thermal_exact_e2(tx - g->tau_f[c]);
-      else k = thermal_exact_e2(g->tau_f[c] - tx) - thermal_exact_e2(g->tau_f[c + 1] - tx);
+      const double lo = g->tau_f[c], hi = g->tau_f[c + 1];
+      if (c == i) k = 2.0 - thermal_exact_e2(tx - lo) - thermal_exact_e2(hi - tx);
+      else if (c < i) k = thermal_exact_e2(tx - hi) - thermal_exact_e2(tx - lo);
+      else k = thermal_exact_e2(lo - tx) - thermal_exact_e2(hi - tx);
       m += g->ib[c] * k;
     }
     gsum += 2.0 * IONF_PI * m;
@@ -106,7 +106,6 @@ ionf_err thermal_exact_slab(const struct thermal_setup *s, const struct thermal_
       tau_f[i + 1] = tau_f[i] + k[j] * s->cell_m[0];
     }
     g.n = n;
-    g.dx_m = s->cell_m[0];
     g.kappa = kappa;
     g.ib = ib;
     g.tau_f = tau_f;

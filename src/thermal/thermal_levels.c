@@ -224,3 +224,20 @@ void thermal_levels_view(const struct thermal_setup *s, const struct thermal_fie
   v->tau_min = s->transmissivity_min;
   v->sort_gases = s->sort_gases;
 }
+
+void thermal_levels_fractions(double kappa_ref_per_m, double cell_m, int steps_per_level,
+                              int levels, double *fraction) {
+  double path_m = 0.0, left = 1.0;
+  for (int l = 0; l < levels; ++l) {
+    path_m += steps_per_level * ldexp(cell_m, l);
+    double after = l + 1 < levels ? exp(-kappa_ref_per_m * path_m) : 0.0;
+    fraction[l] = left - after;
+    left = after;
+  }
+}
+
+double thermal_levels_steps(double kappa_ref_per_m, double cell_m, int level,
+                            double p_before, double p_after) {
+  double dx = ldexp(cell_m, level);
+  return log(1.0 - p_before) / (kappa_ref_per_m * dx) - log(1.0 - p_after) / (kappa_ref_per_m * dx);
+}

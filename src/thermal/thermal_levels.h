@@ -47,4 +47,20 @@ void thermal_levels_free(struct thermal_levels *lv);
 void thermal_levels_view(const struct thermal_setup *s, const struct thermal_fields *f,
                          const struct thermal_levels *lv, struct thermal_view *v);
 
+/**
+ * The seed's eq. 25 forward: the share of a ray's energy absorbed on each of `levels`
+ * levels (fraction[levels]) when it takes steps_per_level steps of one cell on each
+ * (cells of cell_m 2^l on level l) through a medium of kappa_ref [1/m], the last level
+ * taking the rest.  (Silvestri & Pecnik 2019, Table 5.)
+ */
+void thermal_levels_fractions(double kappa_ref_per_m, double cell_m, int steps_per_level,
+                              int levels, double *fraction);
+
+/**
+ * The seed's eq. 25: the steps on level l (cells of cell_m 2^l) that take a ray from the
+ * absorbed share p_before to p_after (both in [0, 1)), before eq. 25 truncates it.
+ */
+double thermal_levels_steps(double kappa_ref_per_m, double cell_m, int level,
+                            double p_before, double p_after);
+
 #endif /* IONF_THERMAL_LEVELS_H */
