@@ -317,7 +317,7 @@ ionf_status ionf_engine_set_density(ionf_engine *engine, const double *n_h_cm3, 
  *   ionf_thermal_create_from_file("thermal.yaml", NULL, 0, IONF_COMM_WORLD, &t);
  *   ionf_thermal_cell_range(t, &first, &count);          (this rank's cells)
  *   for each flow step:
- *     ionf_thermal_solve(t, T, NULL, x_h2o, x_co2, q + 0, q_sigma, IONF_MEMORY_HOST);
+ *     ionf_thermal_solve(t, T, NULL, x_h2o, x_co2, q, q_sigma, IONF_MEMORY_HOST);
  *     ... the flow solver uses q[0..count) for cells first..first+count ...
  *   ionf_thermal_wall_flux(t, face, q_wall, q_wall_sigma, n_patches);
  *   ionf_thermal_destroy(t);

@@ -13,6 +13,7 @@
 #include "core/ionf_config.h"
 #include "io/h5_util.h"
 #include "io/output_file.h"
+#include "thermal/thermal_k.h"
 
 /* ---- reading -------------------------------------------------------------------- */
 
@@ -81,10 +82,11 @@ ionf_err thermal_io_read(const char *path, const char *const *names, int n_names
 
 int64_t thermal_io_face_patches(const struct thermal_setup *s, int face, int64_t *n_u,
                                 int64_t *n_v) {
-  int axis = face / 2, u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
+  int u, v; /* the solver's order of a face's patches (thermal_k.h) */
+  thermal_face_axes(face / 2, &u, &v);
   *n_u = s->n[u];
   *n_v = s->n[v];
-  return s->periodic[axis] ? 0 : s->n[u] * s->n[v];
+  return thermal_face_patches(s->n, s->periodic, face);
 }
 
 /* One dataset with its units and description; 1 or 0 as h5_util. */
