@@ -11,3 +11,8 @@ ionf_add_test(NAME test_thermal_walls SOURCES test_thermal_walls.c LABELS unit)
 ionf_add_test(NAME test_thermal_convergence SOURCES test_thermal_convergence.c LABELS unit)
 # multigrid: the seed's Table 5 from eq. 25, coarse level sizes, 3 levels within sigma of 1
 ionf_add_test(NAME test_thermal_multigrid SOURCES test_thermal_multigrid.c LABELS unit)
+if(IONFRONT_CUDA)
+  # the CUDA solve against the CPU's (grey slab; WSGG box, sorted gases, multigrid); plain
+  # loads and device arrays give the same bits; skips (77) without a GPU
+  ionf_add_test(NAME test_thermal_gpu SOURCES test_thermal_gpu.cu LABELS gpu)
+endif()
