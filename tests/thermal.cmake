@@ -22,3 +22,8 @@ if(IONFRONT_CUDA)
 endif()
 # bad set-ups and fields refused with messages naming the key or the cell
 ionf_add_test(NAME test_thermal_setup SOURCES test_thermal_setup.c LABELS unit)
+if(IONFRONT_CUDA)
+  # the CUDA solve against the CPU's (grey slab; WSGG box, sorted gases, multigrid); plain
+  # loads and device arrays give the same bits; skips (77) without a GPU
+  ionf_add_test(NAME test_thermal_gpu SOURCES test_thermal_gpu.cu LABELS gpu)
+endif()

@@ -50,7 +50,21 @@
 #include "core/philox_k.h"
 #include "thermal/thermal_gas_k.h"
 
+/* The per-step table reads (kappa_j, I_b,j of a cell or wall patch): on the GPU through
+   the read-only data cache (__ldg: the seed's texture-memory acceleration, measured in
+   benchmarks/RESULTS.md); a translation unit may define THERMAL_LOAD first (plain loads). */
+#ifndef THERMAL_LOAD
+#if defined(__CUDA_ARCH__)
+#define THERMAL_LOAD(p) __ldg(p)
+#else
+#define THERMAL_LOAD(p) (*(p))
+#endif
+#endif
+
 #define THERMAL_LEVELS_MAX 16
+/** A walk that starts within this fraction of a cell of a face starts on it (see
+    thermal_walk_start); far above rounding (1e-15) and far below any real offset. */
+#define THERMAL_FACE_SNAP 1e-9
 /** A ray stops after this many steps whatever its transmissivity (a guard against rays
     that never end: a transparent gas between mirrors; the rest goes as at tau_min). */
 #define THERMAL_RAY_STEPS_MAX 100000000
@@ -184,6 +198,13 @@ IONF_HD IONF_INLINE void thermal_walk_start(const struct thermal_view *v, int l,
     w->pos[a] = p[a];
     w->dir[a] = dir[a];
     int64_t c = (int64_t)floor(p[a] / h);
+    /* a start on a face (a coarser level's walk begins where the finer one crossed one;
+       a reflection leaves from a wall) is in the cell the ray enters: so that a last-bit
+       difference in p (the GPU's fused multiply-adds, its sin/cos) picks the same cell
+       on the CPU and the GPU, and no step has zero length */
+    double frac = p[a] / h - (double)c;
+    if (dir[a] > 0.0 && frac > 1.0 - THERMAL_FACE_SNAP) ++c;
+    if (dir[a] < 0.0 && frac < THERMAL_FACE_SNAP) --c;
     c = c < 0 ? 0 : (c >= n ? n - 1 : c);
     w->cell[a] = c;
     if (dir[a] > 0.0) {
@@ -267,7 +288,7 @@ IONF_HD IONF_INLINE int thermal_ray_wall(const struct thermal_view *v, int gas, 
   double p[3];
   thermal_walk_point(v, w, p);
   int64_t patch = thermal_patch_at(v, face, p);
-  double ib_w = v->wall_ib_w_per_m2_sr[(int64_t)gas * v->wall_first[6] + patch];
+  double ib_w = THERMAL_LOAD(&v->wall_ib_w_per_m2_sr[(int64_t)gas * v->wall_first[6] + patch]);
   double eps = v->wall_eps[face];
   r->d += r->tau * eps * (r->ib_i - ib_w);
   r->ib_last = ib_w;
@@ -316,8 +337,8 @@ IONF_HD IONF_INLINE double thermal_ray_trace(const struct thermal_view *v, int g
     double ds = w.t_next[a] - w.t;
     int64_t cells = v->level[w.level].n[0] * v->level[w.level].n[1] * v->level[w.level].n[2];
     int64_t k = (int64_t)gas * cells + thermal_walk_index(v, &w);
-    double kappa = v->level[w.level].kappa_per_m[k];
-    double ib_k = v->level[w.level].ib_w_per_m2_sr[k];
+    double kappa = THERMAL_LOAD(&v->level[w.level].kappa_per_m[k]);
+    double ib_k = THERMAL_LOAD(&v->level[w.level].ib_w_per_m2_sr[k]);
     double trans = exp(-kappa * ds);
     r.d += r.tau * (1.0 - trans) * (r.ib_i - ib_k);
     r.ib_last = ib_k;
