@@ -80,6 +80,7 @@ void engine_destroy(struct engine *e) {
   bands_free(&e->bands);
   sources_free(&e->sources);
   free(e->seq_suppressed_cells);
+  free(e->seq_sources_by_interval);
   fields_free(&e->fields);
   free(e);
 }

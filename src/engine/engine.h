@@ -106,6 +106,8 @@ struct engine {
   int64_t *seq_suppressed_cells; /*!< low-mass haloes on: the flat cells (i N + j) N + k whose
                                       low-mass haloes the interval leaves out, ascending (malloc'd) */
   int64_t seq_n_suppressed;      /*!< their number; -1: low-mass haloes off */
+  double *seq_sources_by_interval; /*!< production runs with halos: sources of each interval's
+                                      catalogue (sequence_check_inputs), for the ETA; else NULL */
   int seq_suppressed_given;      /*!< a restart put its checkpoint's list there: the next
                                       sequence_load takes it instead of judging the cells */
   int mc_on;                     /*!< raytracing.method montecarlo */

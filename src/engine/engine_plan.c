@@ -62,7 +62,7 @@ static ionf_err plan_sequence(const struct ionf_config *cfg) {
   e->grid.n = cfg->n_cells_1d;
   if (cfg->cosmological)
     e->cosmo = cosmology_flat(cfg->hubble_h, cfg->omega_m, cfg->omega_b, cfg->t_cmb0_k);
-  ionf_err rc = sequence_check_inputs(e);
+  ionf_err rc = sequence_check_inputs(e, NULL);
   free(e);
   return rc;
 }

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config/config_subgrid.h"
 #include "core/constants.h"
+#include "cosmo/cosmology.h"
 #include "engine/domain.h"
 #include "engine/engine_eta.h"
 #include "engine/sequence.h"
@@ -85,13 +87,49 @@ struct run_clock {
   struct engine_eta eta;
 };
 
+/* The work of a step that starts at run time t_s (engine_eta_step_work): a production
+   run's sources of that interval (its catalogue's count, sequence_check_inputs), else
+   today's; the photon radius at the middle of the step (raytracing.mean_free_path, as
+   the step takes it), else today's.  A particle run's steps go by their length (no cells to count). */
+static double step_work(const struct engine *e, double t_s, double dt_s, double t_tiny) {
+  const struct ionf_config *cfg = e->cfg;
+  if (e->kind != ENGINE_GRID) return dt_s;
+  double sources = (double)e->sources.n, r = e->r_max_cells;
+  if (e->seq_sources_by_interval)
+    sources = e->seq_sources_by_interval[sequence_interval_at(&cfg->sequence, t_s, t_tiny)];
+  if (cfg->cosmological && cfg->mean_free_path.kind != MFP_NONE)
+    r = config_subgrid_r_max_cells(
+        cfg, cosmology_redshift_at_age(&e->cosmo, e->age_start_s + t_s + 0.5 * dt_s));
+  return engine_eta_step_work(sources, e->grid.n, r);
+}
+
+/* The work of the steps left, and its mean run time weighted by work (the ETA's). */
+static void work_left(const struct engine *e, double t_tiny, double *work, double *t_mean_s) {
+  const struct ionf_config *cfg = e->cfg;
+  double sum = 0.0, moment = 0.0;
+  for (double t = e->time_s; t < cfg->t_end_s - t_tiny;) {
+    double dt = engine_next_step_length(cfg, t, t_tiny);
+    double w = step_work(e, t, dt, t_tiny);
+    sum += w;
+    moment += w * (t + 0.5 * dt);
+    t += dt;
+  }
+  *work = sum;
+  *t_mean_s = sum > 0.0 ? moment / sum : NAN;
+}
+
 static void progress_line(const struct engine *e, struct run_clock *clk,
                           const struct engine_step_info *info, double dt, double step_wall) {
   const struct ionf_config *cfg = e->cfg;
   double now = ionf_wtime();
-  engine_eta_add(&clk->eta, e->time_s, dt, now - clk->mark_s);
+  const double t_tiny = 1e-9 * cfg->dt_s;
+  /* this step's work, counted as the steps left are (the same source counts) */
+  double work = step_work(e, e->time_s - dt, dt, t_tiny);
+  engine_eta_add(&clk->eta, e->time_s, dt, now - clk->mark_s, work);
   clk->mark_s = now;
-  double eta = engine_eta_estimate(&clk->eta, cfg->t_end_s);
+  double left, t_mean;
+  work_left(e, t_tiny, &left, &t_mean);
+  double eta = engine_eta_estimate(&clk->eta, cfg->t_end_s, left, t_mean);
   char eta_text[32], wall_text[32], z_text[32] = "";
   format_duration(eta, eta_text, sizeof eta_text);
   format_duration(step_wall, wall_text, sizeof wall_text);

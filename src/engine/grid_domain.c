@@ -188,7 +188,14 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
   e->domain = &grid_domain_ops;
   /* a production run checks all its input files before anything else */
   ionf_err rc = grid_fields_make(e, (enum decomp_kind)need.decomposition);
-  if (rc == IONF_OK && cfg->sequence.n_redshifts > 0) rc = sequence_check_inputs(e);
+  if (rc == IONF_OK && cfg->sequence.n_redshifts > 1 && cfg->sequence.halo_pattern[0]) {
+    e->seq_sources_by_interval = ionf_malloc(
+        (size_t)(cfg->sequence.n_redshifts - 1) * sizeof *e->seq_sources_by_interval,
+        "the sources of each interval");
+    if (!e->seq_sources_by_interval) rc = ionf_error_set(IONF_ERR_MEM, "out of memory");
+  }
+  if (rc == IONF_OK && cfg->sequence.n_redshifts > 0)
+    rc = sequence_check_inputs(e, e->seq_sources_by_interval);
   if (rc == IONF_OK) rc = load_density(e);
   if (rc == IONF_OK) rc = load_sources(e);
   struct photo_spectrum spectrum = config_views_spectrum(cfg);

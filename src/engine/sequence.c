@@ -150,8 +150,9 @@ static ionf_err halos_with_suppression(struct engine *e, const char *path, doubl
   return rc;
 }
 
-/* The inputs of redshift i, checked without keeping them. */
-static ionf_err check_one(const struct engine *e, int i) {
+/* The inputs of redshift i, checked without keeping them; *n_sources gets the number of
+   sources its catalogue makes (0 without one). */
+static ionf_err check_one(const struct engine *e, int i, double *n_sources) {
   const struct sequence_config *seq = &e->cfg->sequence;
   char path[IONF_PATH_MAX + 64];
   double z = seq->redshifts[i];
@@ -169,14 +170,17 @@ static ionf_err check_one(const struct engine *e, int i) {
     ionf_err rc = halos_to_sources(e, path, z, &h, NULL, &halos, &suppressed);
     halo_cells_free(&h);
     IONF_CALL(rc);
+    *n_sources = (double)halos.n;
     sources_free(&halos);
   }
   return IONF_OK;
 }
 
-ionf_err sequence_check_inputs(const struct engine *e) {
+ionf_err sequence_check_inputs(const struct engine *e, double *sources_by_interval) {
   const struct sequence_config *seq = &e->cfg->sequence;
   int inputs = seq->n_redshifts - 1; /* the last redshift only ends the run */
+  if (sources_by_interval)
+    for (int i = 0; i < inputs; ++i) sources_by_interval[i] = 0.0;
   if (!seq->density_pattern[0] && !seq->halo_pattern[0]) return IONF_OK;
   /* the ranks take turns; each keeps the message of its first bad redshift */
   ionf_err mine = IONF_OK;
@@ -184,7 +188,9 @@ ionf_err sequence_check_inputs(const struct engine *e) {
   double n_bad = 0.0;
   char first_text[2048] = "";
   for (int i = comm_rank(); i < inputs; i += comm_size()) {
-    ionf_err rc = check_one(e, i);
+    double n_sources = 0.0;
+    ionf_err rc = check_one(e, i, &n_sources);
+    if (sources_by_interval) sources_by_interval[i] = n_sources;
     if (rc == IONF_OK) continue;
     n_bad += 1.0;
     if (mine == IONF_OK) {
@@ -198,6 +204,8 @@ ionf_err sequence_check_inputs(const struct engine *e) {
   ionf_err shared;
   IONF_CALL(comm_share_error(mine, first_bad, &shared));
   IONF_CALL(comm_allreduce_sum(&n_bad, 1));
+  if (shared == IONF_OK && sources_by_interval && inputs > 0)
+    IONF_CALL(comm_allreduce_sum(sources_by_interval, inputs)); /* each rank held its own */
   if (shared == IONF_OK) return IONF_OK;
   if (n_bad > 1.0) {
     char text[2048];

@@ -41,9 +41,12 @@ double sequence_step_s(const struct sequence_config *seq, int i);
  * dataset of shape (N, N, N), a CubeP3M header and size, a 21cmFAST file's attributes:
  * sequence_read.h; its values are checked when read); each halo catalogue is read and
  * every halo checked.  The ranks share the files; all report the first bad one
- * (message naming the key, the redshift and the file).  Collective.
+ * (message naming the key, the redshift and the file).  sources_by_interval (NULL, or
+ * n_redshifts - 1 values) gets the number of sources of each interval's catalogue (0
+ * without halos), on every rank: the progress lines' ETA weighs the work left by them.
+ * Collective.
  */
-IONF_NODISCARD ionf_err sequence_check_inputs(const struct engine *e);
+IONF_NODISCARD ionf_err sequence_check_inputs(const struct engine *e, double *sources_by_interval);
 
 /**
  * Load interval i's inputs into the engine and its backend (above); with
