@@ -4,10 +4,13 @@
  *        the CPU solver (both run thermal_k.h's thermal_element_estimate with the same
  *        Philox counters): a grey slab (lin1, black walls, periodic y and z) and a WSGG box
  *        (grey diffuse walls, all six faces, gases sorted, three multigrid levels): every
- *        cell's Q^R and every wall patch's flux the same to a relative 1e-9 of the largest
- *        |Q| (only libm against CUDA's exp/sin/cos and the GPU's fused multiply-adds
- *        differ; a ray that ends one step earlier on one side moves its estimate by about
- *        transmissivity_min, far below this), the same crossings count within 1e-6; the
+ *        cell's Q^R and every wall patch's flux the same to a relative 1e-7 of the largest
+ *        |Q|: only libm against CUDA's exp/sin/cos and the GPU's fused multiply-adds
+ *        differ, by last bits, except where a ray's transmissivity lands a last bit on
+ *        either side of transmissivity_min (1e-6): it ends one step apart, which moves its
+ *        element's estimate by at most transmissivity_min / rays of the largest |Q| (1.6e-8
+ *        with 64 rays; measured on an H200: 2e-16 for the slab); the same crossings count
+ *        within 1e-6; the
  *        kernel with plain loads and the solve on device arrays give the cached kernel's
  *        bits exactly.  Skips (77) without a GPU.
  */
@@ -24,7 +27,7 @@ extern "C" {
 #include "test_util.h"
 }
 
-#define TOL_REL 1e-9
+#define TOL_REL 1e-7
 
 struct problem {
   struct thermal_setup s;
