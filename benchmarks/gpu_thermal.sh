@@ -42,7 +42,7 @@ for what in "$@"; do
               --set montecarlo.rays_per_element=1000 --set montecarlo.sort_gases=true
               --set "montecarlo.multigrid={levels: 6, steps_per_level: 5}" --backend cuda)
     for np in 1 $gpus; do
-      OMP_NUM_THREADS=4 mpirun --allow-run-as-root -np $np $b/ionfront run /tmp/ts/t.yml \
+      OMP_NUM_THREADS=8 mpirun --allow-run-as-root --bind-to none -np $np $b/ionfront run /tmp/ts/t.yml \
         "${set_args[@]}" --set output.directory=/tmp/ts/np$np 2>&1 | grep -E "solved|rank [0-9]:|backend"
     done
     [ "$gpus" -gt 1 ] && { .devlibs/h5diff /tmp/ts/np1/thermal.h5 /tmp/ts/np$gpus/thermal.h5 /Thermal \
@@ -68,7 +68,7 @@ done
               --set montecarlo.rays_per_element=1000 --set montecarlo.sort_gases=true
               --set "montecarlo.multigrid={levels: 6, steps_per_level: 5}" --backend cuda)
     for np in 1 $gpus; do
-      OMP_NUM_THREADS=4 mpirun --allow-run-as-root -np $np $b/ionfront run /tmp/ts/t.yml \
+      OMP_NUM_THREADS=8 mpirun --allow-run-as-root --bind-to none -np $np $b/ionfront run /tmp/ts/t.yml \
         "${set_args[@]}" --set output.directory=/tmp/ts/np$np 2>&1 | grep -E "solved|rank [0-9]:|backend"
     done
     [ "$gpus" -gt 1 ] && { .devlibs/h5diff /tmp/ts/np1/thermal.h5 /tmp/ts/np$gpus/thermal.h5 /Thermal \
