@@ -35,20 +35,7 @@ for what in "$@"; do
       [ $gas = wsgg ] && $b/bench_thermal cuda 64 1000 $gas 1 1 0 2   # + band sorting
       $b/bench_thermal cuda 64 1000 $gas 1 5 0 2   # + multigrid (5 levels, 5 steps each)
       $b/bench_thermal cuda 128 1000 $gas 1 6 0 1
-      if [ "$what" = scale ]; then
-    gpus=$(nvidia-smi -L | wc -l)
-    rm -rf /tmp/ts && mkdir -p /tmp/ts && $b/ionfront example thermal_wsgg > /tmp/ts/t.yml
-    set_args=(--set "grid.cells=[128,128,128]" --set "grid.size_m=[1,1,1]"
-              --set montecarlo.rays_per_element=1000 --set montecarlo.sort_gases=true
-              --set "montecarlo.multigrid={levels: 6, steps_per_level: 5}" --backend cuda)
-    for np in 1 $gpus; do
-      OMP_NUM_THREADS=8 mpirun --allow-run-as-root --bind-to none -np $np $b/ionfront run /tmp/ts/t.yml \
-        "${set_args[@]}" --set output.directory=/tmp/ts/np$np 2>&1 | grep -E "solved|rank [0-9]:|backend"
     done
-    [ "$gpus" -gt 1 ] && { .devlibs/h5diff /tmp/ts/np1/thermal.h5 /tmp/ts/np$gpus/thermal.h5 /Thermal \
-      > /dev/null 2>&1; echo "h5diff 1 GPU vs $gpus GPUs (/Thermal): exit $?"; }
-  fi
-done
     # the OpenMP path on every core and on one; the GPU on the same problem
     OMP_NUM_THREADS=$cores $b/bench_thermal cpu 64 100 wsgg 1 1 0 1
     OMP_NUM_THREADS=$cores $b/bench_thermal cpu 64 100 wsgg 1 5 0 1
