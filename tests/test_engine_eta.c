@@ -107,5 +107,14 @@ int main(void) {
   EXPECT(engine_eta_estimate(&eta, 1.0, 9.0, NAN) == 0.0, "at t_end: %g",
          engine_eta_estimate(&eta, 1.0, 9.0, NAN));
   EXPECT(engine_eta_estimate(&eta, 10.0, 0.0, NAN) == 0.0, "no work left");
+  /* the largest work held: the progress line shows no ETA while it is below 1% of the
+     largest step left */
+  engine_eta_add(&eta, 2.0, 1.0, 2.0, 7.0);
+  engine_eta_add(&eta, 3.0, 1.0, 2.0, 3.0);
+  EXPECT(engine_eta_recent_max_work(&eta) == 7.0, "largest recent work %g",
+         engine_eta_recent_max_work(&eta));
+  for (int i = 0; i < ENGINE_ETA_WINDOW; ++i) engine_eta_add(&eta, 4.0 + i, 1.0, 2.0, 2.0);
+  EXPECT(engine_eta_recent_max_work(&eta) == 2.0, "the window forgets: %g",
+         engine_eta_recent_max_work(&eta));
   TEST_RETURN();
 }

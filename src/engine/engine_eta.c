@@ -16,6 +16,13 @@ double engine_eta_step_work(double sources, int64_t n, double r_max_cells) {
   return work >= 1.0 ? work : 1.0;
 }
 
+double engine_eta_recent_max_work(const struct engine_eta *eta) {
+  double m = 0.0;
+  for (int i = 0; i < eta->n; ++i)
+    if (eta->work[i] > m) m = eta->work[i];
+  return m;
+}
+
 void engine_eta_add(struct engine_eta *eta, double end_time_s, double dt_s, double wall_s,
                     double work) {
   eta->end_time_s[eta->next] = end_time_s;

@@ -4,7 +4,9 @@
  *        (sources x cells each traces, step by step to the end: a production run's later
  *        catalogues hold more sources) times the recent steps' wall time per unit of work,
  *        extrapolated along its trend when the work grows dearer (more iterations as the
- *        ionized gas grows).  Pure functions, no I/O.
+ *        ionized gas grows).  Until a recent step's work is at least 1% of the largest step
+ *        left's (a production run before its sources appear: nothing measured stands for
+ *        what is coming), the progress line shows no ETA.  Pure functions, no I/O.
  */
 #ifndef IONF_ENGINE_ETA_H
 #define IONF_ENGINE_ETA_H
@@ -30,6 +32,9 @@ struct engine_eta {
  * them).  At least 1, so that a step without sources still counts.
  */
 double engine_eta_step_work(double sources, int64_t n, double r_max_cells);
+
+/** The largest work of the steps held (0 before any). */
+double engine_eta_recent_max_work(const struct engine_eta *eta);
 
 /** Record a step that ended at simulated time `end_time_s`, `dt_s` long, that took
     `wall_s` of wall time for `work` > 0 (engine_eta_step_work; or dt_s, to go by

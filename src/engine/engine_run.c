@@ -103,19 +103,23 @@ static double step_work(const struct engine *e, double t_s, double dt_s, double 
   return engine_eta_step_work(sources, e->grid.n, r);
 }
 
-/* The work of the steps left, and its mean run time weighted by work (the ETA's). */
-static void work_left(const struct engine *e, double t_tiny, double *work, double *t_mean_s) {
+/* The work of the steps left, its mean run time weighted by work (the ETA's) and the
+   largest step's work among them. */
+static void work_left(const struct engine *e, double t_tiny, double *work, double *t_mean_s,
+                      double *largest) {
   const struct ionf_config *cfg = e->cfg;
-  double sum = 0.0, moment = 0.0;
+  double sum = 0.0, moment = 0.0, top = 0.0;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny;) {
     double dt = engine_next_step_length(cfg, t, t_tiny);
     double w = step_work(e, t, dt, t_tiny);
     sum += w;
     moment += w * (t + 0.5 * dt);
+    if (w > top) top = w;
     t += dt;
   }
   *work = sum;
   *t_mean_s = sum > 0.0 ? moment / sum : NAN;
+  *largest = top;
 }
 
 static void progress_line(const struct engine *e, struct run_clock *clk,
@@ -127,11 +131,13 @@ static void progress_line(const struct engine *e, struct run_clock *clk,
   double work = step_work(e, e->time_s - dt, dt, t_tiny);
   engine_eta_add(&clk->eta, e->time_s, dt, now - clk->mark_s, work);
   clk->mark_s = now;
-  double left, t_mean;
-  work_left(e, t_tiny, &left, &t_mean);
+  double left, t_mean, largest;
+  work_left(e, t_tiny, &left, &t_mean, &largest);
   double eta = engine_eta_estimate(&clk->eta, cfg->t_end_s, left, t_mean);
   char eta_text[32], wall_text[32], z_text[32] = "";
   format_duration(eta, eta_text, sizeof eta_text);
+  /* no step measured yet stands for the work to come (sources still to appear) */
+  if (engine_eta_recent_max_work(&clk->eta) < 0.01 * largest) snprintf(eta_text, sizeof eta_text, "-");
   format_duration(step_wall, wall_text, sizeof wall_text);
   if (cfg->cosmological) snprintf(z_text, sizeof z_text, "  z = %.3f", engine_redshift(e));
   ionf_message0("step %4lld/%-4lld t = %8.3f Myr%s  iterations %3d  <x_HII> = %.5f (mass %.5f)  "
