@@ -19,3 +19,8 @@ target_compile_options(test_api_thermal PRIVATE ${IONF_WARNINGS})
 add_test(NAME test_api_thermal COMMAND ${IONF_FRESH_DIR} $<TARGET_FILE:test_api_thermal>)
 set_tests_properties(test_api_thermal PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
                      SKIP_RETURN_CODE 77)
+if(IONFRONT_CUDA)
+  # the API's device-memory path (IONF_MEMORY_DEVICE on the cuda backend) against host
+  # arrays: the same bits; skips (77) without a GPU
+  ionf_add_test(NAME test_api_thermal_gpu SOURCES test_api_thermal_gpu.cu LABELS gpu)
+endif()
