@@ -143,7 +143,39 @@ def _comm_handle(comm):
     return int(comm)  # a Fortran handle already
 
 
-class Engine:
+class _Handle:
+    """A library handle's life cycle: close() (collective) through the class's _destroy
+    call, a context manager, closed when collected; _h raises once closed."""
+
+    _destroy = None
+    _what = "the handle"
+
+    def close(self):
+        if getattr(self, "_handle", None) is not None:
+            getattr(_LIB, self._destroy)(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def _h(self):
+        if self._handle is None:
+            raise IonfrontError(11, f"{self._what} is closed")
+        return self._handle
+
+
+class Engine(_Handle):
     """One ionfront engine (a grid run).  Use as a context manager, or call close().
 
     Engine(config="run.yaml") | Engine(yaml="grid: {N: 32} ...") | Engine(builtin="iliev1"),
@@ -177,31 +209,12 @@ class Engine:
         self._comm = comm
         _live.add(self)
 
-    # -- life cycle
+    _destroy = "ionf_engine_destroy"
+    _what = "the engine"
+
     def close(self):
         """Free the engine (collective).  Field views taken from it must not be used after."""
-        if self._handle is not None:
-            _LIB.ionf_engine_destroy(self._handle)
-            self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    @property
-    def _h(self):
-        if self._handle is None:
-            raise IonfrontError(11, "the engine is closed")
-        return self._handle
+        _Handle.close(self)
 
     # -- kind, grid and time
     @property

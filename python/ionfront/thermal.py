@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from . import _LIB, _check, _comm_handle, _lib, _live, _override_text, IonfrontError
+from . import _LIB, _check, _comm_handle, _lib, _live, _override_text, _Handle
 
 FACES = ("x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi")
 MEMORY_HOST = _lib.MEMORY_HOST
@@ -46,7 +46,7 @@ def _is_device(a):
     return a is not None and hasattr(a, "__cuda_array_interface__")
 
 
-class Thermal:
+class Thermal(_Handle):
     """A thermal-radiation solver.  Use as a context manager, or call close().
 
     Thermal(config="thermal.yaml") | Thermal(yaml="problem: thermal ...") |
@@ -87,31 +87,12 @@ class Thermal:
         _check(_LIB.ionf_thermal_cell_range(handle, ctypes.byref(first), ctypes.byref(count)))
         self.cell_range = (int(first.value), int(count.value))
 
-    # -- life cycle
+    _destroy = "ionf_thermal_destroy"
+    _what = "the thermal solver"
+
     def close(self):
         """Free the solver (collective)."""
-        if self._handle is not None:
-            _LIB.ionf_thermal_destroy(self._handle)
-            self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    @property
-    def _h(self):
-        if self._handle is None:
-            raise IonfrontError(11, "the thermal solver is closed")
-        return self._handle
+        _Handle.close(self)
 
     @property
     def n_cells(self):

@@ -352,7 +352,8 @@ ionf_err config_positive(struct config_section *s, const char *key, const char *
   return IONF_OK;
 }
 
-static ionf_err config_emit(const struct config_ctx *ctx, struct ionf_config *cfg) {
+ionf_err config_effective_yaml(const struct config_ctx *ctx, char **out) {
+  *out = NULL;
   char header[IONF_PATH_MAX + 128];
   snprintf(header, sizeof header,
            "# ionfront effective configuration (%s), overrides applied, every default filled in\n",
@@ -362,13 +363,17 @@ static ionf_err config_emit(const struct config_ctx *ctx, struct ionf_config *cf
   char *body = params_emit_yaml(ctx->eff);
   if (!body) return IONF_ERR_MEM;
   size_t hl = strlen(header), bl = strlen(body);
-  cfg->effective_yaml = ionf_malloc(hl + bl + 1, "the effective config");
-  if (cfg->effective_yaml) {
-    memcpy(cfg->effective_yaml, header, hl);
-    memcpy(cfg->effective_yaml + hl, body, bl + 1);
+  *out = ionf_malloc(hl + bl + 1, "the effective config");
+  if (*out) {
+    memcpy(*out, header, hl);
+    memcpy(*out + hl, body, bl + 1);
   }
   free(body);
-  return cfg->effective_yaml ? IONF_OK : IONF_ERR_MEM;
+  return *out ? IONF_OK : IONF_ERR_MEM;
+}
+
+static ionf_err config_emit(const struct config_ctx *ctx, struct ionf_config *cfg) {
+  return config_effective_yaml(ctx, &cfg->effective_yaml);
 }
 
 static ionf_err config_build(struct config_ctx *ctx, const struct param_node *root,

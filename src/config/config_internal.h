@@ -85,6 +85,10 @@ const char *config_text(const struct param_node *n, char *buf, size_t cap);
 
 /* Every key of the mapping `map` is one of known[n_known]: else IONF_ERR_CONFIG "unknown key
    'PREFIX.KEY'" (prefix NULL: "unknown section 'KEY'") with the likeliest meant. */
+/** The effective YAML of a loaded config (ctx->eff) with its header line, into *out
+    (malloc'ed; the caller frees). */
+IONF_NODISCARD ionf_err config_effective_yaml(const struct config_ctx *ctx, char **out);
+
 IONF_NODISCARD ionf_err config_check_keys(const struct config_ctx *ctx,
                                           const struct param_node *map, const char *prefix,
                                           const char *const *known, size_t n_known);

@@ -387,22 +387,7 @@ static ionf_err thermal_cross_check(struct config_ctx *ctx, const struct config_
 }
 
 static ionf_err thermal_emit(const struct config_ctx *ctx, struct config_thermal *cfg) {
-  char header[IONF_PATH_MAX + 128];
-  snprintf(header, sizeof header,
-           "# ionfront effective configuration (%s), overrides applied, every default filled in\n",
-           ctx->config_name);
-  for (char *c = header; *c; ++c) /* a newline in the name would end the comment */
-    if ((unsigned char)*c < 0x20 && c[1] != '\0') *c = '?';
-  char *body = params_emit_yaml(ctx->eff);
-  if (!body) return IONF_ERR_MEM;
-  size_t hl = strlen(header), bl = strlen(body);
-  cfg->effective_yaml = ionf_malloc(hl + bl + 1, "the effective config");
-  if (cfg->effective_yaml) {
-    memcpy(cfg->effective_yaml, header, hl);
-    memcpy(cfg->effective_yaml + hl, body, bl + 1);
-  }
-  free(body);
-  return cfg->effective_yaml ? IONF_OK : IONF_ERR_MEM;
+  return config_effective_yaml(ctx, &cfg->effective_yaml);
 }
 
 static ionf_err thermal_build(struct config_ctx *ctx, const struct param_node *root,
