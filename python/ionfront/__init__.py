@@ -143,6 +143,31 @@ def _comm_handle(comm):
     return int(comm)  # a Fortran handle already
 
 
+def _create_handle(prefix, config, yaml, builtin, overrides, comm):
+    """A library handle from PREFIX_create_from_yaml / _builtin / _from_file (config None:
+    the file call's NULL, the default problem) with the overrides (a dict or "a.b=V"
+    strings) on the communicator; raises IonfrontError on failure."""
+    if isinstance(overrides, dict):
+        items = [_override_text(k, v) for k, v in overrides.items()]
+    else:
+        items = list(overrides or [])
+    arr = (ctypes.c_char_p * max(len(items), 1))(*[s.encode() for s in items])
+    handle = ctypes.c_void_p()
+    comm_f = _comm_handle(comm)
+    if yaml is not None:
+        rc = getattr(_LIB, prefix + "_create_from_yaml")(yaml.encode(), arr, len(items), comm_f,
+                                                          ctypes.byref(handle))
+    elif builtin is not None:
+        rc = getattr(_LIB, prefix + "_create_builtin")(builtin.encode(), arr, len(items), comm_f,
+                                                        ctypes.byref(handle))
+    else:
+        path = os.fspath(config).encode() if config is not None else None
+        rc = getattr(_LIB, prefix + "_create_from_file")(path, arr, len(items), comm_f,
+                                                          ctypes.byref(handle))
+    _check(rc)
+    return handle
+
+
 class _Handle:
     """A library handle's life cycle: close() (collective) through the class's _destroy
     call, a context manager, closed when collected; _h raises once closed."""
@@ -186,26 +211,8 @@ class Engine(_Handle):
     def __init__(self, config=None, *, yaml=None, builtin=None, overrides=None, comm=None):
         if sum(x is not None for x in (config, yaml, builtin)) > 1:
             raise ValueError("give one of config, yaml and builtin")
-        if isinstance(overrides, dict):
-            items = [_override_text(k, v) for k, v in overrides.items()]
-        else:
-            items = list(overrides or [])
-        arr = (ctypes.c_char_p * max(len(items), 1))(*[s.encode() for s in items])
-        handle = ctypes.c_void_p()
-        comm_f = _comm_handle(comm)
         self._handle = None
-        if yaml is not None:
-            rc = _LIB.ionf_engine_create_from_yaml(yaml.encode(), arr, len(items), comm_f,
-                                                   ctypes.byref(handle))
-        elif builtin is not None:
-            rc = _LIB.ionf_engine_create_builtin(builtin.encode(), arr, len(items), comm_f,
-                                                 ctypes.byref(handle))
-        else:
-            path = os.fspath(config).encode() if config is not None else None
-            rc = _LIB.ionf_engine_create_from_file(path, arr, len(items), comm_f,
-                                                   ctypes.byref(handle))
-        _check(rc)
-        self._handle = handle
+        self._handle = _create_handle("ionf_engine", config, yaml, builtin, overrides, comm)
         self._comm = comm
         _live.add(self)
 

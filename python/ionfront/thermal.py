@@ -15,11 +15,10 @@ tensors): their pointers go to the GPU solver as they are (the cuda backend only
 then the outputs must be given too (out=, sigma_out=: device arrays of `count` float64).
 """
 import ctypes
-import os
 
 import numpy as np
 
-from . import _LIB, _check, _comm_handle, _lib, _live, _override_text, _Handle
+from . import _LIB, _check, _create_handle, _lib, _live, _Handle
 
 FACES = ("x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi")
 MEMORY_HOST = _lib.MEMORY_HOST
@@ -57,24 +56,8 @@ class Thermal(_Handle):
     def __init__(self, config=None, *, yaml=None, builtin=None, overrides=None, comm=None):
         if sum(x is not None for x in (config, yaml, builtin)) != 1:
             raise ValueError("give one of config (a file), yaml (text) and builtin (a name)")
-        if isinstance(overrides, dict):
-            items = [_override_text(k, v) for k, v in overrides.items()]
-        else:
-            items = list(overrides or [])
-        arr = (ctypes.c_char_p * max(len(items), 1))(*[s.encode() for s in items])
-        handle = ctypes.c_void_p()
-        comm_f = _comm_handle(comm)
         self._handle = None
-        if yaml is not None:
-            rc = _LIB.ionf_thermal_create_from_yaml(yaml.encode(), arr, len(items), comm_f,
-                                                    ctypes.byref(handle))
-        elif builtin is not None:
-            rc = _LIB.ionf_thermal_create_builtin(builtin.encode(), arr, len(items), comm_f,
-                                                  ctypes.byref(handle))
-        else:
-            rc = _LIB.ionf_thermal_create_from_file(os.fspath(config).encode(), arr, len(items),
-                                                    comm_f, ctypes.byref(handle))
-        _check(rc)
+        handle = _create_handle("ionf_thermal", config, yaml, builtin, overrides, comm)
         self._handle = handle
         self._comm = comm
         _live.add(self)
