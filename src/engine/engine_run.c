@@ -7,6 +7,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config_subgrid.h"
@@ -85,6 +86,10 @@ struct run_clock {
   int64_t n_steps_total;
   double mark_s; /* wall clock at the end of the previous step */
   struct engine_eta eta;
+  /* the run's steps priced once (run_clock_plan): from step k of this run on, the work
+     left, its moment in run time and the largest step; NULL: by simulated time */
+  int64_t first_step, n_plan;
+  double *work_from, *moment_from, *top_from, *work_of;
 };
 
 /* The work of a step that starts at run time t_s (engine_eta_step_work): a production
@@ -103,36 +108,68 @@ static double step_work(const struct engine *e, double t_s, double dt_s, double 
   return engine_eta_step_work(sources, e->grid.n, r);
 }
 
-/* The work of the steps left, its mean run time weighted by work (the ETA's) and the
-   largest step's work among them. */
-static void work_left(const struct engine *e, double t_tiny, double *work, double *t_mean_s,
-                      double *largest) {
+/* Most steps a run's ETA prices one by one (beyond: by simulated time). */
+#define RUN_CLOCK_PLAN_MAX 1000000
+
+/* Price every step of the run once, from the engine's time to t_end (the steps
+   engine_next_step_length makes), with suffix sums for the progress lines.  Without
+   memory, or for more than RUN_CLOCK_PLAN_MAX steps, the ETA goes by simulated time. */
+static void run_clock_plan(struct run_clock *clk, const struct engine *e, double t_tiny) {
   const struct ionf_config *cfg = e->cfg;
-  double sum = 0.0, moment = 0.0, top = 0.0;
-  for (double t = e->time_s; t < cfg->t_end_s - t_tiny;) {
+  int64_t n = clk->n_steps_total - e->step;
+  clk->first_step = e->step;
+  clk->n_plan = 0;
+  if (n < 1 || n > RUN_CLOCK_PLAN_MAX) return;
+  size_t bytes = (size_t)(n + 1) * sizeof(double);
+  clk->work_from = malloc(bytes);
+  clk->moment_from = malloc(bytes);
+  clk->top_from = malloc(bytes);
+  clk->work_of = malloc(bytes);
+  if (!clk->work_from || !clk->moment_from || !clk->top_from || !clk->work_of) return;
+  double *mid = clk->moment_from; /* the steps' middles, until the sums replace them */
+  int64_t k = 0;
+  for (double t = e->time_s; t < cfg->t_end_s - t_tiny && k < n; ++k) {
     double dt = engine_next_step_length(cfg, t, t_tiny);
-    double w = step_work(e, t, dt, t_tiny);
-    sum += w;
-    moment += w * (t + 0.5 * dt);
-    if (w > top) top = w;
+    clk->work_of[k] = step_work(e, t, dt, t_tiny);
+    mid[k] = t + 0.5 * dt;
     t += dt;
   }
-  *work = sum;
-  *t_mean_s = sum > 0.0 ? moment / sum : NAN;
-  *largest = top;
+  double sum = 0.0, moment = 0.0, top = 0.0;
+  clk->work_from[k] = clk->moment_from[k] = clk->top_from[k] = 0.0;
+  for (int64_t j = k - 1; j >= 0; --j) {
+    sum += clk->work_of[j];
+    moment += clk->work_of[j] * mid[j];
+    if (clk->work_of[j] > top) top = clk->work_of[j];
+    clk->work_from[j] = sum;
+    clk->moment_from[j] = moment; /* mid[j] is read before it is overwritten */
+    clk->top_from[j] = top;
+  }
+  clk->n_plan = k;
+}
+
+static void run_clock_free(struct run_clock *clk) {
+  free(clk->work_from);
+  free(clk->moment_from);
+  free(clk->top_from);
+  free(clk->work_of);
 }
 
 static void progress_line(const struct engine *e, struct run_clock *clk,
                           const struct engine_step_info *info, double dt, double step_wall) {
   const struct ionf_config *cfg = e->cfg;
   double now = ionf_wtime();
-  const double t_tiny = 1e-9 * cfg->dt_s;
-  /* this step's work, counted as the steps left are (the same source counts) */
-  double work = step_work(e, e->time_s - dt, dt, t_tiny);
+  /* this step's work as the plan priced it (the same source counts as the steps left) */
+  int64_t k = e->step - clk->first_step; /* steps of this run done, this one included */
+  int planned = k >= 1 && k <= clk->n_plan;
+  double work = planned ? clk->work_of[k - 1] : dt;
   engine_eta_add(&clk->eta, e->time_s, dt, now - clk->mark_s, work);
   clk->mark_s = now;
-  double left, t_mean, largest;
-  work_left(e, t_tiny, &left, &t_mean, &largest);
+  double left = cfg->t_end_s - e->time_s, t_mean = NAN, largest = 0.0;
+  if (planned) {
+    left = clk->work_from[k];
+    t_mean = left > 0.0 ? clk->moment_from[k] / left : NAN;
+    largest = clk->top_from[k];
+  }
   double eta = engine_eta_estimate(&clk->eta, cfg->t_end_s, left, t_mean);
   char eta_text[32], wall_text[32], z_text[32] = "";
   format_duration(eta, eta_text, sizeof eta_text);
@@ -300,6 +337,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   const double t_tiny = 1e-9 * cfg->dt_s;
   for (double t = e->time_s; t < cfg->t_end_s - t_tiny; ++clk.n_steps_total)
     t += engine_next_step_length(cfg, t, t_tiny);
+  run_clock_plan(&clk, e, t_tiny);
   while (rc == IONF_OK && e->time_s < cfg->t_end_s - t_tiny) {
     rc = run_step(e, &log, record, &clk, &next_output, &index, report, &stop, &agreed);
     if (rc == IONF_OK && stop) rc = engine_stopped_error(stop, e->step, e->time_s, report->checkpoint);
@@ -309,6 +347,7 @@ ionf_err engine_run(struct engine *e, struct engine_report *report) {
   if (log.file) step_log_close(&log);
   if (record && fclose(record) != 0 && rc == IONF_OK)
     rc = ionf_error_set(IONF_ERR_IO, "cannot write a file beside the log in '%s'", cfg->output_dir);
+  run_clock_free(&clk);
   report->wall_s = ionf_wtime() - clk.wall0_s;
   report->steps = e->step;
   return rc;
