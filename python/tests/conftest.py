@@ -40,3 +40,23 @@ def require_gpu():
     if required:
         pytest.fail(f"no usable GPU and IONFRONT_REQUIRE_GPU=1: {why}")
     pytest.skip(why)
+
+
+def run_ranks(script, ranks, *args):
+    """Run python/tests/SCRIPT under mpiexec on `ranks` ranks with ARGS (skips the calling
+    test without mpi4py or mpiexec); returns its standard output, asserting exit 0."""
+    import shutil
+    import subprocess
+
+    import pytest
+    pytest.importorskip("mpi4py")
+    mpiexec = shutil.which("mpiexec") or shutil.which("mpirun")
+    if not mpiexec:
+        pytest.skip("no mpiexec")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMP_NUM_THREADS="1")
+    cmd = [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), sys.executable,
+           os.path.join(os.path.dirname(os.path.abspath(__file__)), script)] + [str(a) for a in args]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout

@@ -2,7 +2,6 @@
 Test 1 equals the C API's bit for bit, errors raise with the C message, sources set
 from Python change the rates, and a run on 2 MPI ranks (mpi4py) matches 1 rank."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -10,7 +9,7 @@ import numpy as np
 import pytest
 
 import ionfront
-from conftest import SMALL_TEST1, require_gpu, run_to_end
+from conftest import SMALL_TEST1, require_gpu, run_ranks, run_to_end
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -121,20 +120,10 @@ def test_sources_from_python(tmp_path):
 
 
 def test_mpi4py_two_ranks_match_one(tmp_path):
-    pytest.importorskip("mpi4py")
-    mpiexec = shutil.which("mpiexec") or shutil.which("mpirun")
-    if not mpiexec:
-        pytest.skip("no mpiexec")
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMP_NUM_THREADS="1")
     results = {}
     for p in (1, 2):
         out = tmp_path / f"x{p}.npy"
-        cmd = [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(p), sys.executable,
-               os.path.join(HERE, "mpi_ranks.py"), str(out), str(tmp_path / f"run{p}")]
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert f"ranks {p}" in done.stdout
+        assert f"ranks {p}" in run_ranks("mpi_ranks.py", p, out, tmp_path / f"run{p}")
         results[p] = np.load(out)
     assert 0.0 < results[1].mean() < 1.0
     # the rates are summed over the ranks in another order: equal to 1e-12, as cli_mpi_ranks

@@ -4,7 +4,6 @@ loses equals what the walls absorb within the Monte Carlo error; errors raise wi
 message (NaN T, device arrays on the cpu backend, sizes); 2 MPI ranks (mpi4py) give the
 bits of 1; python/examples/thermal_coupling.py runs."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 
 import ionfront
+from conftest import run_ranks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FEW = {"montecarlo.rays_per_element": 48, "raytracing.backend": "cpu"}
@@ -90,20 +90,10 @@ def test_errors():
 
 
 def test_thermal_two_ranks_match_one(tmp_path):
-    pytest.importorskip("mpi4py")
-    mpiexec = shutil.which("mpiexec") or shutil.which("mpirun")
-    if not mpiexec:
-        pytest.skip("no mpiexec")
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMP_NUM_THREADS="1")
     res = {}
     for p in (1, 2):
         out = tmp_path / f"q{p}.npz"
-        cmd = [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(p), sys.executable,
-               os.path.join(HERE, "thermal_ranks.py"), str(out)]
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert f"ranks {p}: 216 cells" in done.stdout
+        assert f"ranks {p}: 216 cells" in run_ranks("thermal_ranks.py", p, out)
         res[p] = np.load(out)
     assert np.array_equal(res[1]["q"], res[2]["q"]) and np.array_equal(res[1]["wall"], res[2]["wall"])
 
