@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Particle runs on 1, 2 and 4 GPUs, one MPI rank per GPU: the chemistry split among the
-# ranks (mpi.reduction auto = scatter: the per-particle rates reduce-scattered onto
-# each rank's block of particles, each rank's staged GPU chemistry on its block, x_av
-# all-gathered each pass) against the all-reduce (every rank's chemistry on all
+# ranks (mpi.reduction auto: the per-particle rates reduce-scattered onto each rank's
+# block of particles through NCCL on the GPUs, each rank's staged GPU chemistry on its
+# block, x_av all-gathered each pass; scatter: the same with MPI on the host), every
+# source's rays shared among the ranks (particles.ranks_share rays) or the sources
+# (sources), against the all-reduce (every rank's chemistry on all
 # particles), on the Test 4 stand-in on particles (`ionfront example iliev4_particles`:
 # 16 sources, black body, thermal) at N^3 particles.  The goal (issue): 4 GPUs >= 3x one.
 #
@@ -12,7 +14,10 @@
 #   bash benchmarks/gpu_particles_ranks.sh [BUILD_DIR]      (default .devbuild)
 # Environment: N (particles per side, default 96: 8.8e5 particles), T_END (default
 # '0.15 Myr': 15 steps of 0.01 Myr, about 10-30 s on one H200), COUNTS (default "1 2 4"),
-# MODES (default "auto allreduce"; one rank runs auto only), THREADS (OpenMP threads per
+# MODES (default "auto scatter auto:sources scatter:sources allreduce": mpi.reduction, and
+# after a colon particles.ranks_share (default rays); one rank runs auto only; OLD:
+# "old:auto:sources" etc. run OLD_IONFRONT, a binary from before ranks_share existed,
+# with mpi.reduction auto), THREADS (OpenMP threads per
 # rank, default 8), BACKEND (default cuda; cpu for a smoke test without a GPU, e.g.
 # N=16 T_END='0.02 Myr' BACKEND=cpu THREADS=1 COUNTS="1 2" ... build-cpu).  Logs and the
 # table go to $OUT (default /tmp/out).
@@ -29,7 +34,7 @@ build="${1:-.devbuild}"
 n="${N:-96}"
 t_end="${T_END:-0.15 Myr}"
 counts="${COUNTS:-1 2 4}"
-modes="${MODES:-auto allreduce}"
+modes="${MODES:-auto scatter auto:sources scatter:sources allreduce}"
 threads="${THREADS:-8}"
 backend="${BACKEND:-cuda}"
 out="${OUT:-/tmp/out}"
@@ -57,16 +62,24 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 "$ionfront" example iliev4_particles > p.yaml
 "$ionfront" generate iliev4 --N "$n" --out ic > gen.log 2>&1 || { tail -3 gen.log; echo "FAIL: generate iliev4"; exit 1; }
 
-# run P MODE: one run; its log in run_P_MODE.log, its outputs in run_P_MODE/
+# run P MODE: one run; its log in run_P_MODE.log (':' as '_'), its outputs in run_P_MODE/;
+# MODE: REDUCTION[:SHARE], or old:REDUCTION:SHARE (OLD_IONFRONT, no ranks_share key)
 run() {
-  local p="$1" mode="$2" name="run_$1_$2"
-  local t0 t1
+  local p="$1" mode="$2" name="run_$1_${2//:/_}"
+  local t0 t1 bin="$ionfront" red="${mode%%:*}" share=rays sets=()
+  case "$mode" in *:*) share="${mode##*:}" ;; esac
+  if [ "$red" = old ]; then
+    bin="${OLD_IONFRONT:?old: needs OLD_IONFRONT}"
+    red=$(echo "$mode" | cut -d: -f2)
+  else
+    sets=(--set "particles.ranks_share=$share")
+  fi
   t0=$(date +%s.%N)
-  mpirun --allow-run-as-root --oversubscribe -np "$p" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE \
-    -x OMP_NUM_THREADS="$threads" "$ionfront" run p.yaml --backend "$backend" --quiet \
+  mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$p" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE \
+    -x OMP_NUM_THREADS="$threads" "$bin" run p.yaml --backend "$backend" --quiet \
     --set particles.generate.count_1d="$n" --set particles.generate.file=ic/density.h5 \
     --set sources.file=ic/sources.txt --set "time.t_end=$t_end" --set "time.outputs=[$t_end]" \
-    --set "mpi.reduction=$mode" --output "$name" > "$name.log" 2>&1
+    --set "mpi.reduction=$red" "${sets[@]}" --output "$name" > "$name.log" 2>&1
   local rc=$?
   t1=$(date +%s.%N)
   echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' > "$name.total"
@@ -95,10 +108,10 @@ PY
 
 for p in $counts; do
   for mode in $modes; do
-    [ "$p" = 1 ] && [ "$mode" != auto ] && continue
+    [ "$p" = 1 ] && [ "$mode" != auto ] && [ "${mode%%:*}" != old ] && continue
     echo "== $n^3 particles, $p rank(s), mpi.reduction $mode"
     run "$p" "$mode" || continue
-    grep -E "rates summed by|^done:" "run_${p}_$mode.log"
+    grep -E "rates summed by|^done:" "run_${p}_${mode//:/_}.log"
   done
 done
 
@@ -106,18 +119,18 @@ table="$out/particles_ranks.txt"
 {
   echo "# iliev4_particles, $n^3 particles, 16 sources, t_end $t_end, backend $backend, one rank per GPU, $threads OpenMP threads per rank"
   [ "$gpus" -gt 0 ] && echo "# $gpus x $(head -1 "$out/gpu.txt")" || echo "# no GPU visible"
-  printf "%-5s  %-9s  %7s  %7s  %11s  %8s  %6s  %7s  %10s  %8s  %s\n" ranks reduction "wall s" "trace s" \
+  printf "%-5s  %-16s  %7s  %7s  %11s  %8s  %6s  %7s  %10s  %8s  %s\n" ranks reduction:share "wall s" "trace s" \
     "chemistry s" "reduce s" "I/O s" "total s" iterations speed-up "x_HII vs 1 rank"
   base=$(field run_1_auto in)
   for p in $counts; do
     for mode in $modes; do
-      [ "$p" = 1 ] && [ "$mode" != auto ] && continue
-      name="run_${p}_$mode"
+      [ "$p" = 1 ] && [ "$mode" != auto ] && [ "${mode%%:*}" != old ] && continue
+      name="run_${p}_${mode//:/_}"
       wall=$(field "$name" in)
-      [ -n "$wall" ] || { printf "%-5s  %-9s  (failed: see %s.log)\n" "$p" "$mode" "$name"; continue; }
+      [ -n "$wall" ] || { printf "%-5s  %-16s  (failed: see %s.log)\n" "$p" "$mode" "$name"; continue; }
       its=$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$name/log.csv" 2>/dev/null)
       speed=$(awk -v a="$base" -v b="$wall" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
-      printf "%-5s  %-9s  %7s  %7s  %11s  %8s  %6s  %7s  %10s  %8s  %s\n" "$p" "$mode" "$wall" \
+      printf "%-5s  %-16s  %7s  %7s  %11s  %8s  %6s  %7s  %10s  %8s  %s\n" "$p" "$mode" "$wall" \
         "$(field "$name" trace)" "$(field "$name" chemistry)" "$(field "$name" reduce)" \
         "$(field "$name" I/O)" "$(cat "$name.total")" "${its:--}" "$speed" "$(compare "$name")"
     done

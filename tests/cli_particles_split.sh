@@ -16,7 +16,10 @@
 # 2e-12 with a third source on 3 ranks, and particles that rays reach only past R_max's
 # kernel cut get Gamma ~1e-20 whose last bits differ by 1e-9 relative -- with the
 # all-reduce just as with the split; hence these problems (no R_max, rays not wrapped).
-# The CPU tracer on one thread per rank; the log names the way the rates were summed.
+# The ranks share every source's rays (particles.ranks_share rays, the default); the
+# hydrogen case also runs on 3 ranks with the sources shared out instead (ranks_share
+# sources).  The CPU tracer on one thread per rank; the log names the way the work was
+# shared and the rates summed.
 # usage: cli_particles_split.sh MPIEXEC /path/to/ionfront
 set -u
 mpiexec="$1"
@@ -59,14 +62,19 @@ raytracing: {backend: cpu}
 output: {progress: false}
 CFG
 
-run() { # run CASE RANKS MODE: the run in CASE_RANKS_MODE/, its log beside it
-  local c="$1" p="$2" mode="$3" out="$1_$2_$3"
+run() { # run CASE RANKS MODE [SHARE]: the run in CASE_RANKS_MODE/, its log beside it
+  local c="$1" p="$2" mode="$3" share="${4:-rays}" out="$1_$2_$3"
+  [ "$share" = rays ] || out="${out}_$share"
   "$mpiexec" --oversubscribe --allow-run-as-root -np "$p" "$ionfront" run "$c.yaml" \
-    --set "mpi.reduction=$mode" --output "$out" > "$out.log" 2>&1 || { cat "$out.log"; fail "$c on $p ranks ($mode)"; }
+    --set "mpi.reduction=$mode" --set "particles.ranks_share=$share" --output "$out" > "$out.log" 2>&1 \
+    || { cat "$out.log"; fail "$c on $p ranks ($mode, $share)"; }
   [ "$p" = 1 ] && return 0
-  local want="rates summed by 'scatter' (each rank's chemistry on its block of particles)"
+  local want="rates summed by 'scatter' (each rank's chemistry on its block of particles; the blocks summed and gathered by MPI on the host)"
   [ "$mode" = allreduce ] && want="rates summed by 'allreduce' (every rank's chemistry on all particles)"
   grep -qF "$want" "$out.log" || { cat "$out.log"; fail "$c, $p ranks, $mode: the log lacks \"$want\""; }
+  want="every source's rays shared over $p ranks"
+  [ "$share" = sources ] && want="sources in blocks over $p ranks"
+  grep -qF "$want" "$out.log" || { cat "$out.log"; fail "$c, $p ranks, $share: the log lacks \"$want\""; }
 }
 same() { # same CASE RANKS MODE TOLERANCE DATASETS...: as one rank's snapshot
   local c="$1" p="$2" mode="$3" tol="$4"
@@ -86,6 +94,8 @@ for rm in "2 auto" "3 auto"; do
   run h $rm
   same h $rm 1e-12 $h_sets
 done
+run h 3 auto sources
+same h 3 auto_sources 1e-12 $h_sets
 run he 1 auto
 for rm in "2 auto" "3 auto" "2 allreduce"; do
   run he $rm

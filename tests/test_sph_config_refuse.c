@@ -5,7 +5,8 @@
  *        and every grid-only key or section is refused by name (montecarlo, sequence,
  *        plane sources, C2-Ray binaries, ...); a --set mistake names the --set; the
  *        effective config of a particle run loads again to the same config;
- *        mpi.reduction scatter and allreduce are taken, nccl and reduce refused.
+ *        mpi.reduction scatter, nccl and allreduce are taken, reduce refused;
+ *        particles.ranks_share rays and sources taken, anything else refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,11 +108,13 @@ static void test_refusals(void) {
   expect_refused("raytracing.source_batch_size=4", "raytracing.source_batch_size", NULL);
   expect_refused("output.c2ray_binary=true", "output.c2ray_binary", "particle run", NULL);
   expect_refused("output.dTb=true", "output.dTb", "particle run", NULL);
-  expect_refused("mpi.reduction=nccl", "mpi.reduction", "allreduce", NULL);
-  expect_refused("mpi.reduction=reduce", "mpi.reduction", "scatter", "allreduce", NULL);
-  /* the split chemistry (scatter, auto's choice) and the all-reduce are taken */
-  const char *const taken[] = {"mpi.reduction=scatter", "mpi.reduction=allreduce"};
-  for (int i = 0; i < 2; ++i) {
+  expect_refused("mpi.reduction=reduce", "mpi.reduction", "scatter", "nccl", "allreduce", NULL);
+  expect_refused("particles.ranks_share=cells", "particles.ranks_share", "rays", "sources", NULL);
+  /* the split chemistry (scatter, nccl, auto's choice) and the all-reduce are taken */
+  const char *const taken[] = {"mpi.reduction=scatter", "mpi.reduction=nccl",
+                               "mpi.reduction=allreduce", "particles.ranks_share=sources",
+                               "particles.ranks_share=rays"};
+  for (int i = 0; i < 5; ++i) {
     struct sph_config cfg;
     ionf_err rc = load(base_yaml, taken[i], &cfg);
     EXPECT(rc == IONF_OK, "--set %s: %s", taken[i], ionf_error_message());

@@ -25,6 +25,7 @@
 #include "config/sph_config.h"
 #include "particles/sph_deposit.h"
 #include "engine/engine.h"
+#include "particles/sph_trace_prep.h"
 #include "io/output_dir.h"
 #include "io/snapshot.h"
 #include "io/sph_snapshot.h"
@@ -355,6 +356,11 @@ static void test_snapshot(void) {
 static ionf_err screened_trace(const struct sph_trace_input *in, struct sph_trace_output *out,
                                struct sph_trace_stats *stats) {
   const struct particle_set *p = in->particles;
+  /* ranks sharing every source's rays: this pass's share of the photons, as its rays
+     (Ndot / n_rays each) would carry */
+  int64_t first, stride, share;
+  IONF_CALL(sph_trace_ray_share(in, &first, &stride, &share));
+  const double weight = (double)share / (double)in->n_rays;
   for (int64_t i = 0; i < p->count; ++i) {
     double sum = 0.0;
     for (int64_t s = 0; s < in->sources.count; ++s) {
@@ -363,12 +369,12 @@ static ionf_err screened_trace(const struct sph_trace_input *in, struct sph_trac
                   (a[2] - b[2]) * (a[2] - b[2]) + p->h_cm[i] * p->h_cm[i];
       /* a made-up screening by the particle's own neutral column: couples Gamma to x */
       double tau = 6.3e-18 * 1e-3 * (1.0 - in->x_hii[i]) * sqrt(r2) * 0.1;
-      sum += in->sources.ndot_per_s[s] * 6.3e-18 / (4.0 * IONF_PI * r2) * exp(-tau);
+      sum += weight * in->sources.ndot_per_s[s] * 6.3e-18 / (4.0 * IONF_PI * r2) * exp(-tau);
     }
     out->gamma_hi_per_s[i] = sum;
     if (in->heating) out->heating_erg_per_s[i] = sum * 2.0 * IONF_EV_ERG;
   }
-  stats->rays = in->n_rays * in->sources.count;
+  stats->rays = share * in->sources.count;
   return IONF_OK;
 }
 

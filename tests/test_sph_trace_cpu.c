@@ -20,6 +20,11 @@
  *    they are 2-6% high);
  *  - a chain-like tree (a line of particles, height > 64) and a small
  *    clustered random set: hits (and columns) as brute force;
+ *  - ray shares (sph_trace_input ray_first, ray_stride: what ranks sharing every
+ *    source's rays trace): the shares of strides 2, 3 and 5 (5 does not divide
+ *    n_rays) sum to the whole pass (black body with heating, 3 sources) to 1e-12 with
+ *    the same hits and rays, each share's rays carrying Ndot / n_rays; a share with
+ *    first >= stride is refused;
  *  - bad input: n_rays not 12 nside^2 (power-of-two nside), a periodic set
  *    without r_max (periodic sets: tests/test_sph_trace_periodic.c).
  */
@@ -247,6 +252,66 @@ static void check_profile(void) {
   trace_case_free(&c);
 }
 
+static void check_ray_shares(void) {
+  struct trace_case c;
+  struct photo_tables t;
+  if (!trace_case_lattice(14, 0.3, 1, 7, &c) || !blackbody_tables(3e-18, &t)) {
+    EXPECT(0, "set-up: %s", ionf_error_message());
+    return;
+  }
+  const double kpc = IONF_KPC_CM;
+  double src[9] = {0.5 * kpc, 0.52 * kpc, 0.47 * kpc, 0.1 * kpc, 0.2 * kpc, 0.9 * kpc,
+                   0.6 * kpc, 0.45 * kpc, 0.5 * kpc};
+  double ndot[3] = {1e50, 3e49, 2e50};
+  int64_t n = c.p.count;
+  for (int64_t i = 0; i < n; ++i) c.x_hii[i] = 0.8 * (double)(i % 13) / 13.0;
+  struct sph_trace_input in = trace_input(&c, photo_tables_view(&t), 3, src, ndot, 192, 0.0);
+  in.heating = 1;
+  double *g_all = calloc((size_t)n, sizeof(double)), *h_all = calloc((size_t)n, sizeof(double));
+  double *g_sum = calloc((size_t)n, sizeof(double)), *h_sum = calloc((size_t)n, sizeof(double));
+  struct sph_trace_output out_all = {g_all, h_all}, out_share = {c.gamma, c.heat};
+  struct sph_trace_stats st_all, st;
+  EXPECT(sph_trace_cpu(&in, &out_all, &st_all) == IONF_OK, "whole pass: %s", ionf_error_message());
+  const int64_t strides[] = {2, 3, 5};
+  for (size_t k = 0; k < sizeof strides / sizeof strides[0]; ++k) {
+    int64_t rays = 0, hits = 0;
+    memset(g_sum, 0, sizeof(double) * (size_t)n);
+    memset(h_sum, 0, sizeof(double) * (size_t)n);
+    for (int64_t first = 0; first < strides[k]; ++first) {
+      in.ray_first = first;
+      in.ray_stride = strides[k];
+      EXPECT(sph_trace_cpu(&in, &out_share, &st) == IONF_OK, "share %lld of %lld: %s",
+             (long long)first, (long long)strides[k], ionf_error_message());
+      rays += st.rays;
+      hits += st.hits;
+      for (int64_t i = 0; i < n; ++i) g_sum[i] += c.gamma[i], h_sum[i] += c.heat[i];
+    }
+    double dg = 0.0, dh = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      dg = test_worst(dg, test_rel_diff_sym(g_sum[i], g_all[i]));
+      dh = test_worst(dh, test_rel_diff_sym(h_sum[i], h_all[i]));
+    }
+    printf("ray shares of stride %lld: rays %lld (whole %lld), hits %lld (%lld), max rel diff "
+           "gamma %.3g heating %.3g\n", (long long)strides[k], (long long)rays,
+           (long long)st_all.rays, (long long)hits, (long long)st_all.hits, dg, dh);
+    EXPECT(rays == st_all.rays && hits == st_all.hits, "stride %lld: rays %lld hits %lld",
+           (long long)strides[k], (long long)rays, (long long)hits);
+    EXPECT(dg <= 1e-12 && dh <= 1e-12, "stride %lld: shares differ from the whole by %g, %g",
+           (long long)strides[k], dg, dh);
+  }
+  in.ray_first = 3;
+  in.ray_stride = 3;
+  ionf_error_clear();
+  EXPECT(sph_trace_cpu(&in, &out_share, NULL) == IONF_ERR_INTERNAL, "share 3 of 3 accepted");
+  ionf_error_clear();
+  free(g_all);
+  free(h_all);
+  free(g_sum);
+  free(h_sum);
+  photo_tables_free(&t);
+  trace_case_free(&c);
+}
+
 static void check_bad_input(void) {
   struct trace_case c;
   if (!trace_case_lattice(4, 0.1, 0, 1, &c)) {
@@ -354,6 +419,7 @@ int main(void) {
   check_hits_and_conservation(0.0);
   check_hits_and_conservation(0.3 * IONF_KPC_CM);
   check_profile();
+  check_ray_shares();
   check_bad_input();
   TEST_RETURN();
 }

@@ -193,6 +193,10 @@ int main(void) {
     compare("lattice, black body with heating", &c, in);
     in.tuning.hit_capacity = 5000;
     compare("lattice, black body, hit buffers of 5000", &c, in);
+    in.tuning.hit_capacity = 0;
+    in.ray_first = 1; /* a rank's share of every source's rays (3 ranks) */
+    in.ray_stride = 3;
+    compare("lattice, black body, ray share 1 of 3", &c, in);
     sph_trace_cuda_release();
     photo_tables_free(&t);
   }

@@ -37,6 +37,20 @@ struct nccl_sum_message {
 IONF_NODISCARD ionf_err nccl_sum_exchange(struct nccl_sum *ns, const struct nccl_sum_message *sends,
                                           int n_sends, const struct nccl_sum_message *recvs,
                                           int n_recvs, void *stream);
+/**
+ * comm_blocks_reduce_sum (mpi/comm_blocks.h) through the GPUs: `n` doubles of a host
+ * array (page-locked pays) summed over the ranks, rank r receiving its block's sum
+ * (comm_slab(n, r, ranks)) in place; the rest of host_buf is left as it was.  The
+ * array is staged in a device buffer of equal padded blocks, summed there by one
+ * ncclReduceScatter, and this rank's block copied back.  Collective.
+ */
+IONF_NODISCARD ionf_err nccl_sum_blocks_reduce(struct nccl_sum *ns, double *host_buf, int64_t n);
+/** comm_blocks_allgather through the GPUs: every rank's block of host_buf to every rank
+    (one ncclAllGather of the padded blocks).  Collective. */
+IONF_NODISCARD ionf_err nccl_sum_blocks_allgather(struct nccl_sum *ns, double *host_buf,
+                                                  int64_t n);
+/** Whether ns has the block calls (ncclReduceScatter, ncclAllGather; NULL: no). */
+int nccl_sum_has_blocks(const struct nccl_sum *ns);
 /** Whether ns can exchange point to point (NULL: no). */
 int nccl_sum_has_exchange(const struct nccl_sum *ns);
 void nccl_sum_destroy(struct nccl_sum *ns);

@@ -87,7 +87,8 @@ struct trace_state {
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
   struct dbuf dirs, table, src_pos, src_ndot, photo[4];
   struct dbuf absorbers, band[3];  /* with helium: per sorted slot; the band tables */
-  int64_t dirs_nside;
+  int64_t dirs_nside;            /* the directions on the device: nside and share */
+  int64_t dirs_first, dirs_stride;
   int table_ready;
   double h_max_cm;               /* of the resident particles */
   struct dbuf bad_x;             /* the first particle whose x_HII is outside [0, 1] */
@@ -312,6 +313,8 @@ static ionf_err upload_inputs(const struct sph_trace_input *in, const struct sph
     IONF_CALL(upload(&g->dirs, prep->dirs, (size_t)(3 * prep->n_rays) * sizeof(double),
                      "ray directions"));
     g->dirs_nside = prep->nside;
+    g->dirs_first = prep->ray_first;
+    g->dirs_stride = prep->ray_stride;
   }
   if (!g->table_ready) { /* the column table is the same for every pass */
     IONF_CALL(upload(&g->table, prep->column_table, sizeof prep->column_table,
@@ -402,6 +405,7 @@ static void scene_and_walk(const struct sph_trace_input *in, const struct sph_tr
   s->dirs = (const double *)g->dirs.p;
   s->src_pos = (const double *)g->src_pos.p;
   s->n_rays = prep->n_rays;
+  s->n_rays_source = prep->n_rays_source;
   s->r_max_cm = in->r_max_cm;
   s->reach = in->r_max_cm > 0.0 ? in->r_max_cm + g->h_max_cm : INFINITY;
   s->h_max_cm = g->h_max_cm;
@@ -529,7 +533,10 @@ extern "C" ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_
   struct sph_trace_prep prep;
   int64_t nside = 0;
   unsigned what = 0;
-  if (sph_rays_nside(in->n_rays, &nside) == IONF_OK && nside != g_trace.dirs_nside)
+  int64_t first = 0, stride = 1, share = 0;
+  if (sph_rays_nside(in->n_rays, &nside) == IONF_OK &&
+      sph_trace_ray_share(in, &first, &stride, &share) == IONF_OK &&
+      (nside != g_trace.dirs_nside || first != g_trace.dirs_first || stride != g_trace.dirs_stride))
     what |= SPH_PREP_DIRECTIONS; /* else the device copy stands (errors: prepare says) */
   IONF_CALL(sph_trace_prepare(in, out, what, &prep));
   struct sph_trace_stats pass;
@@ -543,7 +550,7 @@ extern "C" ionf_err sph_trace_cuda(const struct sph_trace_input *in, struct sph_
   }
   if (stats) {
     *stats = pass;
-    stats->rays = in->sources.count * in->n_rays;
+    stats->rays = in->sources.count * prep.n_rays;
     stats->seconds = omp_get_wtime() - t0;
   }
   return IONF_OK;

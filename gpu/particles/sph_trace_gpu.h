@@ -83,9 +83,10 @@ struct trace_scene {
   int32_t n_leaves;
   int32_t height;                /*!< tree height (stack depth) */
   struct bvh_box root_box;
-  const double *dirs;            /*!< n_rays x 3 */
+  const double *dirs;            /*!< n_rays x 3: the pass's share of the directions */
   const double *src_pos;         /*!< sources x 3 [cm] */
-  int64_t n_rays;                /*!< per source */
+  int64_t n_rays;                /*!< per source, in this pass (its share) */
+  int64_t n_rays_source;         /*!< every ray of a source: each carries Ndot / this */
   double r_max_cm;               /*!< <= 0: unlimited */
   double reach;                  /*!< r_max + h_max (INFINITY: unlimited) */
   double h_max_cm;

@@ -110,7 +110,7 @@ __global__ void walk_kernel(struct trace_scene s, struct trace_walk w, int64_t r
   int64_t i = a + k, r = r0 + i;
   struct sph_ray ray;
   trace_make_ray(s, r, &ray);
-  double ndot_ray = w.ndot[r / s.n_rays] / (double)s.n_rays;
+  double ndot_ray = w.ndot[r / s.n_rays] / (double)s.n_rays_source;
   int64_t base = offsets[a];
   struct sph_tau tau = {0.0, 0.0};
   for (int64_t j = offsets[i] - base; j < offsets[i + 1] - base; ++j) {
@@ -133,7 +133,7 @@ __global__ void walk_he_kernel(struct trace_scene s, struct trace_walk w, int64_
   int64_t i = a + k, r = r0 + i;
   struct sph_ray ray;
   trace_make_ray(s, r, &ray);
-  double ndot_ray = w.ndot[r / s.n_rays] / (double)s.n_rays;
+  double ndot_ray = w.ndot[r / s.n_rays] / (double)s.n_rays_source;
   int64_t base = offsets[a];
   struct sph_columns cols = {};
   for (int64_t j = offsets[i] - base; j < offsets[i + 1] - base; ++j) {

@@ -568,7 +568,7 @@ __global__ void __launch_bounds__(TRACE_THREADS, MIN_BLOCKS)
     if (!ray_extent(s, ray, &t_in, &t_out)) continue;
     struct sph_periodic_range range;
     int64_t n_images = trace_image_range(s, ray, &range);
-    double ndot_ray = w.ndot[(int64_t)r / s.n_rays] / (double)s.n_rays;
+    double ndot_ray = w.ndot[(int64_t)r / s.n_rays] / (double)s.n_rays_source;
     CARRY tau = {};
     float fa = __double2float_rd(t_in);
     /* after an overflowing last window, the next window ends at a finite fb: a

@@ -243,10 +243,14 @@ static int command_run_particles(ionf_engine *api, ionf_err rc, const char *rest
                     ? "on the GPU"
                     : "on the host (OpenMP)");
   if (comm_size() > 1)
-    ionf_message0("sources in blocks over %d ranks; rates summed by '%s' (%s)", comm_size(),
+    ionf_message0("%s over %d ranks; rates summed by '%s' (%s)",
+                  cfg->share_sources ? "sources in blocks" : "every source's rays shared", comm_size(),
                   e->reduction == REDUCTION_SCATTER ? "scatter" : "allreduce",
-                  e->reduction == REDUCTION_SCATTER ? "each rank's chemistry on its block of particles"
-                                                    : "every rank's chemistry on all particles");
+                  e->reduction != REDUCTION_SCATTER ? "every rank's chemistry on all particles"
+                  : e->particles->nccl ? "each rank's chemistry on its block of particles; the "
+                                         "blocks summed and gathered through NCCL on the GPUs"
+                                       : "each rank's chemistry on its block of particles; the "
+                                         "blocks summed and gathered by MPI on the host");
   ionf_message0("spectrum: %s; dt = %g Myr to t_end = %g Myr; outputs in %s/",
                 cfg->base.spectrum == SPECTRUM_GREY ? "grey" : "black body",
                 cfg->base.dt_s / IONF_MYR_S, cfg->base.t_end_s / IONF_MYR_S, cfg->base.output_dir);

@@ -431,6 +431,8 @@ static const char problems_iliev4_particles[] =
     "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n"
     "  wrap_rays: false         # rays end at the faces, as in the grid run (true: they wrap\n"
     "                           # across a periodic box; raytracing.R_max must then be a length)\n"
+    "  ranks_share: rays        # several ranks: each traces a share of every source's rays\n"
+    "                           # (sources: each traces a block of the sources)\n"
     "\n"
     "material:\n"
     "  temperature: 100         # initial gas temperature [K]\n"
@@ -615,6 +617,8 @@ static const char problems_eor_helium[] =
   "  output_grid: 0           # N > 0: also x_HII and T deposited on an N^3 grid (/Grid)\n" \
   "  wrap_rays: false         # rays end at the faces, as in the grid run (true: they wrap\n" \
   "                           # across a periodic box; raytracing.R_max must then be a length)\n" \
+  "  ranks_share: rays        # several ranks: each traces a share of every source's rays\n" \
+  "                           # (sources: each traces a block of the sources)\n" \
   "\n"
 /* iliev1/2_particles: Test 1's source, at the box's centre */
 #define PROBLEMS_PARTICLES_SOURCE \

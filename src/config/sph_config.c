@@ -296,7 +296,8 @@ static ionf_err read_particles(struct sph_ctx *c, const struct param_node *u,
                                struct param_node *eff, struct sph_config *cfg) {
   static const char *const keys[] = {"file",       "generate",        "unit_length",
                                      "unit_mass",  "hydrogen_mass_fraction",
-                                     "rays_per_source", "output_grid", "wrap_rays", "trace"};
+                                     "rays_per_source", "output_grid", "wrap_rays", "trace",
+                                     "ranks_share"};
   IONF_CHECK(u && u->kind == PARAM_MAPPING, IONF_ERR_CONFIG,
              "%s: particles: expected a mapping {file: PATH} or {generate: {...}}, got %s",
              c->name, kind_text(u));
@@ -357,6 +358,12 @@ static ionf_err read_particles(struct sph_ctx *c, const struct param_node *u,
   IONF_CALL(read_int(c, "particles.output_grid", n, 0, 1024, &cfg->output_grid));
   IONF_CALL(take(c, u, "wrap_rays", "true", eff, &n));
   IONF_CALL(read_bool(c, "particles.wrap_rays", n, &cfg->wrap_rays));
+  IONF_CALL(take(c, u, "ranks_share", "rays", eff, &n));
+  IONF_CHECK(n->kind == PARAM_SCALAR && (!strcmp(n->scalar, "rays") || !strcmp(n->scalar, "sources")),
+             IONF_ERR_CONFIG, "%s: particles.ranks_share = %s: must be rays (every rank traces a "
+             "share of every source's rays) or sources (each rank traces a block of the sources)",
+             c->name, n->kind == PARAM_SCALAR ? n->scalar : kind_text(n));
+  cfg->share_sources = !strcmp(n->scalar, "sources");
   const struct param_node *trace = params_get(u, "trace");
   if (trace && trace->kind != PARAM_NULL) {
     struct param_node *teff = params_new(PARAM_MAPPING, NULL);

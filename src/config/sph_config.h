@@ -25,6 +25,10 @@
  *                 image within raytracing.R_max, which must then be a length of at most
  *                 8 box sides; false: h and densities stay periodic, but the run treats
  *                 the box as open (rays end at its faces; R_max may be 0)],
+ *               ranks_share rays|sources [rays: on several ranks every rank traces every
+ *                 source, rays k = rank, rank + ranks, ... of its HEALPix set (the ranks'
+ *                 work alike whatever the sources' surroundings); sources: each rank
+ *                 traces a block of the sources, all their rays],
  *               trace [optional: the GPU tracer's tuning, for tests and measurements (the
  *                 defaults are the measured best, benchmarks/RESULTS.md; the CPU tracer
  *                 ignores it; particles/sph_trace.h): schedule warp|thread [warp: one warp
@@ -45,9 +49,11 @@
  *   DIR/checkpoint.h5, io/sph_checkpoint.h), but no c2ray_binary or dTb (xdmf is
  *   ignored); raytracing: as for grids, but R_max a length ('3 kpc') or 0 (a particle run
  *   has no cells: '10 cells' and bare numbers are refused), no method (the SPH ray
- *   tracer only) or source_batch_size; mpi.reduction auto or scatter (every rank holds
- *   every particle; the rates summed onto blocks of particles, each rank's chemistry on
- *   its block) or allreduce (every rank's chemistry on all particles), not nccl or reduce;
+ *   tracer only) or source_batch_size; mpi.reduction auto, nccl or scatter (every rank
+ *   holds every particle; the rates summed onto blocks of particles, each rank's chemistry
+ *   on its block; the sums and gathers through NCCL on the GPUs with the CUDA tracer
+ *   (auto, nccl), else by MPI on the host (scatter, auto on CPUs)) or allreduce (every
+ *   rank's chemistry on all particles), not reduce;
  *   debug: as for grids (test hooks; fail_load_rank does not apply).  grid:, cosmology:, sequence:, synthetic:, montecarlo:, material.n_H and
  *   material.clumps do not apply: each is refused by its key (sph_config_shared.c).
  *
@@ -90,6 +96,7 @@ struct sph_config {
   int64_t rays_per_source;      /*!< 0: automatic */
   int64_t output_grid;          /*!< 0: none */
   int wrap_rays;                /*!< a periodic set's rays wrap (1), or the box counts as open */
+  int share_sources;            /*!< particles.ranks_share: sources (1) or rays (0) */
   double r_max_cm;              /*!< rays stop here; 0: unlimited */
   struct sph_trace_tuning trace; /*!< particles.trace: the GPU tracer's knobs (0: defaults) */
   /* sources */

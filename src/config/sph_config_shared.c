@@ -203,11 +203,12 @@ ionf_err sph_config_read_shared(struct sph_ctx *c, const struct param_node *root
   IONF_CALL(rc);
   c->name = c->config_name;
   IONF_CHECK(cfg->base.reduction == REDUCTION_AUTO || cfg->base.reduction == REDUCTION_SCATTER ||
-                 cfg->base.reduction == REDUCTION_ALLREDUCE,
+                 cfg->base.reduction == REDUCTION_NCCL || cfg->base.reduction == REDUCTION_ALLREDUCE,
              IONF_ERR_CONFIG,
-             "%s: mpi.reduction: particle runs sum the rates on the host, by blocks of particles "
-             "with the chemistry split among the ranks (auto, scatter) or with an all-reduce and "
-             "every rank's chemistry over all particles (allreduce)",
+             "%s: mpi.reduction: particle runs sum the rates by blocks of particles with the "
+             "chemistry split among the ranks (auto: through NCCL on the GPUs when the tracer "
+             "runs there, else MPI on the host; nccl: through NCCL; scatter: MPI on the host) or "
+             "with an all-reduce and every rank's chemistry over all particles (allreduce)",
              sph_config_where(c, sph_config_given(root, "mpi", "reduction")));
   return IONF_OK;
 }

@@ -34,7 +34,8 @@ ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on) {
   /* the way ranks sum the rates, as measured best (benchmarks/RESULTS.md) where asked for
      'auto'; particle fields live on the host: their chemistry split by blocks of particles */
   e->reduction = cfg->reduction;
-  if (e->reduction == REDUCTION_AUTO)
+  if (e->reduction == REDUCTION_AUTO ||
+      (e->kind == ENGINE_PARTICLES && e->reduction == REDUCTION_NCCL)) /* (NCCL: the split's sums) */
     e->reduction = e->kind == ENGINE_PARTICLES || !on_gpu ? REDUCTION_SCATTER
                    : e->backend->ops.sum_rates            ? REDUCTION_NCCL
                                                           : REDUCTION_ALLREDUCE;

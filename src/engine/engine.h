@@ -48,6 +48,7 @@ enum engine_kind { ENGINE_GRID, ENGINE_PARTICLES };
 
 struct domain_ops;
 struct engine_particles;
+struct nccl_sum;
 
 struct engine {
   /* ---- every run ---- */
@@ -128,6 +129,8 @@ struct engine_particles {
   const char *tracer_name;       /*!< "cpu", "cuda" or "injected" */
   sph_trace_fn pass;             /*!< a test's pass function; NULL: the tracer's own */
   char identity[17];             /*!< the particle set's (io/sph_checkpoint.h); "" until needed */
+  struct nccl_sum *nccl;         /*!< the split's block sums through the GPUs (NCCL), or NULL:
+                                      through the host (MPI); particle_reduce.c */
 };
 
 /** Per-step outcome. */

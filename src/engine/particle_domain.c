@@ -27,6 +27,7 @@
 #include "cosmo/cosmology.h"
 #include "engine/domain.h"
 #include "engine/particle_output.h"
+#include "engine/particle_reduce.h"
 #include "io/io_density.h"
 #include "io/io_particles.h"
 #include "mpi/comm.h"
@@ -303,6 +304,10 @@ static ionf_err particle_make_compute(struct engine *e) {
                                .r_max_cm = ep->cfg->r_max_cm,
                                .tuning = ep->cfg->trace,
                                .n_species = 1};
+  if (!ep->cfg->share_sources) { /* every source's rays shared among the ranks */
+    s.ray_first = comm_rank();
+    s.ray_stride = comm_size();
+  }
   if (e->fields.n_species > 1) { /* helium: the band tables */
     s.n_species = e->fields.n_species;
     s.abundance_he = e->fields.abundance_he;
@@ -313,16 +318,22 @@ static ionf_err particle_make_compute(struct engine *e) {
   struct tracer *t = NULL;
   IONF_CALL(sph_tracer_create(&s, fn, ep->tracer_name, &t));
   e->tracers[e->n_tracers++] = t;
+  IONF_CALL(particle_reduce_setup(e, tracer_on_gpu(e)));
 #if IONF_HAVE_CUDA
   if (tracer_on_gpu(e)) return chem_solver_create_cuda(0, NULL, &e->chem_solver);
 #endif
   return chem_solver_create_cpu(&e->chem_solver);
 }
 
-/* Contiguous blocks of equal count: each source's rays cross the whole set, so
-   sources cost alike. */
+/* particles.ranks_share rays: every rank traces every source, a share of its rays (the
+   tracer's ray_first, ray_stride: rank, ranks), so the ranks' work is alike wherever the
+   sources sit; sources: contiguous blocks of equal count, all rays of each (sources in
+   dense or sparse surroundings cost differently: benchmarks/RESULTS.md). */
 static ionf_err particle_share_sources(struct engine *e) {
-  comm_slab(e->sources.n, comm_rank(), comm_size(), &e->first_source, &e->source_count);
+  if (e->particles->cfg->share_sources)
+    comm_slab(e->sources.n, comm_rank(), comm_size(), &e->first_source, &e->source_count);
+  else
+    e->first_source = 0, e->source_count = e->sources.n;
   e->source_imbalance = 1.0;
   return IONF_OK;
 }
@@ -342,6 +353,7 @@ static void particle_step_means(const struct engine *e, const struct chem_pass_r
 static void particle_destroy(struct engine *e) {
   struct engine_particles *ep = e->particles;
   if (!ep) return;
+  particle_reduce_destroy(e);
 #if IONF_HAVE_CUDA
   if (ep->tracer_name && !strcmp(ep->tracer_name, "cuda")) sph_trace_cuda_release();
 #endif

@@ -22,6 +22,16 @@ IONF_NODISCARD ionf_err particle_reduce_update(struct engine *e, double dt_s,
                                                struct chem_pass_result *cr);
 /** At a step's end: every block's x_end (and T_end) to every rank.  Collective. */
 IONF_NODISCARD ionf_err particle_reduce_share_end(struct engine *e);
+/**
+ * After the reduction is chosen: on several ranks in the split (e->reduction scatter)
+ * with the CUDA tracer on every rank and mpi.reduction auto or nccl, an NCCL
+ * communicator for the block sums through the GPUs (e->particles->nccl; NULL, with a
+ * warning where nccl was asked for, when it cannot be made: then MPI on the host).
+ * Collective.
+ */
+IONF_NODISCARD ionf_err particle_reduce_setup(struct engine *e, int tracer_on_gpu);
+/** Frees what particle_reduce_setup made. */
+void particle_reduce_destroy(struct engine *e);
 /** Gamma of every block to every rank (after a step each rank holds its own block's sum
     only): before the host fields are read.  Collective. */
 IONF_NODISCARD ionf_err particle_reduce_complete_rates(struct engine *e);

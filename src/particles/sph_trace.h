@@ -89,6 +89,12 @@ struct sph_trace_input {
   int heating;                          /*!< also fill heating_erg_per_s */
   struct sph_sources sources;           /*!< this rank's sources */
   int64_t n_rays;                       /*!< rays per source: 12 * nside^2 (HEALPix) */
+  /* a share of every source's rays (ranks sharing the rays): this pass traces rays
+     k = ray_first + j * ray_stride, j = 0, 1, ... below n_rays, of every source, each
+     carrying Ndot / n_rays, so the shares of ray_stride passes (ray_first 0 .. stride - 1)
+     sum to the whole pass; ray_stride 0 or 1: every ray */
+  int64_t ray_first;                    /*!< 0 <= ray_first < max(ray_stride, 1) */
+  int64_t ray_stride;
   double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets only) */
   struct sph_trace_tuning tuning;       /*!< the CUDA pass's knobs (zero: the defaults) */
   /* hydrogen and helium (n_species 3): each ray carries the columns of HI, HeI and HeII
@@ -163,6 +169,7 @@ struct sph_tracer_setup {
   const struct bvh *tree;               /*!< built over particles */
   struct photo_table_view tables;       /*!< host tables (the CUDA pass copies them) */
   int64_t n_rays;                       /*!< rays per source */
+  int64_t ray_first, ray_stride;        /*!< this rank's share of them (sph_trace_input) */
   double r_max_cm;                      /*!< rays stop here; <= 0: unlimited (open sets) */
   struct sph_trace_tuning tuning;       /*!< the CUDA pass's knobs (zero: the defaults) */
   int n_species;                        /*!< 1, or 3 with helium */

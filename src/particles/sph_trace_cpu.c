@@ -242,7 +242,7 @@ static int trace_all_rays(const struct sph_trace_input *in, const struct sph_tra
       }
       total_hits += b.n;
       hits_sort(b.h, b.tmp, b.n);
-      double ndot_ray = in->sources.ndot_per_s[src] / (double)prep->n_rays;
+      double ndot_ray = in->sources.ndot_per_s[src] / (double)prep->n_rays_source;
       if (helium)
         walk_helium(&in->bands, prep, &b, ndot_ray, heating, gamma, heat);
       else

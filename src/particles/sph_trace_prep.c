@@ -140,6 +140,27 @@ double sph_trace_h_max(const struct particle_set *p) {
   return h_max;
 }
 
+ionf_err sph_trace_ray_share(const struct sph_trace_input *in, int64_t *first, int64_t *stride,
+                             int64_t *count) {
+  *stride = in->ray_stride > 1 ? in->ray_stride : 1;
+  *first = in->ray_first;
+  IONF_CHECK(*first >= 0 && *first < *stride, IONF_ERR_INTERNAL,
+             "sph_trace: ray share %lld of %lld (0 <= first < stride)", (long long)*first,
+             (long long)*stride);
+  *count = in->n_rays > *first ? (in->n_rays - *first + *stride - 1) / *stride : 0;
+  return IONF_OK;
+}
+
+/* The share's directions: rays first, first + stride, ... of the source's HEALPix set. */
+static ionf_err share_directions(struct sph_trace_prep *prep) {
+  IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
+  if (prep->ray_stride == 1) return IONF_OK;
+  for (int64_t j = 0; j < prep->n_rays; ++j) /* in place: j <= first + j * stride */
+    for (int a = 0; a < 3; ++a)
+      prep->dirs[3 * j + a] = prep->dirs[3 * (prep->ray_first + j * prep->ray_stride) + a];
+  return IONF_OK;
+}
+
 ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_trace_output *out,
                            unsigned what, struct sph_trace_prep *prep) {
   memset(prep, 0, sizeof *prep);
@@ -147,10 +168,11 @@ ionf_err sph_trace_prepare(const struct sph_trace_input *in, const struct sph_tr
   prep->periodic = in->particles->periodic;
   for (int a = 0; a < 3; ++a) prep->box_cm[a] = in->particles->box_size_cm[a];
   IONF_CALL(sph_rays_nside(in->n_rays, &prep->nside));
-  prep->n_rays = in->n_rays;
+  IONF_CALL(sph_trace_ray_share(in, &prep->ray_first, &prep->ray_stride, &prep->n_rays));
+  prep->n_rays_source = in->n_rays;
   prep->n_particles = in->particles->count;
   IONF_CALL(sph_kernel_table_copy(prep->column_table));
-  if (what & SPH_PREP_DIRECTIONS) IONF_CALL(sph_rays_directions(prep->nside, &prep->dirs));
+  if (what & SPH_PREP_DIRECTIONS) IONF_CALL(share_directions(prep));
   const struct particle_set *p = in->particles;
   const int helium = sph_trace_species(in) == 3;
   if (what & SPH_PREP_SCANS) {

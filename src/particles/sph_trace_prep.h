@@ -20,9 +20,12 @@ extern "C" {
 
 struct sph_trace_prep {
   int64_t nside;
-  int64_t n_rays;            /*!< per source */
+  int64_t n_rays;            /*!< this pass's rays per source (its share: sph_trace_input) */
+  int64_t n_rays_source;     /*!< every ray of a source (in->n_rays): each carries Ndot / it */
+  int64_t ray_first, ray_stride; /*!< the share (stride >= 1) */
   int64_t n_particles;
-  double *dirs;              /*!< n_rays x 3 unit vectors (HEALPix NESTED); SPH_PREP_DIRECTIONS */
+  double *dirs;              /*!< n_rays x 3 unit vectors: the share's HEALPix NESTED directions,
+                                  in order; SPH_PREP_DIRECTIONS */
   double column_table[SPH_COLUMN_INTERVALS + 1];
   double *xyzh;              /*!< per sorted slot: x, y, z, h [cm]; SPH_PREP_PARTICLES */
   double *n_hi;              /*!< per sorted slot: neutral hydrogen atoms N_H (1 - x); idem
@@ -55,6 +58,11 @@ IONF_NODISCARD ionf_err sph_trace_bad_x_ion(int64_t k, int64_t stride, double x)
 static inline int sph_trace_species(const struct sph_trace_input *in) {
   return in->n_species == 3 ? 3 : 1;
 }
+
+/** The pass's share of every source's rays (sph_trace_input: ray_first, ray_stride):
+    *first, *stride (>= 1) and *count, the rays per source it traces. */
+IONF_NODISCARD ionf_err sph_trace_ray_share(const struct sph_trace_input *in, int64_t *first,
+                                            int64_t *stride, int64_t *count);
 
 /** The largest smoothing length of the set [cm] (0 for none). */
 double sph_trace_h_max(const struct particle_set *p);

@@ -50,6 +50,8 @@ static ionf_err sph_trace(struct tracer *t, const struct tracer_fields *f, struc
   in.sources.pos_cm = list->pos_cm + 3 * t->sources.first;
   in.sources.ndot_per_s = list->ndot_per_s + t->sources.first;
   in.n_rays = st->s.n_rays;
+  in.ray_first = st->s.ray_first;
+  in.ray_stride = st->s.ray_stride;
   in.r_max_cm = st->s.r_max_cm;
   in.tuning = st->s.tuning;
   if (ns > 1) {
