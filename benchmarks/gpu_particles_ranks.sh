@@ -12,7 +12,9 @@
 # .devlibs as benchmarks/pack_gpu.sh makes them (or .devpack.tar.xz, unpacked here).
 # Nothing is built.  From the repository root:
 #   bash benchmarks/gpu_particles_ranks.sh [BUILD_DIR]      (default .devbuild)
-# Environment: N (particles per side, default 96: 8.8e5 particles), T_END (default
+# Environment: PROBLEM (iliev4, the default, or iliev1: `ionfront example iliev1_particles`,
+# one source in uniform gas: give T_END in its steps of 10 Myr, e.g. '50 Myr'),
+# N (particles per side, default 96: 8.8e5 particles), T_END (default
 # '0.15 Myr': 15 steps of 0.01 Myr, about 10-30 s on one H200), COUNTS (default "1 2 4"),
 # MODES (default "auto scatter auto:sources scatter:sources allreduce": mpi.reduction, and
 # after a colon particles.ranks_share (default rays); one rank runs auto only; OLD:
@@ -35,6 +37,7 @@ n="${N:-96}"
 t_end="${T_END:-0.15 Myr}"
 counts="${COUNTS:-1 2 4}"
 modes="${MODES:-auto scatter auto:sources scatter:sources allreduce}"
+problem="${PROBLEM:-iliev4}"
 threads="${THREADS:-8}"
 backend="${BACKEND:-cuda}"
 out="${OUT:-/tmp/out}"
@@ -59,8 +62,13 @@ for p in $counts; do [ "$p" -gt "$max" ] && max=$p; done
 [ "$gpus" -ge "$max" ] || echo "WARNING: $gpus GPU(s) for up to $max ranks: ranks will share GPUs"
 work=/tmp/gpu_particles_ranks
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-"$ionfront" example iliev4_particles > p.yaml
-"$ionfront" generate iliev4 --N "$n" --out ic > gen.log 2>&1 || { tail -3 gen.log; echo "FAIL: generate iliev4"; exit 1; }
+"$ionfront" example "${problem}_particles" > p.yaml
+if [ "$problem" = iliev4 ]; then
+  "$ionfront" generate iliev4 --N "$n" --out ic > gen.log 2>&1 || { tail -3 gen.log; echo "FAIL: generate iliev4"; exit 1; }
+  inputs=(--set particles.generate.file=ic/density.h5 --set sources.file=ic/sources.txt)
+else
+  inputs=()
+fi
 
 # run P MODE: one run; its log in run_P_MODE.log (':' as '_'), its outputs in run_P_MODE/;
 # MODE: REDUCTION[:SHARE], or old:REDUCTION:SHARE (OLD_IONFRONT, no ranks_share key)
@@ -68,17 +76,19 @@ run() {
   local p="$1" mode="$2" name="run_$1_${2//:/_}"
   local t0 t1 bin="$ionfront" red="${mode%%:*}" share=rays sets=()
   case "$mode" in *:*) share="${mode##*:}" ;; esac
+  local yaml=p.yaml
   if [ "$red" = old ]; then
     bin="${OLD_IONFRONT:?old: needs OLD_IONFRONT}"
     red=$(echo "$mode" | cut -d: -f2)
+    grep -v "ranks_share\|a block of the sources" p.yaml > p_old.yaml # (a key it lacks)
+    yaml=p_old.yaml
   else
     sets=(--set "particles.ranks_share=$share")
   fi
   t0=$(date +%s.%N)
   mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$p" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE \
-    -x OMP_NUM_THREADS="$threads" "$bin" run p.yaml --backend "$backend" --quiet \
-    --set particles.generate.count_1d="$n" --set particles.generate.file=ic/density.h5 \
-    --set sources.file=ic/sources.txt --set "time.t_end=$t_end" --set "time.outputs=[$t_end]" \
+    -x OMP_NUM_THREADS="$threads" "$bin" run "$yaml" --backend "$backend" --quiet \
+    --set particles.generate.count_1d="$n" "${inputs[@]}" --set "time.t_end=$t_end" --set "time.outputs=[$t_end]" \
     --set "mpi.reduction=$red" "${sets[@]}" --output "$name" > "$name.log" 2>&1
   local rc=$?
   t1=$(date +%s.%N)
@@ -117,7 +127,7 @@ done
 
 table="$out/particles_ranks.txt"
 {
-  echo "# iliev4_particles, $n^3 particles, 16 sources, t_end $t_end, backend $backend, one rank per GPU, $threads OpenMP threads per rank"
+  echo "# ${problem}_particles, $n^3 particles, $(grep -m1 -o '[0-9]* source(s)' run_1_auto.log), t_end $t_end, backend $backend, one rank per GPU, $threads OpenMP threads per rank"
   [ "$gpus" -gt 0 ] && echo "# $gpus x $(head -1 "$out/gpu.txt")" || echo "# no GPU visible"
   printf "%-5s  %-16s  %7s  %7s  %11s  %8s  %6s  %7s  %10s  %8s  %s\n" ranks reduction:share "wall s" "trace s" \
     "chemistry s" "reduce s" "I/O s" "total s" iterations speed-up "x_HII vs 1 rank"
