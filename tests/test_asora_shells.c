@@ -6,7 +6,9 @@
  *        source; the CPU sweep visits each cell of its domain exactly once
  *        (non-periodic, periodic odd/even, with and without a photon radius),
  *        and its fast line order gives bit for bit the rates and columns of
- *        the shell order.
+ *        the shell order; cube shells (the GPU's order) hold each cell once with
+ *        its upstream neighbours one shell down, and their rows inside the photon
+ *        sphere hold exactly the cells traced.
  */
 #include <omp.h>
 #include <stdlib.h>
@@ -223,10 +225,57 @@ static void check_cube_shells(void) {
       }
 }
 
+/* The rows of a cube shell inside the photon sphere (asora_cube_shell_row, the GPU's
+   lanes): exactly the shell's cells with r^2 <= r2_max, each once, for domains clipped
+   by walls, periodic windows and photon radii (R = 0: every cell). */
+static void check_cube_shell_rows(int n, int si, int sj, int sk, int periodic, double r_max) {
+  const int src[3] = {si, sj, sk};
+  struct grid_box whole = grid_box_whole(n);
+  struct asora_domain dom;
+  asora_domain_make(src, n, periodic, &whole, r_max, &dom);
+  int side = 2 * n + 1; /* offsets -n .. n */
+  unsigned char *want = calloc((size_t)side * side * side, 1);
+  long long cells = 0, rows_cells = 0;
+  for (int h = 0; h <= asora_domain_h_max(&dom); ++h) {
+    struct asora_cube_shell cs;
+    asora_cube_shell_make(&dom, h, &cs);
+    for (long long t = 0; t < cs.start[6]; ++t) {
+      int d[3];
+      asora_cube_shell_cell(&cs, t, &d[0], &d[1], &d[2]);
+      double r2 = (double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2];
+      if (r2 > dom.r2_max_cells) continue;
+      want[((size_t)(d[0] + n) * side + (size_t)(d[1] + n)) * side + (size_t)(d[2] + n)] = 1;
+      ++cells;
+    }
+    EXPECT(cs.row_start[6] <= 6 * (2 * h + 1), "shell %d: %d rows", h, cs.row_start[6]);
+    for (int r = 0; r < cs.row_start[6]; ++r) {
+      int f, u, v0;
+      int count = asora_cube_shell_row(&cs, r, dom.r2_max_cells, &f, &u, &v0);
+      for (int v = v0; v < v0 + count; ++v) {
+        int d[3];
+        asora_cube_shell_row_cell(&cs, f, u, v, &d[0], &d[1], &d[2]);
+        size_t at = ((size_t)(d[0] + n) * side + (size_t)(d[1] + n)) * side + (size_t)(d[2] + n);
+        EXPECT(want[at] == 1, "n %d, R %g, shell %d, row %d: (%d,%d,%d) %s", n, r_max, h, r,
+               d[0], d[1], d[2], want[at] == 2 ? "twice" : "not a traced cell of the shell");
+        want[at] = 2;
+        ++rows_cells;
+      }
+    }
+  }
+  EXPECT(rows_cells == cells, "n %d, R %g: the rows hold %lld cells, the shells trace %lld", n,
+         r_max, rows_cells, cells);
+  free(want);
+}
+
 int main(void) {
   check_shell_mapping();
   check_stencils();
   check_cube_shells();
+  check_cube_shell_rows(14, 3, 0, 9, 0, 0.0);    /* no radius: every cell */
+  check_cube_shell_rows(32, 2, 16, 30, 0, 6.5);  /* a radius near the walls */
+  check_cube_shell_rows(40, 20, 20, 20, 1, 15.0); /* periodic, a whole sphere */
+  check_cube_shell_rows(31, 0, 15, 30, 1, 17.3);  /* periodic, odd N, the sphere cut by the window */
+  check_cube_shell_rows(64, 5, 60, 31, 0, 30.0);  /* the benchmark's radius */
   for (int threads = 1; threads <= 2; ++threads) {
     check_sweep(20, 0, 0, 0, 0, 0.0, threads);     /* corner source, whole box */
     check_sweep(17, 3, 16, 8, 0, 0.0, threads);    /* off-centre, odd N */

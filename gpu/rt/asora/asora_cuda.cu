@@ -7,7 +7,8 @@
  *  - asora_trace_kernel: one block per source of a batch; the source's cells
  *    in cube shells h = 0, 1, ..., a block barrier between shells (every
  *    upstream neighbour of shell h is in shell h - 1); Gamma by double-precision
- *    atomicAdd.  Each block has a column buffer over its source's traced domain
+ *    atomicAdd.  With a photon radius only the shell's cells inside it get lanes
+ *    (its rows clipped to the sphere, asora_cube_shell_row).  Each block has a column buffer over its source's traced domain
  *    (box clipped to R_max): memory follows the work.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
@@ -15,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 
 extern "C" {
 #include "gpu/core/cuda_util.h"
@@ -28,6 +30,9 @@ extern "C" {
 #include <string.h>
 
 #define TRACE_THREADS 256
+/* rows of a cube shell a block lays out in shared memory (6 (2h + 1) for shell h: up to
+   R = 42 cells); shells with more rows, or no photon radius, go face by face */
+#define TRACE_ROWS_MAX 512
 
 struct trace_kernel_args {
   const double *n_h_cm3;
@@ -87,6 +92,34 @@ __device__ static void add_cell(const struct trace_kernel_args *a, const struct 
   }
 }
 
+/*
+ * A shell's rows inside the photon sphere laid out for the block (asora_cube_shell_row):
+ * each thread sizes ROWS_MAX / THREADS rows, a block scan gives each row's first lane.
+ * Returns the shell's cells inside the sphere (the lanes the block runs).
+ */
+template <int THREADS>
+__device__ static int shell_rows(const struct asora_cube_shell &cs, double r2_max, int *first,
+                                 int *v_first) {
+  constexpr int ITEMS = (TRACE_ROWS_MAX + THREADS - 1) / THREADS;
+  typedef cub::BlockScan<int, THREADS> scan_t;
+  __shared__ typename scan_t::TempStorage tmp;
+  int count[ITEMS], vf[ITEMS];
+  for (int i = 0; i < ITEMS; ++i) {
+    int r = (int)threadIdx.x * ITEMS + i, f, u;
+    count[i] = r < cs.row_start[6] ? asora_cube_shell_row(&cs, r, r2_max, &f, &u, &vf[i]) : 0;
+  }
+  int total;
+  scan_t(tmp).ExclusiveSum(count, count, total);
+  for (int i = 0; i < ITEMS; ++i) {
+    int r = (int)threadIdx.x * ITEMS + i;
+    if (r < cs.row_start[6]) {
+      first[r] = count[i];
+      v_first[r] = vf[i];
+    }
+  }
+  return total;
+}
+
 template <int THREADS, int MIN_BLOCKS, int NS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_trace_kernel(struct trace_kernel_args a) {
@@ -98,15 +131,39 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   int h_max = asora_domain_h_max(&v.dom);
   unsigned long long visited = 0;
   __shared__ struct asora_cube_shell cs; /* one copy per block, not 200 B per thread */
+  __shared__ int row_first[TRACE_ROWS_MAX], row_v_first[TRACE_ROWS_MAX];
+  const int clip = a.r_max_cells > 0.0;
   for (int h = 0; h <= h_max; ++h) {
     if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
     __syncthreads();
-    for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
-      int di, dj, dk;
-      asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-      add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
+    const int rows = cs.row_start[6];
+    if (clip && rows <= TRACE_ROWS_MAX) {
+      /* only the cells inside the photon sphere get lanes: the same cells as below (those
+         beyond it return at once there), in half the warps at R = 30 */
+      int lanes = shell_rows<THREADS>(cs, v.dom.r2_max_cells, row_first, row_v_first);
+      __syncthreads();
+      for (int t = threadIdx.x; t < lanes; t += blockDim.x) {
+        int lo = 0, hi = rows - 1; /* the last row starting at or before t */
+        while (lo < hi) {
+          int mid = (lo + hi + 1) >> 1;
+          if (row_first[mid] <= t) lo = mid;
+          else hi = mid - 1;
+        }
+        int f = 0;
+        while (f < 5 && lo >= cs.row_start[f + 1]) ++f;
+        int di, dj, dk;
+        asora_cube_shell_row_cell(&cs, f, cs.u_lo[f] + (lo - cs.row_start[f]),
+                                  row_v_first[lo] + (t - row_first[lo]), &di, &dj, &dk);
+        add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
+      }
+    } else {
+      for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
+        int di, dj, dk;
+        asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
+        add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
+      }
     }
-    __syncthreads(); /* shell h is complete (and cs free) before shell h + 1 */
+    __syncthreads(); /* shell h is complete (and cs, the rows free) before shell h + 1 */
   }
   typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;

@@ -294,12 +294,15 @@ struct asora_cube_shell {
   int axis[6], value[6];  /*!< the face's fixed axis and its offset (+-h) */
   int u_axis[6], v_axis[6];
   int u_lo[6], v_lo[6], v_len[6];
+  int row_start[7];       /*!< the faces' rows (one per u, v running along): first row of
+                               each face; row_start[6] = rows in the shell */
 };
 
 IONF_HD IONF_INLINE void asora_cube_shell_make(const struct asora_domain *dom, int h,
                                                struct asora_cube_shell *cs) {
   cs->h = h;
   long long total = 0;
+  int rows = 0;
   for (int f = 0; f < 6; ++f) {
     int axis = f / 2, value = (f % 2 == 0) ? h : -h;
     int ua = axis == 0 ? 1 : 0, va = axis == 2 ? 1 : 2;
@@ -322,9 +325,12 @@ IONF_HD IONF_INLINE void asora_cube_shell_make(const struct asora_domain *dom, i
     cs->u_lo[f] = u_lo;
     cs->v_lo[f] = v_lo;
     cs->v_len[f] = v_hi >= v_lo ? v_hi - v_lo + 1 : 1;
+    cs->row_start[f] = rows;
+    rows += count > 0 ? u_hi - u_lo + 1 : 0;
     total += count;
   }
   cs->start[6] = total;
+  cs->row_start[6] = rows;
 }
 
 /** Offset of the t-th cell (0 <= t < start[6]) of a cube shell. */
@@ -337,6 +343,49 @@ IONF_HD IONF_INLINE void asora_cube_shell_cell(const struct asora_cube_shell *cs
   d[cs->axis[f]] = cs->value[f];
   d[cs->u_axis[f]] = cs->u_lo[f] + (int)(local / cs->v_len[f]);
   d[cs->v_axis[f]] = cs->v_lo[f] + (int)(local % cs->v_len[f]);
+  *di = d[0];
+  *dj = d[1];
+  *dk = d[2];
+}
+
+/**
+ * A cube shell's cells inside the photon sphere, row by row (the GPU gives its lanes
+ * only these: beyond h = R / sqrt(3) the cube shell's corners lie outside the sphere,
+ * and at R = 30 half of the cube's cells do).  Row r (0 <= r < cs->row_start[6]) is
+ * face f's row at u = u_lo[f] + r - row_start[f]; its cells with
+ * h^2 + u^2 + v^2 <= r2_max_cells (exact: integers in doubles) are v = *v_first ..
+ * *v_first + count - 1, the count returned (0: none).  Together the rows hold exactly
+ * the cells of asora_cube_shell_cell that asora_cell_step traces (tests/test_asora_shells.c).
+ */
+IONF_HD IONF_INLINE int asora_cube_shell_row(const struct asora_cube_shell *cs, int r,
+                                             double r2_max_cells, int *face, int *u,
+                                             int *v_first) {
+  int f = 0;
+  while (f < 5 && r >= cs->row_start[f + 1]) ++f;
+  *face = f;
+  *u = cs->u_lo[f] + (r - cs->row_start[f]);
+  int v_lo = cs->v_lo[f], v_hi = v_lo + cs->v_len[f] - 1;
+  *v_first = v_lo;
+  double w2 = r2_max_cells - (double)cs->h * cs->h - (double)*u * *u; /* v^2 <= w2 */
+  if (!(w2 >= 0.0)) return 0;
+  if (w2 < (double)v_lo * v_lo || w2 < (double)v_hi * v_hi) { /* the sphere cuts the row */
+    int w = (int)sqrt(w2); /* w2 < v^2 < 2^31 here; then the exact integer root */
+    while ((double)(w + 1) * (w + 1) <= w2) ++w;
+    while (w > 0 && (double)w * w > w2) --w;
+    if (v_lo < -w) v_lo = -w;
+    if (v_hi > w) v_hi = w;
+  }
+  *v_first = v_lo;
+  return v_hi >= v_lo ? v_hi - v_lo + 1 : 0;
+}
+
+/** The offset of cell v of face f's row at u (asora_cube_shell_row). */
+IONF_HD IONF_INLINE void asora_cube_shell_row_cell(const struct asora_cube_shell *cs, int f, int u,
+                                                   int v, int *di, int *dj, int *dk) {
+  int d[3];
+  d[cs->axis[f]] = cs->value[f];
+  d[cs->u_axis[f]] = u;
+  d[cs->v_axis[f]] = v;
   *di = d[0];
   *dj = d[1];
   *dk = d[2];
