@@ -227,21 +227,34 @@ static void check_cube_shells(void) {
 
 /* The rows of a cube shell inside the photon sphere (asora_cube_shell_row, the GPU's
    lanes): exactly the shell's cells with r^2 <= r2_max, each once, for domains clipped
-   by walls, periodic windows and photon radii (R = 0: every cell). */
-static void check_cube_shell_rows(int n, int si, int sj, int sk, int periodic, double r_max) {
+   by walls, periodic windows and photon radii (R = 0: every cell); and the shell layout
+   of the columns (struct asora_columns): asora_cube_shell_index inverts the shell's
+   order, and every shell fits asora_domain_shell_cells. */
+static void check_cube_shell_rows_in(int n, int si, int sj, int sk, int periodic, double r_max,
+                                     int slab_lo, int slab_extent) {
   const int src[3] = {si, sj, sk};
-  struct grid_box whole = grid_box_whole(n);
+  struct grid_box box = grid_box_whole(n);
+  if (slab_extent > 0) { /* a rank's slab (with its halo) along x */
+    box.lo[0] = slab_lo;
+    box.extent[0] = slab_extent;
+  }
   struct asora_domain dom;
-  asora_domain_make(src, n, periodic, &whole, r_max, &dom);
+  asora_domain_make(src, n, periodic, &box, r_max, &dom);
   int side = 2 * n + 1; /* offsets -n .. n */
   unsigned char *want = calloc((size_t)side * side * side, 1);
   long long cells = 0, rows_cells = 0;
   for (int h = 0; h <= asora_domain_h_max(&dom); ++h) {
     struct asora_cube_shell cs;
     asora_cube_shell_make(&dom, h, &cs);
+    EXPECT(cs.start[6] <= asora_domain_shell_cells(&dom), "n %d, R %g, shell %d: %lld cells, "
+           "more than the shell buffer's %lld", n, r_max, h, cs.start[6],
+           asora_domain_shell_cells(&dom));
     for (long long t = 0; t < cs.start[6]; ++t) {
       int d[3];
       asora_cube_shell_cell(&cs, t, &d[0], &d[1], &d[2]);
+      long long back = asora_cube_shell_index(&cs, d[0], d[1], d[2]);
+      EXPECT(back == t, "n %d, shell %d: cell %lld (%d,%d,%d) indexed back as %lld", n, h, t,
+             d[0], d[1], d[2], back);
       double r2 = (double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2];
       if (r2 > dom.r2_max_cells) continue;
       want[((size_t)(d[0] + n) * side + (size_t)(d[1] + n)) * side + (size_t)(d[2] + n)] = 1;
@@ -267,6 +280,10 @@ static void check_cube_shell_rows(int n, int si, int sj, int sk, int periodic, d
   free(want);
 }
 
+static void check_cube_shell_rows(int n, int si, int sj, int sk, int periodic, double r_max) {
+  check_cube_shell_rows_in(n, si, sj, sk, periodic, r_max, 0, 0);
+}
+
 int main(void) {
   check_shell_mapping();
   check_stencils();
@@ -276,6 +293,9 @@ int main(void) {
   check_cube_shell_rows(40, 20, 20, 20, 1, 15.0); /* periodic, a whole sphere */
   check_cube_shell_rows(31, 0, 15, 30, 1, 17.3);  /* periodic, odd N, the sphere cut by the window */
   check_cube_shell_rows(64, 5, 60, 31, 0, 30.0);  /* the benchmark's radius */
+  check_cube_shell_rows(9, 4, 4, 4, 1, 0.0);      /* periodic, odd N, no radius */
+  check_cube_shell_rows_in(48, 20, 5, 40, 1, 12.0, 14, 16); /* a slab with its halo */
+  check_cube_shell_rows_in(48, 2, 30, 3, 0, 0.0, 0, 9);     /* a thin slab, no radius */
   for (int threads = 1; threads <= 2; ++threads) {
     check_sweep(20, 0, 0, 0, 0, 0.0, threads);     /* corner source, whole box */
     check_sweep(17, 3, 16, 8, 0, 0.0, threads);    /* off-centre, odd N */

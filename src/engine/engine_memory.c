@@ -25,14 +25,16 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
-/* Cells of the largest source domain's box: a source at the centre, within R_max. */
-static double memory_domain_cells(const struct ionf_config *cfg) {
+/* Cells of one source's column buffers for the largest source domain (a source at the
+   centre, within R_max): its box on the CPU, two cube shells on the GPU
+   (rt/asora/asora_k.h, struct asora_columns). */
+static double memory_domain_cells(const struct ionf_config *cfg, int on_gpu) {
   int64_t n = cfg->n_cells_1d;
   int centre[3] = {(int)(n / 2), (int)(n / 2), (int)(n / 2)};
   struct grid_box whole = grid_box_whole(n);
   struct asora_domain dom;
   asora_domain_make(centre, n, cfg->periodic, &whole, cfg->r_max_cells, &dom);
-  return (double)asora_domain_box_cells(&dom);
+  return on_gpu ? 2.0 * (double)asora_domain_shell_cells(&dom) : (double)asora_domain_box_cells(&dom);
 }
 
 void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int threads,
@@ -61,7 +63,7 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
              bins * ((double)BANDS_NODES * BANDS_NODE_VALUES * (thermal || cfg->secondary_ionization ? 2.0 : 1.0) +
                      BANDS_N_ABSORBERS) * d;
   }
-  const double column = s * memory_domain_cells(cfg) * d; /* one source's buffers */
+  const double column = s * memory_domain_cells(cfg, on_gpu) * d; /* one source's buffers */
   const int mc = cfg->method == RT_METHOD_MONTECARLO;
   if (!on_gpu && !mc) { /* asora_cpu.c: one buffer, or one per thread over many sources */
     int over_sources = threads > 1 && (rank_sources < 0 || rank_sources >= 2 * (int64_t)threads);

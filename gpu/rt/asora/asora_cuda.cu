@@ -8,8 +8,11 @@
  *    in cube shells h = 0, 1, ..., a block barrier between shells (every
  *    upstream neighbour of shell h is in shell h - 1); Gamma by double-precision
  *    atomicAdd.  With a photon radius only the shell's cells inside it get lanes
- *    (its rows clipped to the sphere, asora_cube_shell_row).  Each block has a column buffer over its source's traced domain
- *    (box clipped to R_max): memory follows the work.
+ *    (its rows clipped to the sphere, asora_cube_shell_row).  Each source in flight
+ *    has two shell buffers of columns (struct asora_columns' shell layout: shell h
+ *    written in one, shell h - 1 read from the other, each in the cube shell's own
+ *    order, so a warp's reads and writes are consecutive on every face), sized by
+ *    the largest shell of its domain (box clipped to R_max): memory follows the work.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
  */
@@ -40,7 +43,8 @@ struct trace_kernel_args {
   double abundance_he;          /* n_He / n_H */
   double *gamma;                /* [species][box cells] */
   double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
-  double *columns;              /* batch x column_stride (each: [domain box][species]) */
+  double *columns;              /* batch x column_stride (each: two shell buffers of
+                                   column_stride / 2 doubles, [shell cell][species]) */
   long long column_stride;
   const int *src_ijk;           /* this rank's sources */
   const double *src_ndot;
@@ -78,11 +82,12 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
 /* One traced cell: its rates onto Gamma (and heating) of every species (NS of them). */
 template <int NS>
 __device__ static void add_cell(const struct trace_kernel_args *a, const struct asora_source_view *v,
-                                double *column, int di, int dj, int dk, long long cells,
+                                const struct asora_columns *cols, int di, int dj, int dk,
+                                long long cells,
                                 unsigned long long *visited) {
   long long idx;
   double g[NS], heat[NS], col_out[NS];
-  if (asora_cell_step(v, NS, column, di, dj, dk, &idx, g, a->heat ? heat : NULL, col_out)) {
+  if (asora_cell_step(v, NS, cols, di, dj, dk, &idx, g, a->heat ? heat : NULL, col_out)) {
     ++*visited;
     for (int s = 0; s < NS; ++s) {
       long long at = s * cells + idx;
@@ -126,16 +131,22 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   if (blockIdx.x >= a.count) return;
   struct asora_source_view v;
   source_view(&a, a.first + blockIdx.x, &v);
-  double *column = a.columns + (long long)blockIdx.x * a.column_stride;
+  double *buffers = a.columns + (long long)blockIdx.x * a.column_stride;
+  const long long half = a.column_stride / 2;
   const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
   int h_max = asora_domain_h_max(&v.dom);
   unsigned long long visited = 0;
-  __shared__ struct asora_cube_shell cs; /* one copy per block, not 200 B per thread */
+  /* shells h and h - 1 (cube[h & 1], cube[(h + 1) & 1]), one copy per block, not 200 B per
+     thread; their columns in the two halves of the block's buffer alike */
+  __shared__ struct asora_cube_shell cube[2];
   __shared__ int row_first[TRACE_ROWS_MAX], row_v_first[TRACE_ROWS_MAX];
   const int clip = a.r_max_cells > 0.0;
   for (int h = 0; h <= h_max; ++h) {
-    if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
+    if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
     __syncthreads();
+    const struct asora_cube_shell &cs = cube[h & 1];
+    const struct asora_columns cols = {NULL, &cs, &cube[(h + 1) & 1], buffers + (h & 1) * half,
+                                       buffers + ((h + 1) & 1) * half};
     const int rows = cs.row_start[6];
     if (clip && rows <= TRACE_ROWS_MAX) {
       /* only the cells inside the photon sphere get lanes: the same cells as below (those
@@ -154,16 +165,17 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         int di, dj, dk;
         asora_cube_shell_row_cell(&cs, f, cs.u_lo[f] + (lo - cs.row_start[f]),
                                   row_v_first[lo] + (t - row_first[lo]), &di, &dj, &dk);
-        add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
+        add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
       }
     } else {
       for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
         int di, dj, dk;
         asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-        add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
+        add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
       }
     }
-    __syncthreads(); /* shell h is complete (and cs, the rows free) before shell h + 1 */
+    __syncthreads(); /* shell h is complete (and shell h - 1's buffer and cube, the rows
+                        free) before shell h + 1 */
   }
   typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
@@ -183,17 +195,25 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   struct asora_source_view v;
   source_view(&a, a.first + blockIdx.y, &v);
   if (h > asora_domain_h_max(&v.dom)) return;
-  __shared__ struct asora_cube_shell cs;
-  if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cs);
+  __shared__ struct asora_cube_shell cs, prev; /* shells h and h - 1 */
+  if (threadIdx.x == 0) {
+    asora_cube_shell_make(&v.dom, h, &cs);
+    if (h > 0) asora_cube_shell_make(&v.dom, h - 1, &prev);
+  }
   __syncthreads();
-  double *column = a.columns + (long long)blockIdx.y * a.column_stride;
+  /* shell h's columns in half h & 1 of the source's buffer, shell h - 1's in the other
+     (the previous launch wrote them) */
+  double *buffers = a.columns + (long long)blockIdx.y * a.column_stride;
+  const long long half = a.column_stride / 2;
+  const struct asora_columns cols = {NULL, &cs, &prev, buffers + (h & 1) * half,
+                                     buffers + ((h + 1) & 1) * half};
   const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
   unsigned long long visited = 0;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < cs.start[6];
        t += (long long)gridDim.x * blockDim.x) {
     int di, dj, dk;
     asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-    add_cell<NS>(&a, &v, column, di, dj, dk, cells, &visited);
+    add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
   }
   typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
@@ -244,7 +264,8 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
   CUDA_CHECK(cudaStreamSynchronize(ac->stream), "waiting for the GPU before new sources");
   IONF_CALL(tracer_cuda_sources_take(&ac->src, src));
   const struct grid *g = &ac->s.grid;
-  /* the column buffer of the largest traced domain sizes every in-flight slot */
+  /* the column buffers (two cube shells) of the largest traced domain size every
+     in-flight slot */
   long long stride = 1;
   ac->h_max = 0;
   for (long long i = 0; i < ac->src.count; ++i) {
@@ -252,7 +273,7 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
     int ijk[3] = {p[0], p[1], p[2]};
     struct asora_domain dom;
     asora_domain_make(ijk, g->n, g->periodic, &g->box, ac->s.r_max_cells, &dom);
-    long long c = ac->s.n_species * asora_domain_box_cells(&dom); /* a box per species */
+    long long c = 2LL * ac->s.n_species * asora_domain_shell_cells(&dom); /* two shells */
     if (c > stride) stride = c;
     int h = asora_domain_h_max(&dom);
     if (h > ac->h_max) ac->h_max = h;

@@ -255,7 +255,8 @@ IONF_HD IONF_INLINE void asora_domain_make(const int *src, long long n, int peri
   }
 }
 
-/** Cells of the domain's bounding box (size of a dense per-source column buffer). */
+/** Cells of the domain's bounding box (size of a dense per-source column buffer: the
+    box layout of struct asora_columns). */
 IONF_HD IONF_INLINE long long asora_domain_box_cells(const struct asora_domain *dom) {
   return (long long)(dom->hi[0] - dom->lo[0] + 1) * (dom->hi[1] - dom->lo[1] + 1) *
          (dom->hi[2] - dom->lo[2] + 1);
@@ -271,7 +272,11 @@ IONF_HD IONF_INLINE long long asora_domain_box_index(const struct asora_domain *
 
 /** Coordinate c (relative to the box's first cell) moved into [0, n) on a periodic grid. */
 IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic) {
-  if (!periodic) return c;
+  if (!periodic || (c >= 0 && c < n)) return c;
+  /* a traced offset is within half a box of the source: one n away at most (a 64-bit
+     remainder costs a GPU some 70 instructions; the result is the same) */
+  if (c < 0 && c >= -n) return c + n;
+  if (c >= n && c < 2 * n) return c - n;
   long long m = c % n;
   return m < 0 ? m + n : m;
 }
@@ -391,6 +396,21 @@ IONF_HD IONF_INLINE void asora_cube_shell_row_cell(const struct asora_cube_shell
   *dk = d[2];
 }
 
+/**
+ * The index of offset d on cube shell cs in asora_cube_shell_cell's order (the inverse:
+ * the cell must lie on the shell, inside the domain): the face that holds it (x faces
+ * hold their edges, then y faces), then its row and place in the row.
+ */
+IONF_HD IONF_INLINE long long asora_cube_shell_index(const struct asora_cube_shell *cs, int di,
+                                                    int dj, int dk) {
+  const int h = cs->h;
+  if (h == 0) return 0;
+  const int f = di == h ? 0 : di == -h ? 1 : dj == h ? 2 : dj == -h ? 3 : dk == h ? 4 : 5;
+  const int d[3] = {di, dj, dk};
+  return cs->start[f] + (long long)(d[cs->u_axis[f]] - cs->u_lo[f]) * cs->v_len[f] +
+         (d[cs->v_axis[f]] - cs->v_lo[f]);
+}
+
 /** The last cube shell of a domain. */
 IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
   int h = 0;
@@ -402,6 +422,36 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 }
 
 /* ---- one (source, cell) step ---------------------------------------------------- */
+
+/**
+ * Where one source's outgoing columns live, [cell][species] (a cell's absorbers side by
+ * side): the domain's bounding box (`box`: the CPU sweep, any order of cells), or the
+ * cube shells' own order (`box` NULL: the GPU), shell h's columns in `cur` at
+ * asora_cube_shell_index(cur_shell, ...) and the shell before it, which holds every
+ * upstream neighbour of shell h, in `prev`: two shell buffers of
+ * asora_domain_shell_cells() cells, where a warp's reads and writes are consecutive on
+ * every face (in the box the z faces' cells lie a row apart), and 6 (2R + 1)^2 cells a
+ * buffer instead of (2R + 1)^3.
+ */
+struct asora_columns {
+  double *box;
+  const struct asora_cube_shell *cur_shell, *prev_shell;
+  double *cur;
+  const double *prev;
+};
+
+/** At least the cells of any cube shell of the domain (a shell buffer of asora_columns):
+    shell h's faces are rectangles of at most min(extent, 2h + 1) cells a side, which
+    grows with h, so the bound of the last shell holds for all. */
+IONF_HD IONF_INLINE long long asora_domain_shell_cells(const struct asora_domain *dom) {
+  long long side = 2LL * asora_domain_h_max(dom) + 1, face[3];
+  for (int a = 0; a < 3; ++a) {
+    long long ext = dom->hi[a] - dom->lo[a] + 1;
+    face[a] = ext < side ? ext : side;
+  }
+  long long cells = 2 * (face[1] * face[2] + face[0] * face[2] + face[0] * face[1]);
+  return cells > 1 ? cells : 1;
+}
 
 /** What tracing one source needs (read-only; host or device pointers). */
 struct asora_source_view {
@@ -422,9 +472,9 @@ struct asora_source_view {
 /**
  * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for each of
  * the ns species (a constant at every call site, so loops over them unroll): interpolate the
- * incoming column from the upstream cells' outgoing columns in `column`
- * ([the domain's bounding box][species]: a cell's absorbers side by side), store
- * its outgoing column there, and compute its photoionization rate.  Returns 0 for a cell beyond
+ * incoming column from the upstream cells' outgoing columns in `cols` (struct
+ * asora_columns: the box, or the shell before this cell's), store its outgoing column
+ * there (the box, or this cell's shell), and compute its photoionization rate.  Returns 0 for a cell beyond
  * the photon radius (nothing done: no cell inside the radius needs it);
  * otherwise 1, with the box index in *idx and per species s: the rate in
  * gamma[s] (0 behind an opaque column), the photo-heating per absorber in
@@ -432,8 +482,9 @@ struct asora_source_view {
  * in col_out[s].
  */
 IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const int ns,
-                                        double *column, int di, int dj, int dk, long long *idx,
-                                        double *gamma, double *heat, double *col_out) {
+                                        const struct asora_columns *cols, int di, int dj, int dk,
+                                        long long *idx, double *gamma, double *heat,
+                                        double *col_out) {
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
   if (r2 > v->dom.r2_max_cells) return 0;
   /* the cell's coordinates in the box, wrapped on a periodic grid */
@@ -456,11 +507,15 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     asora_stencil_make(di, dj, dk, &st);
     /* the neighbours' columns, the ns absorbers of a cell side by side */
     double col[4 * IONF_MAX_SPECIES];
+    const double *upstream = cols->box ? cols->box : cols->prev;
     for (int m = 0; m < 4; ++m) {
-      long long at = st.s[m] > 0.0 ? ns * asora_domain_box_index(&v->dom, st.off[m][0],
-                                                                  st.off[m][1], st.off[m][2])
-                                   : -1;
-      for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? column[at + s] : 0.0;
+      long long at = -1;
+      if (st.s[m] > 0.0)
+        at = ns * (cols->box ? asora_domain_box_index(&v->dom, st.off[m][0], st.off[m][1],
+                                                      st.off[m][2])
+                             : asora_cube_shell_index(cols->prev_shell, st.off[m][0],
+                                                      st.off[m][1], st.off[m][2]));
+      for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? upstream[at + s] : 0.0;
     }
     if (ns == 1) {
       col_in[0] = asora_column_in(&st, col, v->tables.sp[0].sigma0_cm2);
@@ -473,7 +528,9 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
   }
   double ds_cm = ds_cells * v->cell_cm;
-  const long long here = ns * asora_domain_box_index(&v->dom, di, dj, dk);
+  double *column = cols->box ? cols->box : cols->cur;
+  const long long here = ns * (cols->box ? asora_domain_box_index(&v->dom, di, dj, dk)
+                                         : asora_cube_shell_index(cols->cur_shell, di, dj, dk));
   *idx = c;
   if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
     double dcol[BANDS_N_ABSORBERS];
