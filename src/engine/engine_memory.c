@@ -26,15 +26,16 @@
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* Cells of one source's column buffers for the largest source domain (a source at the
-   centre, within R_max): its box on the CPU, two cube shells on the GPU
-   (rt/asora/asora_k.h, struct asora_columns). */
+   centre, within R_max): its box on the CPU, two cube shells on the GPU from
+   ASORA_SHELL_LAYOUT_MIN_R on (rt/asora/asora_k.h, struct asora_columns). */
 static double memory_domain_cells(const struct ionf_config *cfg, int on_gpu) {
   int64_t n = cfg->n_cells_1d;
   int centre[3] = {(int)(n / 2), (int)(n / 2), (int)(n / 2)};
   struct grid_box whole = grid_box_whole(n);
   struct asora_domain dom;
   asora_domain_make(centre, n, cfg->periodic, &whole, cfg->r_max_cells, &dom);
-  return on_gpu ? 2.0 * (double)asora_domain_shell_cells(&dom) : (double)asora_domain_box_cells(&dom);
+  return on_gpu && asora_columns_in_shells(cfg->r_max_cells) ? 2.0 * (double)asora_domain_shell_cells(&dom)
+                                                              : (double)asora_domain_box_cells(&dom);
 }
 
 void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int threads,

@@ -46,6 +46,7 @@ struct trace_kernel_args {
   double *columns;              /* batch x column_stride (each: two shell buffers of
                                    column_stride / 2 doubles, [shell cell][species]) */
   long long column_stride;
+  int shell_layout;             /* columns in two shell buffers (else the domain's box) */
   const int *src_ijk;           /* this rank's sources */
   const double *src_ndot;
   long long first;              /* first source of the batch (index into src_*) */
@@ -145,8 +146,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
     __syncthreads();
     const struct asora_cube_shell &cs = cube[h & 1];
-    const struct asora_columns cols = {NULL, &cs, &cube[(h + 1) & 1], buffers + (h & 1) * half,
-                                       buffers + ((h + 1) & 1) * half};
+    const struct asora_columns cols =
+        a.shell_layout ? (struct asora_columns){NULL, &cs, &cube[(h + 1) & 1],
+                                                buffers + (h & 1) * half, buffers + ((h + 1) & 1) * half}
+                       : (struct asora_columns){buffers, NULL, NULL, NULL, NULL};
     const int rows = cs.row_start[6];
     if (clip && rows <= TRACE_ROWS_MAX) {
       /* only the cells inside the photon sphere get lanes: the same cells as below (those
@@ -198,15 +201,17 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   __shared__ struct asora_cube_shell cs, prev; /* shells h and h - 1 */
   if (threadIdx.x == 0) {
     asora_cube_shell_make(&v.dom, h, &cs);
-    if (h > 0) asora_cube_shell_make(&v.dom, h - 1, &prev);
+    if (h > 0 && a.shell_layout) asora_cube_shell_make(&v.dom, h - 1, &prev);
   }
   __syncthreads();
   /* shell h's columns in half h & 1 of the source's buffer, shell h - 1's in the other
-     (the previous launch wrote them) */
+     (the previous launch wrote them); or the domain's box */
   double *buffers = a.columns + (long long)blockIdx.y * a.column_stride;
   const long long half = a.column_stride / 2;
-  const struct asora_columns cols = {NULL, &cs, &prev, buffers + (h & 1) * half,
-                                     buffers + ((h + 1) & 1) * half};
+  const struct asora_columns cols =
+      a.shell_layout ? (struct asora_columns){NULL, &cs, &prev, buffers + (h & 1) * half,
+                                              buffers + ((h + 1) & 1) * half}
+                     : (struct asora_columns){buffers, NULL, NULL, NULL, NULL};
   const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
   unsigned long long visited = 0;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < cs.start[6];
@@ -273,7 +278,9 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
     int ijk[3] = {p[0], p[1], p[2]};
     struct asora_domain dom;
     asora_domain_make(ijk, g->n, g->periodic, &g->box, ac->s.r_max_cells, &dom);
-    long long c = 2LL * ac->s.n_species * asora_domain_shell_cells(&dom); /* two shells */
+    long long c = ac->s.n_species * (asora_columns_in_shells(ac->s.r_max_cells)
+                                         ? 2LL * asora_domain_shell_cells(&dom) /* two shells */
+                                         : asora_domain_box_cells(&dom));
     if (c > stride) stride = c;
     int h = asora_domain_h_max(&dom);
     if (h > ac->h_max) ac->h_max = h;
@@ -358,6 +365,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.heat = heat;
   a.columns = ac->d_columns;
   a.column_stride = ac->column_stride;
+  a.shell_layout = asora_columns_in_shells(ac->s.r_max_cells);
   a.src_ijk = ac->src.ijk;
   a.src_ndot = ac->src.ndot_per_s;
   a.n = ac->s.grid.n;

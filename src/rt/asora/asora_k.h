@@ -440,6 +440,18 @@ struct asora_columns {
   const double *prev;
 };
 
+/* The GPU keeps a source's columns in two shell buffers from this photon radius on (and
+   without one), in its box below it: measured on an H200 (benchmarks/RESULTS.md), the
+   shells cut R = 30's time per source-voxel 2-10% and its buffer 5x, but cost R = 10-13
+   2-8% (the box of a small radius stays in the caches; the shell index costs more). */
+#define ASORA_SHELL_LAYOUT_MIN_R 20.0
+
+/** Whether the GPU's columns of a pass with photon radius r_max_cells (<= 0: none) take
+    the shell layout of struct asora_columns. */
+IONF_HD IONF_INLINE int asora_columns_in_shells(double r_max_cells) {
+  return !(r_max_cells > 0.0 && r_max_cells < ASORA_SHELL_LAYOUT_MIN_R);
+}
+
 /** At least the cells of any cube shell of the domain (a shell buffer of asora_columns):
     shell h's faces are rectangles of at most min(extent, 2h + 1) cells a side, which
     grows with h, so the bound of the last shell holds for all. */
