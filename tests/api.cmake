@@ -76,10 +76,11 @@ add_test(NAME api_exports COMMAND ${IONF_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_D
 # ionfront.Thermal's device arrays (__cuda_array_interface__) on the cuda backend: the
 # NumPy arrays' bits; skips (77) without numpy or a GPU
 if(IONFRONT_CUDA)
+  # (the environment as a test property, not `cmake -E env`: the GPU machine runs the
+  # packed tests without a cmake binary)
   add_test(NAME python_thermal_device_gpu
-           COMMAND ${CMAKE_COMMAND} -E env IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>
-                   PYTHONPATH=${CMAKE_SOURCE_DIR}/python PYTHONDONTWRITEBYTECODE=1
-                   ${IONF_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/api/thermal_device_gpu.py)
+           COMMAND ${IONF_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/api/thermal_device_gpu.py)
   set_tests_properties(python_thermal_device_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu
-                       WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+                       WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
+                       ENVIRONMENT "IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>;PYTHONPATH=${CMAKE_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
 endif()
