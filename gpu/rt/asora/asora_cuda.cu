@@ -88,7 +88,8 @@ __device__ static void add_cell(const struct trace_kernel_args *a, const struct 
                                 unsigned long long *visited) {
   long long idx;
   double g[NS], heat[NS], col_out[NS];
-  if (asora_cell_step(v, NS, cols, di, dj, dk, &idx, g, a->heat ? heat : NULL, col_out)) {
+  if (asora_cell_step(v, NS, a->shell_layout, cols, di, dj, dk, &idx, g, a->heat ? heat : NULL,
+                      col_out)) {
     ++*visited;
     for (int s = 0; s < NS; ++s) {
       long long at = s * cells + idx;

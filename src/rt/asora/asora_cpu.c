@@ -33,7 +33,7 @@ static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk)
   long long idx;
   double g[IONF_MAX_SPECIES], h[IONF_MAX_SPECIES], col_out[IONF_MAX_SPECIES];
   const struct asora_columns cols = {sw->column, NULL, NULL, NULL, NULL};
-  if (!asora_cell_step(&sw->view, sw->n_species, &cols, di, dj, dk, &idx, g,
+  if (!asora_cell_step(&sw->view, sw->n_species, 0, &cols, di, dj, dk, &idx, g,
                        sw->heating ? h : NULL, col_out))
     return 0;
   for (int s = 0; s < sw->n_species; ++s) {

@@ -426,7 +426,7 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 /**
  * Where one source's outgoing columns live, [cell][species] (a cell's absorbers side by
  * side): the domain's bounding box (`box`: the CPU sweep, any order of cells), or the
- * cube shells' own order (`box` NULL: the GPU), shell h's columns in `cur` at
+ * cube shells' own order (the cell step's in_shells 1: the GPU from ASORA_SHELL_LAYOUT_MIN_R on), shell h's columns in `cur` at
  * asora_cube_shell_index(cur_shell, ...) and the shell before it, which holds every
  * upstream neighbour of shell h, in `prev`: two shell buffers of
  * asora_domain_shell_cells() cells, where a warp's reads and writes are consecutive on
@@ -434,7 +434,7 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
  * buffer instead of (2R + 1)^3.
  */
 struct asora_columns {
-  double *box;
+  double *box;                    /* the box layout (the cell step's in_shells 0) */
   const struct asora_cube_shell *cur_shell, *prev_shell;
   double *cur;
   const double *prev;
@@ -485,8 +485,10 @@ struct asora_source_view {
  * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for each of
  * the ns species (a constant at every call site, so loops over them unroll): interpolate the
  * incoming column from the upstream cells' outgoing columns in `cols` (struct
- * asora_columns: the box, or the shell before this cell's), store its outgoing column
- * there (the box, or this cell's shell), and compute its photoionization rate.  Returns 0 for a cell beyond
+ * asora_columns: the box, or with in_shells the shell before this cell's), store its
+ * outgoing column there (the box, or this cell's shell), and compute its
+ * photoionization rate.  in_shells is a constant where it can be (the CPU's 0), so the
+ * box's index is all that is left of the layouts there.  Returns 0 for a cell beyond
  * the photon radius (nothing done: no cell inside the radius needs it);
  * otherwise 1, with the box index in *idx and per species s: the rate in
  * gamma[s] (0 behind an opaque column), the photo-heating per absorber in
@@ -494,7 +496,8 @@ struct asora_source_view {
  * in col_out[s].
  */
 IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const int ns,
-                                        const struct asora_columns *cols, int di, int dj, int dk,
+                                        const int in_shells, const struct asora_columns *cols,
+                                        int di, int dj, int dk,
                                         long long *idx, double *gamma, double *heat,
                                         double *col_out) {
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
@@ -519,14 +522,14 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     asora_stencil_make(di, dj, dk, &st);
     /* the neighbours' columns, the ns absorbers of a cell side by side */
     double col[4 * IONF_MAX_SPECIES];
-    const double *upstream = cols->box ? cols->box : cols->prev;
+    const double *upstream = in_shells ? cols->prev : cols->box;
     for (int m = 0; m < 4; ++m) {
       long long at = -1;
       if (st.s[m] > 0.0)
-        at = ns * (cols->box ? asora_domain_box_index(&v->dom, st.off[m][0], st.off[m][1],
-                                                      st.off[m][2])
-                             : asora_cube_shell_index(cols->prev_shell, st.off[m][0],
-                                                      st.off[m][1], st.off[m][2]));
+        at = ns * (in_shells ? asora_cube_shell_index(cols->prev_shell, st.off[m][0],
+                                                      st.off[m][1], st.off[m][2])
+                             : asora_domain_box_index(&v->dom, st.off[m][0], st.off[m][1],
+                                                      st.off[m][2]));
       for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? upstream[at + s] : 0.0;
     }
     if (ns == 1) {
@@ -540,9 +543,9 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
   }
   double ds_cm = ds_cells * v->cell_cm;
-  double *column = cols->box ? cols->box : cols->cur;
-  const long long here = ns * (cols->box ? asora_domain_box_index(&v->dom, di, dj, dk)
-                                         : asora_cube_shell_index(cols->cur_shell, di, dj, dk));
+  double *column = in_shells ? cols->cur : cols->box;
+  const long long here = ns * (in_shells ? asora_cube_shell_index(cols->cur_shell, di, dj, dk)
+                                         : asora_domain_box_index(&v->dom, di, dj, dk));
   *idx = c;
   if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
     double dcol[BANDS_N_ABSORBERS];
