@@ -9,10 +9,11 @@
  *    upstream neighbour of shell h is in shell h - 1); Gamma by double-precision
  *    atomicAdd.  With a photon radius only the shell's cells inside it get lanes
  *    (its rows clipped to the sphere, asora_cube_shell_row).  Each source in flight
- *    has two shell buffers of columns (struct asora_columns' shell layout: shell h
- *    written in one, shell h - 1 read from the other, each in the cube shell's own
- *    order, so a warp's reads and writes are consecutive on every face), sized by
- *    the largest shell of its domain (box clipped to R_max): memory follows the work.
+ *    has a column buffer: from R = ASORA_SHELL_LAYOUT_MIN_R on (and without a radius)
+ *    two shell buffers (struct asora_columns' shell layout: shell h written in one,
+ *    shell h - 1 read from the other, each in the cube shell's own order, so a warp's
+ *    reads and writes are consecutive on every face), sized by the largest shell of its
+ *    domain; below it the domain's box (box clipped to R_max): memory follows the work.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
  */
@@ -43,8 +44,9 @@ struct trace_kernel_args {
   double abundance_he;          /* n_He / n_H */
   double *gamma;                /* [species][box cells] */
   double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
-  double *columns;              /* batch x column_stride (each: two shell buffers of
-                                   column_stride / 2 doubles, [shell cell][species]) */
+  double *columns;              /* batch x column_stride (each: the domain's box, or with
+                                   shell_layout two shell buffers of column_stride / 2
+                                   doubles, [cell][species]) */
   long long column_stride;
   int shell_layout;             /* columns in two shell buffers (else the domain's box) */
   const int *src_ijk;           /* this rank's sources */
@@ -270,8 +272,8 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
   CUDA_CHECK(cudaStreamSynchronize(ac->stream), "waiting for the GPU before new sources");
   IONF_CALL(tracer_cuda_sources_take(&ac->src, src));
   const struct grid *g = &ac->s.grid;
-  /* the column buffers (two cube shells) of the largest traced domain size every
-     in-flight slot */
+  /* the column buffer (the box, or two cube shells) of the largest traced domain sizes
+     every in-flight slot */
   long long stride = 1;
   ac->h_max = 0;
   for (long long i = 0; i < ac->src.count; ++i) {
