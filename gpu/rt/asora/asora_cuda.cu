@@ -37,6 +37,9 @@ extern "C" {
 /* rows of a cube shell a block lays out in shared memory (6 (2h + 1) for shell h: up to
    R = 42 cells); shells with more rows, or no photon radius, go face by face */
 #define TRACE_ROWS_MAX 512
+/* lanes of a shell laid out at once (a shell's cells inside the sphere: at most 8658 at
+   R = 30, 16986 at R = 42) */
+#define TRACE_MAP_MAX 8192
 
 struct trace_kernel_args {
   const double *n_h_cm3;
@@ -90,8 +93,9 @@ __device__ static void add_cell(const struct trace_kernel_args *a, const struct 
                                 unsigned long long *visited) {
   long long idx;
   double g[NS], heat[NS], col_out[NS];
-  if (asora_cell_step(v, NS, a->shell_layout, cols, di, dj, dk, &idx, g, a->heat ? heat : NULL,
-                      col_out)) {
+  /* heat always points at registers (a pointer chosen at run time would put the array in
+     local memory); the tables say whether it is computed, a->heat whether it is kept */
+  if (asora_cell_step(v, NS, a->shell_layout, cols, di, dj, dk, &idx, g, heat, col_out)) {
     ++*visited;
     for (int s = 0; s < NS; ++s) {
       long long at = s * cells + idx;
@@ -103,19 +107,23 @@ __device__ static void add_cell(const struct trace_kernel_args *a, const struct 
 
 /*
  * A shell's rows inside the photon sphere laid out for the block (asora_cube_shell_row):
- * each thread sizes ROWS_MAX / THREADS rows, a block scan gives each row's first lane.
+ * each thread sizes ROWS_MAX / THREADS rows, a block scan gives each row's first lane
+ * (first[r]; first[rows] = the total), and info[r] packs the row's face f, its u and its
+ * first v (f | (u + 64) << 3 | (v_first + 64) << 10: |u|, |v| <= h <= 42 here).
  * Returns the shell's cells inside the sphere (the lanes the block runs).
  */
 template <int THREADS>
 __device__ static int shell_rows(const struct asora_cube_shell &cs, double r2_max, int *first,
-                                 int *v_first) {
+                                 unsigned *info) {
   constexpr int ITEMS = (TRACE_ROWS_MAX + THREADS - 1) / THREADS;
   typedef cub::BlockScan<int, THREADS> scan_t;
   __shared__ typename scan_t::TempStorage tmp;
-  int count[ITEMS], vf[ITEMS];
+  int count[ITEMS];
+  unsigned packed[ITEMS];
   for (int i = 0; i < ITEMS; ++i) {
-    int r = (int)threadIdx.x * ITEMS + i, f, u;
-    count[i] = r < cs.row_start[6] ? asora_cube_shell_row(&cs, r, r2_max, &f, &u, &vf[i]) : 0;
+    int r = (int)threadIdx.x * ITEMS + i, f = 0, u = 0, vf = 0;
+    count[i] = r < cs.row_start[6] ? asora_cube_shell_row(&cs, r, r2_max, &f, &u, &vf) : 0;
+    packed[i] = (unsigned)f | (unsigned)(u + 64) << 3 | (unsigned)(vf + 64) << 10;
   }
   int total;
   scan_t(tmp).ExclusiveSum(count, count, total);
@@ -123,9 +131,10 @@ __device__ static int shell_rows(const struct asora_cube_shell &cs, double r2_ma
     int r = (int)threadIdx.x * ITEMS + i;
     if (r < cs.row_start[6]) {
       first[r] = count[i];
-      v_first[r] = vf[i];
+      info[r] = packed[i];
     }
   }
+  if (threadIdx.x == 0) first[cs.row_start[6]] = total;
   return total;
 }
 
@@ -143,7 +152,9 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   /* shells h and h - 1 (cube[h & 1], cube[(h + 1) & 1]), one copy per block, not 200 B per
      thread; their columns in the two halves of the block's buffer alike */
   __shared__ struct asora_cube_shell cube[2];
-  __shared__ int row_first[TRACE_ROWS_MAX], row_v_first[TRACE_ROWS_MAX];
+  __shared__ int row_first[TRACE_ROWS_MAX + 1];
+  __shared__ unsigned row_info[TRACE_ROWS_MAX];
+  __shared__ unsigned short lane_map[TRACE_MAP_MAX];
   const int clip = a.r_max_cells > 0.0;
   for (int h = 0; h <= h_max; ++h) {
     if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
@@ -156,22 +167,30 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const int rows = cs.row_start[6];
     if (clip && rows <= TRACE_ROWS_MAX) {
       /* only the cells inside the photon sphere get lanes: the same cells as below (those
-         beyond it return at once there), in half the warps at R = 30 */
-      int lanes = shell_rows<THREADS>(cs, v.dom.r2_max_cells, row_first, row_v_first);
-      __syncthreads();
-      for (int t = threadIdx.x; t < lanes; t += blockDim.x) {
-        int lo = 0, hi = rows - 1; /* the last row starting at or before t */
-        while (lo < hi) {
-          int mid = (lo + hi + 1) >> 1;
-          if (row_first[mid] <= t) lo = mid;
-          else hi = mid - 1;
+         beyond it return at once there), in half the warps at R = 30.  Lane t's row and
+         place in it come from a map in shared memory (lane_map[t] = row << 7 | v - v_first,
+         up to TRACE_MAP_MAX lanes at a time), filled a warp per row. */
+      const int lanes = shell_rows<THREADS>(cs, v.dom.r2_max_cells, row_first, row_info);
+      const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+      for (int base = 0; base < lanes; base += TRACE_MAP_MAX) {
+        const int end = lanes - base < TRACE_MAP_MAX ? lanes : base + TRACE_MAP_MAX;
+        __syncthreads(); /* the rows laid out; the map free (the chunk before is done) */
+        for (int r = warp; r < rows; r += THREADS / 32) {
+          const int first = row_first[r];
+          const int lo = first > base ? first : base;
+          const int hi = row_first[r + 1] < end ? row_first[r + 1] : end;
+          for (int t = lo + lane; t < hi; t += 32)
+            lane_map[t - base] = (unsigned short)(r << 7 | (t - first));
         }
-        int f = 0;
-        while (f < 5 && lo >= cs.row_start[f + 1]) ++f;
-        int di, dj, dk;
-        asora_cube_shell_row_cell(&cs, f, cs.u_lo[f] + (lo - cs.row_start[f]),
-                                  row_v_first[lo] + (t - row_first[lo]), &di, &dj, &dk);
-        add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
+        __syncthreads();
+        for (int t = base + (int)threadIdx.x; t < end; t += THREADS) {
+          const unsigned m = lane_map[t - base], info = row_info[m >> 7];
+          int di, dj, dk;
+          asora_cube_shell_face_cell(&cs, (int)(info & 7u), (int)((info >> 3) & 127u) - 64,
+                                     (int)((info >> 10) & 127u) - 64 + (int)(m & 127u), &di,
+                                     &dj, &dk);
+          add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
+        }
       }
     } else {
       for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {

@@ -94,6 +94,10 @@ struct asora_stencil {
   double s[4];         /*!< geometric (bilinear) weights, 0 for unused entries */
   double ds_cells;     /*!< path length of the ray through the cell [cells] */
   double corner_factor;/*!< sqrt(3) / sqrt(2) next to the source, else 1 */
+  int axis;            /*!< the dominant axis a (0, 1, 2 = x, y, z) */
+  int sa, sp, sq;      /*!< the signs of d along a and the in-plane axes p, q: entry m is d
+                            stepped back by sa along a, by sp along p unless m is odd, by sq
+                            along q unless m >= 2 */
 };
 
 /**
@@ -101,48 +105,45 @@ struct asora_stencil {
  * Dominant axis a: the largest |d|, ties broken z, then y, then x (C2-Ray).
  * The ray crosses the upstream face of the cell at in-plane distances
  * (dp, dq) from the shared corner; the four cells around that point in the
- * layer one step back along a get bilinear weights.
+ * layer one step back along a get bilinear weights.  (The axes are picked by
+ * selects, not by indexing a local array with a run-time index: a GPU would keep
+ * such an array in local memory.)
  */
 IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora_stencil *st) {
-  int d[3];
-  d[0] = di;
-  d[1] = dj;
-  d[2] = dk;
-  int ad0 = abs(di), ad1 = abs(dj), ad2 = abs(dk);
-  int a, p, q;
-  if (ad2 >= ad0 && ad2 >= ad1) {
-    a = 2; p = 0; q = 1;
-  } else if (ad1 >= ad0) {
-    a = 1; p = 0; q = 2;
-  } else {
-    a = 0; p = 1; q = 2;
-  }
-  int sa = d[a] >= 0 ? 1 : -1, sp = d[p] >= 0 ? 1 : -1, sq = d[q] >= 0 ? 1 : -1;
+  const int ad0 = abs(di), ad1 = abs(dj), ad2 = abs(dk);
+  /* a = 2: (p, q) = (0, 1); a = 1: (0, 2); a = 0: (1, 2) */
+  const int a = (ad2 >= ad0 && ad2 >= ad1) ? 2 : (ad1 >= ad0 ? 1 : 0);
+  const int d_a = a == 2 ? dk : (a == 1 ? dj : di);
+  const int d_p = a == 0 ? dj : di;
+  const int d_q = a == 2 ? dj : dk;
+  const int sa = d_a >= 0 ? 1 : -1, sp = d_p >= 0 ? 1 : -1, sq = d_q >= 0 ? 1 : -1;
   /* Integer numerators, one correctly rounded division: the weights are then
      bit-identical on host and device (no FMA contraction can turn an exact 0
      into 1e-17 and pull in a neighbour outside the traced region). */
-  int len_a = abs(d[a]);
-  double dp = (double)abs(sp * len_a - d[p]) / (double)len_a;
-  double dq = (double)abs(sq * len_a - d[q]) / (double)len_a;
+  const int len_a = abs(d_a);
+  double dp = (double)abs(sp * len_a - d_p) / (double)len_a;
+  double dq = (double)abs(sq * len_a - d_q) / (double)len_a;
   st->s[0] = (1.0 - dp) * (1.0 - dq);
   st->s[1] = dp * (1.0 - dq);
   st->s[2] = (1.0 - dp) * dq;
   st->s[3] = dp * dq;
+  st->axis = a;
+  st->sa = sa;
+  st->sp = sp;
+  st->sq = sq;
   /* entry m steps back along a, and along p unless m is odd, along q unless m >= 2 */
   for (int m = 0; m < 4; ++m) {
-    int o[3];
-    o[0] = d[0]; o[1] = d[1]; o[2] = d[2];
-    o[a] -= sa;
-    o[p] -= (m & 1) ? 0 : sp;
-    o[q] -= (m & 2) ? 0 : sq;
-    st->off[m][0] = o[0];
-    st->off[m][1] = o[1];
-    st->off[m][2] = o[2];
+    const int o_a = d_a - sa;
+    const int o_p = d_p - ((m & 1) ? 0 : sp);
+    const int o_q = d_q - ((m & 2) ? 0 : sq);
+    st->off[m][0] = a == 0 ? o_a : o_p;
+    st->off[m][1] = a == 1 ? o_a : (a == 0 ? o_p : o_q);
+    st->off[m][2] = a == 2 ? o_a : o_q;
   }
-  st->ds_cells = sqrt((double)(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])) / (double)len_a;
+  st->ds_cells = sqrt((double)(di * di + dj * dj + dk * dk)) / (double)len_a;
   st->corner_factor = 1.0;
   if (len_a == 1) {
-    int ones = (abs(d[p]) == 1) + (abs(d[q]) == 1);
+    int ones = (abs(d_p) == 1) + (abs(d_q) == 1);
     /* The only upstream cell is then the source, whose stored column is the
        axis-parallel half cell; a diagonal ray crosses sqrt(2) or sqrt(3) more. */
     if (ones == 2) st->corner_factor = sqrt(3.0);
@@ -296,8 +297,8 @@ IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic)
 struct asora_cube_shell {
   int h;
   long long start[7];     /*!< first index of each face; start[6] = cells in the shell */
-  int axis[6], value[6];  /*!< the face's fixed axis and its offset (+-h) */
-  int u_axis[6], v_axis[6];
+  int axis[6], value[6];  /*!< the face's fixed axis (f / 2) and its offset (+-h); its
+                               in-plane axes (u, v) are (y, z), (x, z), (x, y) */
   int u_lo[6], v_lo[6], v_len[6];
   int row_start[7];       /*!< the faces' rows (one per u, v running along): first row of
                                each face; row_start[6] = rows in the shell */
@@ -325,8 +326,6 @@ IONF_HD IONF_INLINE void asora_cube_shell_make(const struct asora_domain *dom, i
     cs->start[f] = total;
     cs->axis[f] = axis;
     cs->value[f] = value;
-    cs->u_axis[f] = ua;
-    cs->v_axis[f] = va;
     cs->u_lo[f] = u_lo;
     cs->v_lo[f] = v_lo;
     cs->v_len[f] = v_hi >= v_lo ? v_hi - v_lo + 1 : 1;
@@ -338,19 +337,24 @@ IONF_HD IONF_INLINE void asora_cube_shell_make(const struct asora_domain *dom, i
   cs->row_start[6] = rows;
 }
 
+/** The offset of the cell at in-plane (u, v) of face f of cube shell cs: face f's fixed
+    axis is f / 2 (x, x, y, y, z, z), its (u, v) axes (y, z), (x, z), (x, y). */
+IONF_HD IONF_INLINE void asora_cube_shell_face_cell(const struct asora_cube_shell *cs, int f, int u,
+                                                    int v, int *di, int *dj, int *dk) {
+  const int axis = f >> 1, value = cs->value[f];
+  *di = axis == 0 ? value : u;
+  *dj = axis == 1 ? value : (axis == 0 ? u : v);
+  *dk = axis == 2 ? value : v;
+}
+
 /** Offset of the t-th cell (0 <= t < start[6]) of a cube shell. */
 IONF_HD IONF_INLINE void asora_cube_shell_cell(const struct asora_cube_shell *cs, long long t,
                                                int *di, int *dj, int *dk) {
   int f = 0;
   while (f < 5 && t >= cs->start[f + 1]) ++f;
   long long local = t - cs->start[f];
-  int d[3];
-  d[cs->axis[f]] = cs->value[f];
-  d[cs->u_axis[f]] = cs->u_lo[f] + (int)(local / cs->v_len[f]);
-  d[cs->v_axis[f]] = cs->v_lo[f] + (int)(local % cs->v_len[f]);
-  *di = d[0];
-  *dj = d[1];
-  *dk = d[2];
+  asora_cube_shell_face_cell(cs, f, cs->u_lo[f] + (int)(local / cs->v_len[f]),
+                             cs->v_lo[f] + (int)(local % cs->v_len[f]), di, dj, dk);
 }
 
 /**
@@ -387,13 +391,7 @@ IONF_HD IONF_INLINE int asora_cube_shell_row(const struct asora_cube_shell *cs, 
 /** The offset of cell v of face f's row at u (asora_cube_shell_row). */
 IONF_HD IONF_INLINE void asora_cube_shell_row_cell(const struct asora_cube_shell *cs, int f, int u,
                                                    int v, int *di, int *dj, int *dk) {
-  int d[3];
-  d[cs->axis[f]] = cs->value[f];
-  d[cs->u_axis[f]] = u;
-  d[cs->v_axis[f]] = v;
-  *di = d[0];
-  *dj = d[1];
-  *dk = d[2];
+  asora_cube_shell_face_cell(cs, f, u, v, di, dj, dk);
 }
 
 /**
@@ -406,9 +404,9 @@ IONF_HD IONF_INLINE long long asora_cube_shell_index(const struct asora_cube_she
   const int h = cs->h;
   if (h == 0) return 0;
   const int f = di == h ? 0 : di == -h ? 1 : dj == h ? 2 : dj == -h ? 3 : dk == h ? 4 : 5;
-  const int d[3] = {di, dj, dk};
-  return cs->start[f] + (long long)(d[cs->u_axis[f]] - cs->u_lo[f]) * cs->v_len[f] +
-         (d[cs->v_axis[f]] - cs->v_lo[f]);
+  const int axis = f >> 1;
+  const int d_u = axis == 0 ? dj : di, d_v = axis == 2 ? dj : dk; /* the face's (u, v) */
+  return cs->start[f] + (long long)(d_u - cs->u_lo[f]) * cs->v_len[f] + (d_v - cs->v_lo[f]);
 }
 
 /** The last cube shell of a domain. */
@@ -513,6 +511,9 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   for (int s = 0; s < ns; ++s)
     n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
   double ds_cells, volume;
+  /* this cell's place in the columns (the box, or its cube shell) */
+  const long long here_cell = in_shells ? asora_cube_shell_index(cols->cur_shell, di, dj, dk)
+                                        : asora_domain_box_index(&v->dom, di, dj, dk);
   if (di == 0 && dj == 0 && dk == 0) {
     for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
     ds_cells = 0.5; /* from the source at the cell centre to its face */
@@ -523,13 +524,20 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     /* the neighbours' columns, the ns absorbers of a cell side by side */
     double col[4 * IONF_MAX_SPECIES];
     const double *upstream = in_shells ? cols->prev : cols->box;
+    /* in the box, a neighbour is this cell's index less a stride per step back (the
+       box's strides along a, p and q) */
+    const long long stride_z = 1, stride_y = v->dom.hi[2] - v->dom.lo[2] + 1,
+                    stride_x = (long long)(v->dom.hi[1] - v->dom.lo[1] + 1) * stride_y;
+    const long long back_a = st.sa * (st.axis == 0 ? stride_x : (st.axis == 1 ? stride_y : stride_z));
+    const long long back_p = st.sp * (st.axis == 0 ? stride_y : stride_x);
+    const long long back_q = st.sq * (st.axis == 2 ? stride_y : stride_z);
     for (int m = 0; m < 4; ++m) {
       long long at = -1;
       if (st.s[m] > 0.0)
         at = ns * (in_shells ? asora_cube_shell_index(cols->prev_shell, st.off[m][0],
                                                       st.off[m][1], st.off[m][2])
-                             : asora_domain_box_index(&v->dom, st.off[m][0], st.off[m][1],
-                                                      st.off[m][2]));
+                             : here_cell - back_a - ((m & 1) ? 0 : back_p) -
+                                   ((m & 2) ? 0 : back_q));
       for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? upstream[at + s] : 0.0;
     }
     if (ns == 1) {
@@ -544,8 +552,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   }
   double ds_cm = ds_cells * v->cell_cm;
   double *column = in_shells ? cols->cur : cols->box;
-  const long long here = ns * (in_shells ? asora_cube_shell_index(cols->cur_shell, di, dj, dk)
-                                         : asora_domain_box_index(&v->dom, di, dj, dk));
+  const long long here = ns * here_cell;
   *idx = c;
   if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
     double dcol[BANDS_N_ABSORBERS];
