@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern "C" {
 #include "rt/asora/asora_k.h"
@@ -195,6 +196,7 @@ int main(void) {
   double *thick = (double *)malloc(sizeof(double) * (num_tau + 1));
   double *thin = (double *)malloc(sizeof(double) * (num_tau + 1));
   struct photo_table_view t;
+  memset(&t, 0, sizeof t); /* no inv_tau: photo_table_locate's log10 (test_photo_locate: the fast one) */
   t.num_tau = num_tau;
   t.min_log_tau = -20.0;
   t.dlog_tau = 24.0 / num_tau;

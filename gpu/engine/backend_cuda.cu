@@ -40,6 +40,7 @@ struct cuda_backend {
   int sm_count;
   cudaStream_t stream;
   double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
+  double *d_inv_tau;                      /* 1 / tau_i (photo_table_locate_fast) */
   double *d_bands[3];           /* with helium: sigma, the photon and energy tables */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
@@ -124,6 +125,12 @@ static ionf_err copy_tables(struct backend *be, const struct photo_tables *t) {
     be->tables.sp[sp].thin = cb->d_tables[sp][1];
     be->tables.sp[sp].heat_thick = cb->d_tables[sp][2];
     be->tables.sp[sp].heat_thin = cb->d_tables[sp][3];
+  }
+  if (t->inv_tau) { /* the nodes' inverses (photo_table_locate_fast) */
+    IONF_CALL(cuda_util_alloc((void **)&cb->d_inv_tau, bytes, "the rate tables"));
+    CUDA_CHECK(cudaMemcpy(cb->d_inv_tau, t->inv_tau, bytes, cudaMemcpyHostToDevice),
+               "copy of the rate tables");
+    be->tables.inv_tau = cb->d_inv_tau;
   }
   return IONF_OK;
 }
@@ -332,6 +339,7 @@ static void cuda_destroy(struct backend *be) {
     for (int sp = 0; sp < IONF_MAX_SPECIES; ++sp)
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
+    if (cb->d_inv_tau) cudaFree(cb->d_inv_tau);
     for (int q = 0; q < 3; ++q)
       if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);

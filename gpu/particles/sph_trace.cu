@@ -85,7 +85,7 @@ struct trace_state {
   struct dbuf xyzh, n_h_atoms, nodes, leaves, order, slots4;
   /* per call */
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
-  struct dbuf dirs, table, src_pos, src_ndot, photo[4];
+  struct dbuf dirs, table, src_pos, src_ndot, photo[5]; /* photo[4]: 1 / tau_i */
   struct dbuf absorbers, band[3];  /* with helium: per sorted slot; the band tables */
   int64_t dirs_nside;            /* the directions on the device: nside and share */
   int64_t dirs_first, dirs_stride;
@@ -151,7 +151,7 @@ extern "C" void sph_trace_cuda_release(void) {
                         &g->slots4,
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
-                        &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->bad_x,
+                        &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->photo[4], &g->bad_x,
                         &g->absorbers, &g->band[0],  &g->band[1],  &g->band[2]};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   sph_trace_thread_rays_free(&g->thread_rays);
@@ -356,6 +356,10 @@ static ionf_err upload_inputs(const struct sph_trace_input *in, const struct sph
     tv->sp[SPECIES_HI].thin = (const double *)g->photo[1].p;
     tv->sp[SPECIES_HI].heat_thick = tv->sp[SPECIES_HI].heat_thick ? (const double *)g->photo[2].p : NULL;
     tv->sp[SPECIES_HI].heat_thin = tv->sp[SPECIES_HI].heat_thin ? (const double *)g->photo[3].p : NULL;
+    if (tv->inv_tau) { /* the nodes' inverses (photo_table_locate_fast) */
+      IONF_CALL(upload(&g->photo[4], tv->inv_tau, tb, "rate tables"));
+      tv->inv_tau = (const double *)g->photo[4].p;
+    }
   }
   return IONF_OK;
 }

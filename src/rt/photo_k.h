@@ -42,7 +42,16 @@ struct photo_table_view {
   double dlog_tau;      /*!< spacing in log10 tau */
   int grey;             /*!< 1: exact exp(-tau) forms, tables unused */
   struct photo_species_view sp[IONF_MAX_SPECIES]; /*!< indexed by enum species_id */
+  /* Locating tau without log10 (photo_table_locate_fast; photo_tables_view sets them): */
+  const double *inv_tau;  /*!< 1 / tau_i for i = 0..num_tau (0 at i = 0); NULL: log10 always */
+  double fast_tau_lo, fast_tau_hi; /*!< the fast path's range [tau_2, tau_{num_tau - 1}) */
+  double guess_scale, guess_offset;/*!< table position ~ log2(tau) guess_scale + guess_offset */
+  double inv_ln10_dlog;   /*!< 1 / (ln 10 dlog_tau) */
 };
+
+/** The largest table spacing for which photo_table_locate_fast's series (ln(1 + x) to x^9,
+    |x| <= 10^dlog_tau - 1) is exact to double precision: 10^dlog_tau - 1 <= 0.01. */
+#define PHOTO_FAST_DLOG_TAU_MAX 0.0043
 
 /**
  * 1 - exp(-x) for x >= 0, accurate also for small x.  A short series below
@@ -75,6 +84,41 @@ IONF_HD IONF_INLINE struct photo_table_pos photo_table_locate(int num_tau, doubl
   p.i0 = (int)r;
   p.i1 = p.i0 + 1 < num_tau ? p.i0 + 1 : num_tau;
   p.f = r - (double)p.i0;
+  return p;
+}
+
+/**
+ * The same position as photo_table_locate (to ~1e-14 in the fraction, where log10's own
+ * rounding leaves ~1e-12 at 20000 points) without a double-precision log10, for the tables
+ * of a view that has inv_tau: a single-precision log2 guesses the interval i0 (to within
+ * 0.01 of it), x = tau / tau_i0 - 1 (|x| <= 0.01) gives the fraction ln(1 + x) /
+ * (ln 10 dlog_tau) by its series, and a fraction outside [0, 1) moves i0 by one.  Outside
+ * [tau_2, tau_{num_tau - 1}) (and where the view has no inv_tau) photo_table_locate.
+ */
+IONF_HD IONF_INLINE struct photo_table_pos photo_table_locate_fast(const struct photo_table_view *t,
+                                                                   double tau) {
+  if (!t->inv_tau || !(tau >= t->fast_tau_lo && tau < t->fast_tau_hi))
+    return photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau);
+#ifdef __CUDA_ARCH__
+  const float log2_tau = __log2f((float)tau); /* the guess only: its error moves nothing */
+#else
+  const float log2_tau = log2f((float)tau);
+#endif
+  int i0 = (int)((double)log2_tau * t->guess_scale + t->guess_offset);
+  const double x = tau * t->inv_tau[i0] - 1.0;
+  double f = x * (1.0 - x * (1.0 / 2 - x * (1.0 / 3 - x * (1.0 / 4 - x * (1.0 / 5 - x * (1.0 / 6 -
+             x * (1.0 / 7 - x * (1.0 / 8 - x * (1.0 / 9))))))))) * t->inv_ln10_dlog;
+  if (f < 0.0) {
+    i0 -= 1;
+    f += 1.0;
+  } else if (f >= 1.0) {
+    i0 += 1;
+    f -= 1.0;
+  }
+  struct photo_table_pos p;
+  p.i0 = i0;
+  p.i1 = i0 + 1;
+  p.f = f;
   return p;
 }
 
@@ -116,9 +160,8 @@ IONF_HD IONF_INLINE double photo_rates(const struct photo_table_view *t, int s,
     if (t->grey) {
       absorbed = exp(-tau_in) * photo_one_minus_exp(dtau);
     } else {
-      struct photo_table_pos pin = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_in);
-      struct photo_table_pos pout =
-          photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+      struct photo_table_pos pin = photo_table_locate_fast(t, tau_in);
+      struct photo_table_pos pout = photo_table_locate_fast(t, tau_out);
       absorbed = photo_table_at(sp->thick, pin) - photo_table_at(sp->thick, pout);
       if (heat)
         *heat_out = per_atom * (photo_table_at(sp->heat_thick, pin) - photo_table_at(sp->heat_thick, pout));
@@ -128,7 +171,7 @@ IONF_HD IONF_INLINE double photo_rates(const struct photo_table_view *t, int s,
   /* Thin cell: Gamma = Ndot thin(tau) sigma0 ds / V, which stays finite as n_abs -> 0. */
   double per_column = ndot_per_s * sp->sigma0_cm2 * ds_cm / volume_cm3;
   if (t->grey) return per_column * exp(-tau_out);
-  struct photo_table_pos pout = photo_table_locate(t->num_tau, t->min_log_tau, t->dlog_tau, tau_out);
+  struct photo_table_pos pout = photo_table_locate_fast(t, tau_out);
   if (heat) *heat_out = per_column * photo_table_at(sp->heat_thin, pout);
   return per_column * photo_table_at(sp->thin, pout);
 }

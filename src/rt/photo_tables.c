@@ -135,6 +135,13 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
   }
   for (int s = 0; s < PHOTO_TABLE_SPECIES && rc == IONF_OK; ++s)
     rc = build_species(spectrum, &species[s], ws, norm, t, &t->sp[s]);
+  /* the nodes' inverses, for photo_table_locate_fast (tables fine enough for its series) */
+  if (rc == IONF_OK && !t->grey && t->num_tau >= 4 && t->dlog_tau <= PHOTO_FAST_DLOG_TAU_MAX) {
+    t->inv_tau = ionf_malloc(((size_t)t->num_tau + 1) * sizeof(double), "the rate tables");
+    if (!t->inv_tau) rc = IONF_ERR_MEM;
+    for (int i = 0; rc == IONF_OK && i <= t->num_tau; ++i)
+      t->inv_tau[i] = i == 0 ? 0.0 : 1.0 / photo_table_tau(i, t->min_log_tau, t->dlog_tau);
+  }
   /* every species' threshold cross-section (the tracers' interpolation weights) */
   for (int s = PHOTO_TABLE_SPECIES; s < IONF_MAX_SPECIES; ++s) t->sp[s].sigma0_cm2 = species[s].sigma0_cm2;
   if (ws) gsl_integration_workspace_free(ws);
@@ -152,6 +159,8 @@ void photo_tables_free(struct photo_tables *t) {
     free(sp->heat_thin);
     sp->thick = sp->thin = sp->heat_thick = sp->heat_thin = NULL;
   }
+  free(t->inv_tau);
+  t->inv_tau = NULL;
 }
 
 struct photo_table_view photo_tables_view(const struct photo_tables *t) {
@@ -170,5 +179,15 @@ struct photo_table_view photo_tables_view(const struct photo_tables *t) {
   v.min_log_tau = t->min_log_tau;
   v.dlog_tau = t->dlog_tau;
   v.grey = t->grey;
+  if (t->inv_tau) { /* photo_table_locate_fast: tau in [tau_2, tau_{n-1}), inside float's range */
+    v.inv_tau = t->inv_tau;
+    v.fast_tau_lo = photo_table_tau(2, t->min_log_tau, t->dlog_tau);
+    v.fast_tau_hi = photo_table_tau(t->num_tau - 1, t->min_log_tau, t->dlog_tau);
+    if (v.fast_tau_lo < 1e-30) v.fast_tau_lo = 1e-30;
+    if (v.fast_tau_hi > 1e30) v.fast_tau_hi = 1e30;
+    v.guess_scale = log10(2.0) / t->dlog_tau;
+    v.guess_offset = 1.0 - t->min_log_tau / t->dlog_tau;
+    v.inv_ln10_dlog = 1.0 / (log(10.0) * t->dlog_tau);
+  }
   return v;
 }

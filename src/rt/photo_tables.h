@@ -41,6 +41,8 @@ struct photo_species_tables {
 struct photo_tables {
   int num_tau;
   double min_log_tau, dlog_tau;
+  double *inv_tau; /*!< num_tau + 1 (host): 1 / tau_i (0 at i = 0), for locating tau without
+                        log10 (photo_table_locate_fast); NULL where that does not apply */
   int heating;     /*!< temperature evolves and the spectrum heats */
   int grey;
   struct photo_species_tables sp[IONF_MAX_SPECIES]; /*!< indexed by enum species_id */

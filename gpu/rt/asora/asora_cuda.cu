@@ -34,6 +34,10 @@ extern "C" {
 #include <string.h>
 
 #define TRACE_THREADS 256
+/* blocks of the block-per-source kernel per SM (the register cap: 4 -> 64 registers) */
+#ifndef ASORA_TRACE_MIN_BLOCKS
+#define ASORA_TRACE_MIN_BLOCKS 4
+#endif
 /* rows of a cube shell a block lays out in shared memory (6 (2h + 1) for shell h: up to
    R = 42 cells); shells with more rows, or no photon radius, go face by face */
 #define TRACE_ROWS_MAX 512
@@ -335,9 +339,9 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a,
     /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
        7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
     if (ac->s.n_species == 3)
-      asora_trace_kernel<TRACE_THREADS, 4, 3><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 3><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
     else
-      asora_trace_kernel<TRACE_THREADS, 4, 1><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 1><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
     return IONF_OK;
   }

@@ -152,46 +152,59 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
 }
 
 /**
- * Incoming column density [cm^-2] from the neighbours' outgoing columns
- * col[m] (entries with weight 0 are ignored): weights s_m / max(tau_0,
- * sigma0 N_m), normalised, so optically thick neighbours count less (C2-Ray,
- * Mellema et al. 2006 App. A).
+ * The interpolation's blend of the neighbours (C2-Ray, Mellema et al. 2006 App. A): weights
+ * s_m / max(tau_0, tau_m), normalised, so optically thick neighbours count less, with
+ * tau_m the neighbour's optical depth.  Returned as u_m = s_m prod_{k != m} max(tau_0,
+ * tau_k) (entries with s_m = 0 are 0 and count 1 in the products) and the common factor
+ * corner_factor / sum_m u_m, which the caller's sum_m u_m N_m takes: one division instead
+ * of five (max(tau_0, .) >= 0.6, so the products neither vanish nor overflow for any
+ * column below 1e70 cm^-2).
+ */
+IONF_HD IONF_INLINE double asora_blend(const struct asora_stencil *st, const double *tau,
+                                       double *u) {
+  double t[4];
+  for (int m = 0; m < 4; ++m)
+    t[m] = !(st->s[m] > 0.0) ? 1.0
+                             : (tau[m] > ASORA_TAU_WEIGHT_FLOOR ? tau[m] : ASORA_TAU_WEIGHT_FLOOR);
+  const double t01 = t[0] * t[1], t23 = t[2] * t[3];
+  u[0] = st->s[0] * (t[1] * t23);
+  u[1] = st->s[1] * (t[0] * t23);
+  u[2] = st->s[2] * (t[3] * t01);
+  u[3] = st->s[3] * (t[2] * t01);
+  return st->corner_factor / ((u[0] + u[1]) + (u[2] + u[3]));
+}
+
+/**
+ * Incoming column density [cm^-2] from the neighbours' outgoing columns col[m] (entries
+ * with weight 0 count nothing; their col must be finite): asora_blend with tau_m =
+ * sigma0 N_m.
  */
 IONF_HD IONF_INLINE double asora_column_in(const struct asora_stencil *st, const double *col,
                                            double sigma0_cm2) {
-  double sum_w = 0.0, sum_wn = 0.0;
-  for (int m = 0; m < 4; ++m) {
-    if (!(st->s[m] > 0.0)) continue;
-    double tau = sigma0_cm2 * col[m];
-    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
-    sum_w += w;
-    sum_wn += w * col[m];
-  }
-  return st->corner_factor * sum_wn / sum_w;
+  double tau[4], u[4];
+  for (int m = 0; m < 4; ++m) tau[m] = sigma0_cm2 * col[m];
+  const double scale = asora_blend(st, tau, u);
+  return scale * ((u[0] * col[0] + u[1] * col[1]) + (u[2] * col[2] + u[3] * col[3]));
 }
 
 /**
  * Incoming columns of the NS absorbers (hydrogen and helium) from the neighbours'
- * interleaved outgoing columns (col[NS m + s]): one set of weights for all of them,
- * s_m / max(tau_0, tau_m) with tau_m = sum_s sigma0_s N_s,m the neighbour's optical
- * depth at every absorber's own threshold, so each absorber's column comes from the
- * same blend of paths (and the interpolation costs one set of divisions, not NS).
+ * interleaved outgoing columns (col[NS m + s]): one blend for all of them, with tau_m =
+ * sum_s sigma0_s N_s,m the neighbour's optical depth at every absorber's own threshold,
+ * so each absorber's column comes from the same blend of paths.
  */
 IONF_HD IONF_INLINE void asora_columns_in(const struct asora_stencil *st, const int ns,
                                           const double *col, const double *sigma0_cm2,
                                           double *col_in) {
-  double sum_w = 0.0, sum_wn[IONF_MAX_SPECIES];
-  for (int s = 0; s < ns; ++s) sum_wn[s] = 0.0;
+  double tau[4], u[4];
   for (int m = 0; m < 4; ++m) {
-    if (!(st->s[m] > 0.0)) continue;
-    double tau = 0.0;
-    for (int s = 0; s < ns; ++s) tau += sigma0_cm2[s] * col[ns * m + s];
-    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
-    sum_w += w;
-    for (int s = 0; s < ns; ++s) sum_wn[s] += w * col[ns * m + s];
+    tau[m] = 0.0;
+    for (int s = 0; s < ns; ++s) tau[m] += sigma0_cm2[s] * col[ns * m + s];
   }
-  const double scale = st->corner_factor / sum_w;
-  for (int s = 0; s < ns; ++s) col_in[s] = scale * sum_wn[s];
+  const double scale = asora_blend(st, tau, u);
+  for (int s = 0; s < ns; ++s)
+    col_in[s] = scale * ((u[0] * col[s] + u[1] * col[ns + s]) +
+                         (u[2] * col[2 * ns + s] + u[3] * col[3 * ns + s]));
 }
 
 /** Shell volume 4 pi r^2 ds [cm^3] of a cell at offset d (not the source cell). */
