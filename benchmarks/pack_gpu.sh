@@ -15,7 +15,7 @@ targets=(ionfront bench_raytrace bench_sph_trace bench_mc test_gpu_k_headers tes
          test_mc_gpu test_render_gpu test_sequence_gpu test_bvh_gpu test_chem_gpu test_sph_trace_gpu
          test_api_iliev1 test_gpu_helium_k test_sph_helium_gpu gpu_probe bench_decomp
          ionfront-particles test_chem_clumping_gpu test_engine_subgrid_gpu bench_thermal
-         test_thermal_gpu test_api_thermal test_api_thermal_gpu)
+         test_thermal_gpu test_api_thermal test_api_thermal_gpu ionfront_shared)
 cmake -S . -B .devbuild -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > /dev/null
 cmake --build .devbuild -j "$(nproc)" --target "${targets[@]}"
 rm -rf .devlibs .devold

@@ -82,5 +82,7 @@ if(IONFRONT_CUDA)
            COMMAND ${IONF_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/api/thermal_device_gpu.py)
   set_tests_properties(python_thermal_device_gpu PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu
                        WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
-                       ENVIRONMENT "IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>;PYTHONPATH=${CMAKE_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
+                       ENVIRONMENT "IONFRONT_LIBRARY=$<TARGET_FILE:ionfront_shared>;PYTHONDONTWRITEBYTECODE=1"
+                       # prepended: a PYTHONPATH that brings numpy (the GPU machine's) stays
+                       ENVIRONMENT_MODIFICATION "PYTHONPATH=path_list_prepend:${CMAKE_SOURCE_DIR}/python")
 endif()

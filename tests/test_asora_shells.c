@@ -228,8 +228,8 @@ static void check_cube_shells(void) {
 /* The rows of a cube shell inside the photon sphere (asora_cube_shell_row, the GPU's
    lanes): exactly the shell's cells with r^2 <= r2_max, each once, for domains clipped
    by walls, periodic windows and photon radii (R = 0: every cell); and the shell layout
-   of the columns (struct asora_columns): asora_cube_shell_index inverts the shell's
-   order, and every shell fits asora_domain_shell_cells. */
+   of the columns (struct asora_shell_faces): every shell fits asora_domain_shell_cells,
+   no two cells share an index, and every used upstream neighbour is read where it wrote. */
 static void check_cube_shell_rows_in(int n, int si, int sj, int sk, int periodic, double r_max,
                                      int slab_lo, int slab_extent) {
   const int src[3] = {si, sj, sk};
@@ -249,17 +249,56 @@ static void check_cube_shell_rows_in(int n, int si, int sj, int sk, int periodic
     EXPECT(cs.start[6] <= asora_domain_shell_cells(&dom), "n %d, R %g, shell %d: %lld cells, "
            "more than the shell buffer's %lld", n, r_max, h, cs.start[6],
            asora_domain_shell_cells(&dom));
+    struct asora_shell_faces sf, pf;
+    memset(&pf, 0, sizeof pf);
+    asora_shell_faces_make(&dom, h, &sf);
+    if (h > 0) asora_shell_faces_make(&dom, h - 1, &pf);
+    EXPECT(sf.cells <= asora_domain_shell_cells(&dom), "n %d, R %g, shell %d: %lld face cells, "
+           "more than the shell buffer's %lld", n, r_max, h, sf.cells,
+           asora_domain_shell_cells(&dom));
+    long long *owner = malloc(sizeof(long long) * (size_t)(sf.cells > 0 ? sf.cells : 1));
+    for (long long i = 0; i < sf.cells; ++i) owner[i] = -1;
     for (long long t = 0; t < cs.start[6]; ++t) {
       int d[3];
       asora_cube_shell_cell(&cs, t, &d[0], &d[1], &d[2]);
-      long long back = asora_cube_shell_index(&cs, d[0], d[1], d[2]);
-      EXPECT(back == t, "n %d, shell %d: cell %lld (%d,%d,%d) indexed back as %lld", n, h, t,
-             d[0], d[1], d[2], back);
+      /* the faces that keep this cell's column: each index inside the shell's, its own */
+      for (int a = 0; a < 3; ++a) {
+        if (abs(d[a]) != h) continue;
+        const int p = a == 0 ? 1 : 0, q = a == 2 ? 1 : 2;
+        long long at = asora_shell_faces_index(&sf, a, d[a] < 0, d[p], d[q]);
+        EXPECT(at >= 0 && at < sf.cells && sf.base[a][d[a] < 0] >= 0,
+               "n %d, shell %d: (%d,%d,%d) at %lld of %lld in face %d", n, h, d[0], d[1], d[2],
+               at, sf.cells, a);
+        if (at >= 0 && at < sf.cells) {
+          EXPECT(owner[at] < 0 || owner[at] == t, "n %d, shell %d: cells %lld and %lld share "
+                 "index %lld", n, h, owner[at], t, at);
+          owner[at] = t;
+        }
+      }
       double r2 = (double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2];
       if (r2 > dom.r2_max_cells) continue;
+      /* every used neighbour, read as asora_cell_step reads it (entry 3's index in face
+         (a, sign d_a) of shell h - 1 less the steps along p and q), is where that neighbour
+         wrote its column */
+      if (h > 0) {
+        struct asora_stencil st;
+        asora_stencil_make(d[0], d[1], d[2], &st);
+        const int a = st.axis, p = a == 0 ? 1 : 0, q = a == 2 ? 1 : 2;
+        long long at3 = asora_shell_faces_index(&pf, a, st.sa < 0, d[p], d[q]);
+        for (int m = 0; m < 4; ++m) {
+          if (!(st.s[m] > 0.0)) continue;
+          const int *o = st.off[m];
+          long long read = at3 - ((m & 1) ? 0 : (long long)st.sp * pf.qlen[a]) - ((m & 2) ? 0 : st.sq);
+          long long wrote = asora_shell_faces_index(&pf, a, o[a] < 0, o[p], o[q]);
+          EXPECT(abs(o[a]) == h - 1 && read == wrote && read >= 0 && read < pf.cells,
+                 "n %d, shell %d: (%d,%d,%d) reads neighbour %d (%d,%d,%d) at %lld, written "
+                 "at %lld", n, h, d[0], d[1], d[2], m, o[0], o[1], o[2], read, wrote);
+        }
+      }
       want[((size_t)(d[0] + n) * side + (size_t)(d[1] + n)) * side + (size_t)(d[2] + n)] = 1;
       ++cells;
     }
+    free(owner);
     EXPECT(cs.row_start[6] <= 6 * (2 * h + 1), "shell %d: %d rows", h, cs.row_start[6]);
     for (int r = 0; r < cs.row_start[6]; ++r) {
       int f, u, v0;

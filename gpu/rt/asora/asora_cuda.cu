@@ -11,9 +11,9 @@
  *    (its rows clipped to the sphere, asora_cube_shell_row).  Each source in flight
  *    has a column buffer: from R = ASORA_SHELL_LAYOUT_MIN_R on (and without a radius)
  *    two shell buffers (struct asora_columns' shell layout: shell h written in one,
- *    shell h - 1 read from the other, each in the cube shell's own order, so a warp's
- *    reads and writes are consecutive on every face), sized by the largest shell of its
- *    domain; below it the domain's box (box clipped to R_max): memory follows the work.
+ *    shell h - 1 read from the other, each face by face (struct asora_shell_faces), so a
+ *    warp's reads and writes are consecutive on every face), sized by the largest shell of
+ *    its domain; below it the domain's box (box clipped to R_max): memory follows the work.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
  */
@@ -156,16 +156,20 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   /* shells h and h - 1 (cube[h & 1], cube[(h + 1) & 1]), one copy per block, not 200 B per
      thread; their columns in the two halves of the block's buffer alike */
   __shared__ struct asora_cube_shell cube[2];
+  __shared__ struct asora_shell_faces faces[2]; /* the shell layout's columns of h, h - 1 */
   __shared__ int row_first[TRACE_ROWS_MAX + 1];
   __shared__ unsigned row_info[TRACE_ROWS_MAX];
   __shared__ unsigned short lane_map[TRACE_MAP_MAX];
   const int clip = a.r_max_cells > 0.0;
   for (int h = 0; h <= h_max; ++h) {
-    if (threadIdx.x == 0) asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
+    if (threadIdx.x == 0) {
+      asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
+      if (a.shell_layout) asora_shell_faces_make(&v.dom, h, &faces[h & 1]);
+    }
     __syncthreads();
     const struct asora_cube_shell &cs = cube[h & 1];
     const struct asora_columns cols =
-        a.shell_layout ? (struct asora_columns){NULL, &cs, &cube[(h + 1) & 1],
+        a.shell_layout ? (struct asora_columns){NULL, &faces[h & 1], &faces[(h + 1) & 1],
                                                 buffers + (h & 1) * half, buffers + ((h + 1) & 1) * half}
                        : (struct asora_columns){buffers, NULL, NULL, NULL, NULL};
     const int rows = cs.row_start[6];
@@ -224,10 +228,12 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   struct asora_source_view v;
   source_view(&a, a.first + blockIdx.y, &v);
   if (h > asora_domain_h_max(&v.dom)) return;
-  __shared__ struct asora_cube_shell cs, prev; /* shells h and h - 1 */
+  __shared__ struct asora_cube_shell cs;              /* shell h */
+  __shared__ struct asora_shell_faces faces, prev;    /* the columns of h and h - 1 */
   if (threadIdx.x == 0) {
     asora_cube_shell_make(&v.dom, h, &cs);
-    if (h > 0 && a.shell_layout) asora_cube_shell_make(&v.dom, h - 1, &prev);
+    if (a.shell_layout) asora_shell_faces_make(&v.dom, h, &faces);
+    if (h > 0 && a.shell_layout) asora_shell_faces_make(&v.dom, h - 1, &prev);
   }
   __syncthreads();
   /* shell h's columns in half h & 1 of the source's buffer, shell h - 1's in the other
@@ -235,7 +241,7 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   double *buffers = a.columns + (long long)blockIdx.y * a.column_stride;
   const long long half = a.column_stride / 2;
   const struct asora_columns cols =
-      a.shell_layout ? (struct asora_columns){NULL, &cs, &prev, buffers + (h & 1) * half,
+      a.shell_layout ? (struct asora_columns){NULL, &faces, &prev, buffers + (h & 1) * half,
                                               buffers + ((h + 1) & 1) * half}
                      : (struct asora_columns){buffers, NULL, NULL, NULL, NULL};
   const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */

@@ -153,12 +153,14 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
 
 /**
  * The interpolation's blend of the neighbours (C2-Ray, Mellema et al. 2006 App. A): weights
- * s_m / max(tau_0, tau_m), normalised, so optically thick neighbours count less, with
- * tau_m the neighbour's optical depth.  Returned as u_m = s_m prod_{k != m} max(tau_0,
- * tau_k) (entries with s_m = 0 are 0 and count 1 in the products) and the common factor
- * corner_factor / sum_m u_m, which the caller's sum_m u_m N_m takes: one division instead
- * of five (max(tau_0, .) >= 0.6, so the products neither vanish nor overflow for any
- * column below 1e70 cm^-2).
+ * s_m / max(tau_0, tau_m), normalised, so optically thick neighbours count less, with tau_m
+ * the neighbour's optical depth.  On the GPU, where an fp64 division is tens of
+ * instructions, asora_column_in and asora_columns_in take them as u_m = s_m prod_{k != m}
+ * max(tau_0, tau_k) (unused entries are 0 and count 1 in the products) and the common factor
+ * corner_factor / sum_m u_m: one division instead of five (max(tau_0, .) >= 0.6, so the
+ * products neither vanish nor overflow for columns below 1e70 cm^-2); measured 4-7% of the
+ * whole kernel on an H200.  On the CPU the weights themselves, one division each (the
+ * product form measured 7-10% slower there).  The two agree to rounding (~1e-16).
  */
 IONF_HD IONF_INLINE double asora_blend(const struct asora_stencil *st, const double *tau,
                                        double *u) {
@@ -175,27 +177,41 @@ IONF_HD IONF_INLINE double asora_blend(const struct asora_stencil *st, const dou
 }
 
 /**
- * Incoming column density [cm^-2] from the neighbours' outgoing columns col[m] (entries
- * with weight 0 count nothing; their col must be finite): asora_blend with tau_m =
- * sigma0 N_m.
+ * Incoming column density [cm^-2] from the neighbours' outgoing columns
+ * col[m] (entries with weight 0 count nothing; their col must be finite): the blend of
+ * asora_blend with tau_m = sigma0 N_m.
  */
 IONF_HD IONF_INLINE double asora_column_in(const struct asora_stencil *st, const double *col,
                                            double sigma0_cm2) {
+#ifdef __CUDA_ARCH__ /* asora_blend */
   double tau[4], u[4];
   for (int m = 0; m < 4; ++m) tau[m] = sigma0_cm2 * col[m];
   const double scale = asora_blend(st, tau, u);
   return scale * ((u[0] * col[0] + u[1] * col[1]) + (u[2] * col[2] + u[3] * col[3]));
+#else
+  double sum_w = 0.0, sum_wn = 0.0;
+  for (int m = 0; m < 4; ++m) {
+    if (!(st->s[m] > 0.0)) continue;
+    double tau = sigma0_cm2 * col[m];
+    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
+    sum_w += w;
+    sum_wn += w * col[m];
+  }
+  return st->corner_factor * sum_wn / sum_w;
+#endif
 }
 
 /**
  * Incoming columns of the NS absorbers (hydrogen and helium) from the neighbours'
- * interleaved outgoing columns (col[NS m + s]): one blend for all of them, with tau_m =
- * sum_s sigma0_s N_s,m the neighbour's optical depth at every absorber's own threshold,
- * so each absorber's column comes from the same blend of paths.
+ * interleaved outgoing columns (col[NS m + s]): one set of weights for all of them,
+ * s_m / max(tau_0, tau_m) with tau_m = sum_s sigma0_s N_s,m the neighbour's optical
+ * depth at every absorber's own threshold, so each absorber's column comes from the
+ * same blend of paths (asora_blend; one set of weights for all NS absorbers).
  */
 IONF_HD IONF_INLINE void asora_columns_in(const struct asora_stencil *st, const int ns,
                                           const double *col, const double *sigma0_cm2,
                                           double *col_in) {
+#ifdef __CUDA_ARCH__ /* asora_blend */
   double tau[4], u[4];
   for (int m = 0; m < 4; ++m) {
     tau[m] = 0.0;
@@ -205,6 +221,20 @@ IONF_HD IONF_INLINE void asora_columns_in(const struct asora_stencil *st, const 
   for (int s = 0; s < ns; ++s)
     col_in[s] = scale * ((u[0] * col[s] + u[1] * col[ns + s]) +
                          (u[2] * col[2 * ns + s] + u[3] * col[3 * ns + s]));
+#else
+  double sum_w = 0.0, sum_wn[IONF_MAX_SPECIES];
+  for (int s = 0; s < ns; ++s) sum_wn[s] = 0.0;
+  for (int m = 0; m < 4; ++m) {
+    if (!(st->s[m] > 0.0)) continue;
+    double tau = 0.0;
+    for (int s = 0; s < ns; ++s) tau += sigma0_cm2[s] * col[ns * m + s];
+    double w = st->s[m] / (tau > ASORA_TAU_WEIGHT_FLOOR ? tau : ASORA_TAU_WEIGHT_FLOOR);
+    sum_w += w;
+    for (int s = 0; s < ns; ++s) sum_wn[s] += w * col[ns * m + s];
+  }
+  const double scale = st->corner_factor / sum_w;
+  for (int s = 0; s < ns; ++s) col_in[s] = scale * sum_wn[s];
+#endif
 }
 
 /** Shell volume 4 pi r^2 ds [cm^3] of a cell at offset d (not the source cell). */
@@ -284,14 +314,15 @@ IONF_HD IONF_INLINE long long asora_domain_box_index(const struct asora_domain *
          (dk - dom->lo[2]);
 }
 
-/** Coordinate c (relative to the box's first cell) moved into [0, n) on a periodic grid. */
-IONF_HD IONF_INLINE long long asora_wrap(long long c, long long n, int periodic) {
+/** Coordinate c (relative to the box's first cell) moved into [0, n) on a periodic grid
+    (32-bit: a coordinate of a grid of up to 2^30 cells a side). */
+IONF_HD IONF_INLINE int asora_wrap(int c, int n, int periodic) {
   if (!periodic || (c >= 0 && c < n)) return c;
-  /* a traced offset is within half a box of the source: one n away at most (a 64-bit
-     remainder costs a GPU some 70 instructions; the result is the same) */
+  /* a traced offset is within half a box of the source: one n away at most (a remainder
+     costs a GPU tens of instructions; the result is the same) */
   if (c < 0 && c >= -n) return c + n;
   if (c >= n && c < 2 * n) return c - n;
-  long long m = c % n;
+  int m = c % n;
   return m < 0 ? m + n : m;
 }
 
@@ -408,18 +439,52 @@ IONF_HD IONF_INLINE void asora_cube_shell_row_cell(const struct asora_cube_shell
 }
 
 /**
- * The index of offset d on cube shell cs in asora_cube_shell_cell's order (the inverse:
- * the cell must lie on the shell, inside the domain): the face that holds it (x faces
- * hold their edges, then y faces), then its row and place in the row.
+ * Where the GPU keeps one cube shell's columns (struct asora_columns' shell layout): face by
+ * face, a face per axis a and side (d_a = +h, -h), each a rectangle over the face's in-plane
+ * axes (p, q) = (y, z), (x, z), (x, y) clipped to the domain, q running fastest; a cell on
+ * an edge or corner of the shell is kept in every face that holds it.  Then every upstream
+ * neighbour of a cell of shell h + 1 with dominant axis a lies in face (a, sign d_a) of shell
+ * h (it has |o_a| = h and |o_p|, |o_q| <= h), and the four of them are one index less a
+ * stride per step back along p and q, as in the box.  A warp's reads and writes are
+ * consecutive on every face.
  */
-IONF_HD IONF_INLINE long long asora_cube_shell_index(const struct asora_cube_shell *cs, int di,
-                                                    int dj, int dk) {
-  const int h = cs->h;
-  if (h == 0) return 0;
-  const int f = di == h ? 0 : di == -h ? 1 : dj == h ? 2 : dj == -h ? 3 : dk == h ? 4 : 5;
-  const int axis = f >> 1;
-  const int d_u = axis == 0 ? dj : di, d_v = axis == 2 ? dj : dk; /* the face's (u, v) */
-  return cs->start[f] + (long long)(d_u - cs->u_lo[f]) * cs->v_len[f] + (d_v - cs->v_lo[f]);
+struct asora_shell_faces {
+  int plo[3], qlo[3], qlen[3]; /*!< per face axis a: the first p and q, and q's length */
+  long long base[3][2];        /*!< the first index of face (a, +h) and (a, -h) (shell 0: both
+                                    the source cell's) */
+  long long cells;             /*!< the shell's indices in all */
+};
+
+IONF_HD IONF_INLINE void asora_shell_faces_make(const struct asora_domain *dom, int h,
+                                                struct asora_shell_faces *sf) {
+  long long total = 0;
+  for (int a = 0; a < 3; ++a) {
+    const int p = a == 0 ? 1 : 0, q = a == 2 ? 1 : 2;
+    const int plo = dom->lo[p] > -h ? dom->lo[p] : -h, phi = dom->hi[p] < h ? dom->hi[p] : h;
+    const int qlo = dom->lo[q] > -h ? dom->lo[q] : -h, qhi = dom->hi[q] < h ? dom->hi[q] : h;
+    const long long plen = phi >= plo ? phi - plo + 1 : 0, qlen = qhi >= qlo ? qhi - qlo + 1 : 0;
+    sf->plo[a] = plo;
+    sf->qlo[a] = qlo;
+    sf->qlen[a] = (int)qlen;
+    for (int side = 0; side < 2; ++side) {
+      const int value = side ? -h : h;
+      if (h == 0 && side == 1) { /* the source cell: one face per axis */
+        sf->base[a][1] = sf->base[a][0];
+        continue;
+      }
+      const int present = value >= dom->lo[a] && value <= dom->hi[a] && plen > 0 && qlen > 0;
+      sf->base[a][side] = present ? total : -1;
+      total += present ? plen * qlen : 0;
+    }
+  }
+  sf->cells = total;
+}
+
+/** The index in shell faces sf of the cell at in-plane (o_p, o_q) of face (a, side), side
+    1 for d_a < 0. */
+IONF_HD IONF_INLINE long long asora_shell_faces_index(const struct asora_shell_faces *sf, int a,
+                                                      int side, int o_p, int o_q) {
+  return sf->base[a][side] + (long long)(o_p - sf->plo[a]) * sf->qlen[a] + (o_q - sf->qlo[a]);
 }
 
 /** The last cube shell of a domain. */
@@ -436,17 +501,16 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 
 /**
  * Where one source's outgoing columns live, [cell][species] (a cell's absorbers side by
- * side): the domain's bounding box (`box`: the CPU sweep, any order of cells), or the
- * cube shells' own order (the cell step's in_shells 1: the GPU from ASORA_SHELL_LAYOUT_MIN_R on), shell h's columns in `cur` at
- * asora_cube_shell_index(cur_shell, ...) and the shell before it, which holds every
- * upstream neighbour of shell h, in `prev`: two shell buffers of
- * asora_domain_shell_cells() cells, where a warp's reads and writes are consecutive on
- * every face (in the box the z faces' cells lie a row apart), and 6 (2R + 1)^2 cells a
- * buffer instead of (2R + 1)^3.
+ * side): the domain's bounding box (`box`: the CPU sweep, any order of cells), or two cube
+ * shells (the cell step's in_shells 1: the GPU from ASORA_SHELL_LAYOUT_MIN_R on), shell h's
+ * columns in `cur` laid out by cur_faces (struct asora_shell_faces) and those of shell
+ * h - 1, which holds every upstream neighbour of shell h, in `prev` by prev_faces: two
+ * shell buffers of asora_domain_shell_cells() cells, 6 (2R + 1)^2 cells a buffer instead
+ * of (2R + 1)^3.
  */
 struct asora_columns {
   double *box;                    /* the box layout (the cell step's in_shells 0) */
-  const struct asora_cube_shell *cur_shell, *prev_shell;
+  const struct asora_shell_faces *cur_faces, *prev_faces;
   double *cur;
   const double *prev;
 };
@@ -463,9 +527,10 @@ IONF_HD IONF_INLINE int asora_columns_in_shells(double r_max_cells) {
   return !(r_max_cells > 0.0 && r_max_cells < ASORA_SHELL_LAYOUT_MIN_R);
 }
 
-/** At least the cells of any cube shell of the domain (a shell buffer of asora_columns):
-    shell h's faces are rectangles of at most min(extent, 2h + 1) cells a side, which
-    grows with h, so the bound of the last shell holds for all. */
+/** At least the cells of any cube shell of the domain in its faces (a shell buffer of
+    asora_columns, struct asora_shell_faces): shell h's faces are rectangles of at most
+    min(extent, 2h + 1) cells a side, which grows with h, so the bound of the last shell
+    holds for all. */
 IONF_HD IONF_INLINE long long asora_domain_shell_cells(const struct asora_domain *dom) {
   long long side = 2LL * asora_domain_h_max(dom) + 1, face[3];
   for (int a = 0; a < 3; ++a) {
@@ -514,19 +579,19 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
   if (r2 > v->dom.r2_max_cells) return 0;
   /* the cell's coordinates in the box, wrapped on a periodic grid */
-  long long li = asora_wrap(v->src[0] + di - v->box.lo[0], v->n, v->periodic);
-  long long lj = asora_wrap(v->src[1] + dj - v->box.lo[1], v->n, v->periodic);
-  long long lk = asora_wrap(v->src[2] + dk - v->box.lo[2], v->n, v->periodic);
-  long long c = (li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
+  const int n = (int)v->n;
+  const int li = asora_wrap((int)(v->src[0] + di - v->box.lo[0]), n, v->periodic);
+  const int lj = asora_wrap((int)(v->src[1] + dj - v->box.lo[1]), n, v->periodic);
+  const int lk = asora_wrap((int)(v->src[2] + dk - v->box.lo[2]), n, v->periodic);
+  long long c = ((long long)li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
   for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
   for (int s = 0; s < ns; ++s)
     n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
   double ds_cells, volume;
-  /* this cell's place in the columns (the box, or its cube shell) */
-  const long long here_cell = in_shells ? asora_cube_shell_index(cols->cur_shell, di, dj, dk)
-                                        : asora_domain_box_index(&v->dom, di, dj, dk);
+  /* this cell's place in the box's columns (the shells' places: below) */
+  const long long here_cell = in_shells ? 0 : asora_domain_box_index(&v->dom, di, dj, dk);
   if (di == 0 && dj == 0 && dk == 0) {
     for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
     ds_cells = 0.5; /* from the source at the cell centre to its face */
@@ -537,20 +602,26 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     /* the neighbours' columns, the ns absorbers of a cell side by side */
     double col[4 * IONF_MAX_SPECIES];
     const double *upstream = in_shells ? cols->prev : cols->box;
-    /* in the box, a neighbour is this cell's index less a stride per step back (the
-       box's strides along a, p and q) */
-    const long long stride_z = 1, stride_y = v->dom.hi[2] - v->dom.lo[2] + 1,
-                    stride_x = (long long)(v->dom.hi[1] - v->dom.lo[1] + 1) * stride_y;
-    const long long back_a = st.sa * (st.axis == 0 ? stride_x : (st.axis == 1 ? stride_y : stride_z));
-    const long long back_p = st.sp * (st.axis == 0 ? stride_y : stride_x);
-    const long long back_q = st.sq * (st.axis == 2 ? stride_y : stride_z);
+    /* A neighbour is entry 3's index (one step back along a only) less a stride per step
+       back along p and q: in the box its strides, in the shell before this cell's the
+       face (a, sign d_a) of struct asora_shell_faces, q running fastest. */
+    long long at3, back_p, back_q;
+    if (in_shells) {
+      const struct asora_shell_faces *pf = cols->prev_faces;
+      const int d_p = st.axis == 0 ? dj : di, d_q = st.axis == 2 ? dj : dk;
+      at3 = asora_shell_faces_index(pf, st.axis, st.sa < 0, d_p, d_q);
+      back_p = (long long)st.sp * pf->qlen[st.axis];
+      back_q = st.sq;
+    } else {
+      const long long stride_z = 1, stride_y = v->dom.hi[2] - v->dom.lo[2] + 1,
+                      stride_x = (long long)(v->dom.hi[1] - v->dom.lo[1] + 1) * stride_y;
+      at3 = here_cell - st.sa * (st.axis == 0 ? stride_x : (st.axis == 1 ? stride_y : stride_z));
+      back_p = st.sp * (st.axis == 0 ? stride_y : stride_x);
+      back_q = st.sq * (st.axis == 2 ? stride_y : stride_z);
+    }
     for (int m = 0; m < 4; ++m) {
       long long at = -1;
-      if (st.s[m] > 0.0)
-        at = ns * (in_shells ? asora_cube_shell_index(cols->prev_shell, st.off[m][0],
-                                                      st.off[m][1], st.off[m][2])
-                             : here_cell - back_a - ((m & 1) ? 0 : back_p) -
-                                   ((m & 2) ? 0 : back_q));
+      if (st.s[m] > 0.0) at = ns * (at3 - ((m & 1) ? 0 : back_p) - ((m & 2) ? 0 : back_q));
       for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? upstream[at + s] : 0.0;
     }
     if (ns == 1) {
@@ -564,17 +635,33 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
   }
   double ds_cm = ds_cells * v->cell_cm;
-  double *column = in_shells ? cols->cur : cols->box;
-  const long long here = ns * here_cell;
   *idx = c;
+  double dcol[IONF_MAX_SPECIES];
+  for (int s = 0; s < ns; ++s) {
+    dcol[s] = n_abs[s] * ds_cm;
+    col_out[s] = col_in[s] + dcol[s];
+  }
+  /* the outgoing columns: at the cell in the box, or in every face of its cube shell that
+     holds it (struct asora_shell_faces) */
+  if (!in_shells) {
+    for (int s = 0; s < ns; ++s) cols->box[ns * here_cell + s] = col_out[s];
+  } else {
+    const int adi = abs(di), adj = abs(dj), adk = abs(dk);
+    const int h = adi > adj ? (adi > adk ? adi : adk) : (adj > adk ? adj : adk);
+    const struct asora_shell_faces *cf = cols->cur_faces;
+    if (adi == h)
+      for (int s = 0; s < ns; ++s)
+        cols->cur[ns * asora_shell_faces_index(cf, 0, di < 0, dj, dk) + s] = col_out[s];
+    if (adj == h)
+      for (int s = 0; s < ns; ++s)
+        cols->cur[ns * asora_shell_faces_index(cf, 1, dj < 0, di, dk) + s] = col_out[s];
+    if (adk == h)
+      for (int s = 0; s < ns; ++s)
+        cols->cur[ns * asora_shell_faces_index(cf, 2, dk < 0, di, dj) + s] = col_out[s];
+  }
   if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
-    double dcol[BANDS_N_ABSORBERS];
     int lit = 0;
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
-      dcol[s] = n_abs[s] * ds_cm;
-      double out = col_in[s] + dcol[s];
-      column[here + s] = out;
-      col_out[s] = out;
       gamma[s] = 0.0;
       if (heat) heat[s] = 0.0;
       lit = lit || col_in[s] <= PHOTO_MAX_COLUMN_CM2;
@@ -589,15 +676,13 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     return 1;
   }
   for (int s = 0; s < ns; ++s) {
-    double out = col_in[s] + n_abs[s] * ds_cm;
-    column[here + s] = out;
-    col_out[s] = out;
     double sigma0 = v->tables.sp[s].sigma0_cm2;
     if (heat) heat[s] = 0.0;
     gamma[s] = col_in[s] > PHOTO_MAX_COLUMN_CM2
                    ? 0.0
-                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s], sigma0 * out,
-                                 n_abs[s], ds_cm, volume, heat ? &heat[s] : (double *)0);
+                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s],
+                                 sigma0 * col_out[s], n_abs[s], ds_cm, volume,
+                                 heat ? &heat[s] : (double *)0);
   }
   return 1;
 }
