@@ -26,8 +26,8 @@
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* Cells of one source's column buffers for the largest source domain (a source at the
-   centre, within R_max): its box on the CPU, two cube shells on the GPU from
-   ASORA_SHELL_LAYOUT_MIN_R on (rt/asora/asora_k.h, struct asora_columns). */
+   centre, within R_max): its box on the CPU, two cube shells on the GPU
+   (rt/asora/asora_k.h, struct asora_columns and struct asora_shell_faces). */
 static double memory_domain_cells(const struct ionf_config *cfg, int on_gpu) {
   int64_t n = cfg->n_cells_1d;
   int centre[3] = {(int)(n / 2), (int)(n / 2), (int)(n / 2)};
@@ -76,7 +76,13 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
   if (cfg->n_planes > 0) /* planar_cpu.c: a row of columns per thread, during a trace */
     m->other_bytes += (double)cfg->n_cells_1d * threads * sizeof(struct planar_columns);
   m->host_bytes = m->fields_bytes + m->tracer_bytes + m->other_bytes;
-  if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + (mc ? cells * d : column);
+  /* the fast table locate's 1 / tau_i (photo_tables.c); on the GPU the ASORA pass's n_HI
+     with hydrogen alone (asora_cuda.cu) */
+  const double inv_tau = cfg->spectrum != SPECTRUM_GREY ? ((double)cfg->num_tau + 1.0) * d : 0.0;
+  m->other_bytes += inv_tau;
+  m->host_bytes += inv_tau;
+  const double n_hi = !mc && s == 1.0 && cfg->n_planes == 0 ? cells * d : 0.0;
+  if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + inv_tau + (mc ? cells * d : column + n_hi);
 }
 
 /* A "Key:  N kB" line of /proc/meminfo in bytes (-1: not there). */

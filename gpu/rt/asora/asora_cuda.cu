@@ -9,11 +9,11 @@
  *    upstream neighbour of shell h is in shell h - 1); Gamma by double-precision
  *    atomicAdd.  With a photon radius only the shell's cells inside it get lanes
  *    (its rows clipped to the sphere, asora_cube_shell_row).  Each source in flight
- *    has a column buffer: from R = ASORA_SHELL_LAYOUT_MIN_R on (and without a radius)
- *    two shell buffers (struct asora_columns' shell layout: shell h written in one,
- *    shell h - 1 read from the other, each face by face (struct asora_shell_faces), so a
- *    warp's reads and writes are consecutive on every face), sized by the largest shell of
- *    its domain; below it the domain's box (box clipped to R_max): memory follows the work.
+ *    has a column buffer: two shell buffers (struct asora_columns' shell layout: shell h
+ *    written in one, shell h - 1 read from the other, each face by face (struct
+ *    asora_shell_faces), so a warp's reads and writes are consecutive on every face and a
+ *    cell's four upstream neighbours are one index less strides), sized by the largest
+ *    shell of its domain: memory follows the work.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
  */
@@ -48,6 +48,7 @@ extern "C" {
 struct trace_kernel_args {
   const double *n_h_cm3;
   const double *x_ion_av;       /* [species][box cells] */
+  const double *n_hi_cm3;       /* hydrogen alone: [box cells] the pass's n_HI, else NULL */
   double abundance_he;          /* n_He / n_H */
   double *gamma;                /* [species][box cells] */
   double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
@@ -75,6 +76,7 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
                                    struct asora_source_view *v) {
   v->n_h_cm3 = a->n_h_cm3;
   v->x_ion_av = a->x_ion_av;
+  v->n_hi_cm3 = a->n_hi_cm3;
   v->abundance_he = a->abundance_he;
   v->n = a->n;
   v->periodic = a->periodic;
@@ -258,6 +260,17 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   if (threadIdx.x == 0 && total) atomicAdd(a.cells_visited, total);
 }
 
+/* Hydrogen alone: the pass's absorbers n_H (1 - x_HII) per cell, once (the cell step then
+   reads one field, not two, for each of the many sources that cross a cell). */
+__global__ void asora_absorbers_kernel(const double *n_h_cm3, const double *x_ion_av,
+                                       double abundance_he, long long cells, double *n_hi_cm3) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells;
+       c += (long long)gridDim.x * blockDim.x) {
+    const double x = x_ion_av[c];
+    n_hi_cm3[c] = species_absorber_density(SPECIES_HI, n_h_cm3[c], &x, abundance_he);
+  }
+}
+
 /* ---- the tracer ---------------------------------------------------------------- */
 
 struct asora_cuda {
@@ -271,6 +284,8 @@ struct asora_cuda {
   long long batch;              /* sources in flight */
   int h_max;                    /* largest cube shell of any source */
   unsigned long long *d_visited;
+  double *d_n_hi;               /* hydrogen alone: the pass's n_HI per cell */
+  long long n_hi_cells;         /* its size */
 };
 
 static struct asora_cuda *cuda_of(struct tracer *t) { return (struct asora_cuda *)t->impl; }
@@ -392,6 +407,23 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   memset(&a, 0, sizeof a);
   a.n_h_cm3 = f->n_h_cm3;
   a.x_ion_av = f->x_ion_av;
+  if (f->n_species == 1) { /* the absorbers once per pass (asora_absorbers_kernel) */
+    if (ac->n_hi_cells < f->cells) {
+      cudaFree(ac->d_n_hi);
+      ac->d_n_hi = NULL;
+      ac->n_hi_cells = 0;
+      IONF_CALL(cuda_util_alloc((void **)&ac->d_n_hi, sizeof(double) * (size_t)f->cells,
+                                "the absorber densities"));
+      ac->n_hi_cells = f->cells;
+    }
+    long long blocks = (f->cells + 255) / 256;
+    if (blocks > 8LL * ac->sm_count) blocks = 8LL * ac->sm_count;
+    if (blocks < 1) blocks = 1;
+    asora_absorbers_kernel<<<(unsigned)blocks, 256, 0, ac->stream>>>(
+        f->n_h_cm3, f->x_ion_av, f->abundance_he, f->cells, ac->d_n_hi);
+    CUDA_CHECK(cudaGetLastError(), "launch of the absorber kernel");
+    a.n_hi_cm3 = ac->d_n_hi;
+  }
   a.abundance_he = f->abundance_he;
   a.gamma = r->gamma_per_s;
   a.heat = heat;
@@ -428,6 +460,7 @@ static void cuda_destroy(struct tracer *t) {
   tracer_cuda_sources_free(&ac->src);
   cudaFree(ac->d_columns);
   cudaFree(ac->d_visited);
+  cudaFree(ac->d_n_hi);
 }
 
 extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,

@@ -121,8 +121,11 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
      bit-identical on host and device (no FMA contraction can turn an exact 0
      into 1e-17 and pull in a neighbour outside the traced region). */
   const int len_a = abs(d_a);
-  double dp = (double)abs(sp * len_a - d_p) / (double)len_a;
-  double dq = (double)abs(sq * len_a - d_q) / (double)len_a;
+  /* (0 without dividing: a GPU's division of a zero numerator takes its slow path, which
+     a fifth of the cells would take) */
+  const int k_p = abs(sp * len_a - d_p), k_q = abs(sq * len_a - d_q);
+  double dp = k_p == 0 ? 0.0 : (double)k_p / (double)len_a;
+  double dq = k_q == 0 ? 0.0 : (double)k_q / (double)len_a;
   st->s[0] = (1.0 - dp) * (1.0 - dq);
   st->s[1] = dp * (1.0 - dq);
   st->s[2] = (1.0 - dp) * dq;
@@ -502,7 +505,7 @@ IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
 /**
  * Where one source's outgoing columns live, [cell][species] (a cell's absorbers side by
  * side): the domain's bounding box (`box`: the CPU sweep, any order of cells), or two cube
- * shells (the cell step's in_shells 1: the GPU from ASORA_SHELL_LAYOUT_MIN_R on), shell h's
+ * shells (the cell step's in_shells 1: the GPU), shell h's
  * columns in `cur` laid out by cur_faces (struct asora_shell_faces) and those of shell
  * h - 1, which holds every upstream neighbour of shell h, in `prev` by prev_faces: two
  * shell buffers of asora_domain_shell_cells() cells, 6 (2R + 1)^2 cells a buffer instead
@@ -515,16 +518,14 @@ struct asora_columns {
   const double *prev;
 };
 
-/* The GPU keeps a source's columns in two shell buffers from this photon radius on (and
-   without one), in its box below it: measured on an H200 (benchmarks/RESULTS.md), the
-   shells cut R = 30's time per source-voxel 2-10% and its buffer 5x, but cost R = 10-13
-   2-8% (the box of a small radius stays in the caches; the shell index costs more). */
-#define ASORA_SHELL_LAYOUT_MIN_R 20.0
-
 /** Whether the GPU's columns of a pass with photon radius r_max_cells (<= 0: none) take
-    the shell layout of struct asora_columns. */
+    the shell layout of struct asora_columns: at every radius.  (Below R = 20 cells the box
+    was kept while a neighbour's shell index meant a search of the faces; with the faces of
+    struct asora_shell_faces the shells measured faster at R = 10-13 too, on an H200:
+    benchmarks/RESULTS.md.)  The CPU sweeps the box. */
 IONF_HD IONF_INLINE int asora_columns_in_shells(double r_max_cells) {
-  return !(r_max_cells > 0.0 && r_max_cells < ASORA_SHELL_LAYOUT_MIN_R);
+  (void)r_max_cells;
+  return 1;
 }
 
 /** At least the cells of any cube shell of the domain in its faces (a shell buffer of
@@ -545,6 +546,9 @@ IONF_HD IONF_INLINE long long asora_domain_shell_cells(const struct asora_domain
 struct asora_source_view {
   const double *n_h_cm3;          /*!< the box's hydrogen densities */
   const double *x_ion_av;         /*!< [species][box cells] time-averaged ion fractions */
+  const double *n_hi_cm3;         /*!< hydrogen alone: [box cells] n_H (1 - x_HII), the
+                                       pass's absorbers (the GPU's pre-pass, the same
+                                       species_absorber_density), or NULL: from n_H and x */
   double abundance_he;            /*!< n_He / n_H (helium's absorber densities) */
   long long n;                    /*!< cells per side of the whole grid */
   int periodic;
@@ -586,9 +590,14 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   long long c = ((long long)li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
-  for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
-  for (int s = 0; s < ns; ++s)
-    n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
+  if (ns == 1 && v->n_hi_cm3) { /* one load, not two (x_ion is not needed with hydrogen alone) */
+    x_ion[0] = 0.0;
+    n_abs[0] = v->n_hi_cm3[c];
+  } else {
+    for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+    for (int s = 0; s < ns; ++s)
+      n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
+  }
   double ds_cells, volume;
   /* this cell's place in the box's columns (the shells' places: below) */
   const long long here_cell = in_shells ? 0 : asora_domain_box_index(&v->dom, di, dj, dk);
