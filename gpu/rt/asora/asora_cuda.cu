@@ -25,6 +25,7 @@
 extern "C" {
 #include "gpu/core/cuda_util.h"
 #include "gpu/rt/tracer_cuda.h"
+#include "grid/sources.h"
 #include "rt/asora/asora.h"
 #include "rt/asora/asora_k.h"
 }
@@ -305,6 +306,57 @@ static long long choose_batch(const struct asora_cuda *ac, long long bytes_per_s
   return batch < 1 ? 1 : batch;
 }
 
+/* A cell's place on the Morton (Z-order) curve: the bits of i, j, k interleaved. */
+static unsigned long long morton_key(const int32_t *ijk) {
+  unsigned long long key = 0;
+  for (int b = 0; b < 21; ++b)
+    for (int a = 0; a < 3; ++a)
+      key |= (unsigned long long)(((unsigned)ijk[a] >> b) & 1u) << (3 * b + (2 - a));
+  return key;
+}
+
+struct morton_item {
+  unsigned long long key;
+  long long index;
+};
+
+static int morton_cmp(const void *x, const void *y) {
+  const struct morton_item *a = (const struct morton_item *)x, *b = (const struct morton_item *)y;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  return a->index < b->index ? -1 : (a->index > b->index);
+}
+
+/*
+ * The sources in Morton order of their cells: the blocks resident at once (a few hundred
+ * sources) then trace neighbouring parts of the grid and share its fields and Gamma in the
+ * L2 cache, where a list in cell order spreads them over whole planes.  Only the order in
+ * which Gamma's atomic additions meet changes (unordered already).  *out holds copies
+ * (free with sources_free); an empty list is passed through.
+ */
+static ionf_err morton_sources(const struct tracer_sources *src, struct source_list *out) {
+  memset(out, 0, sizeof *out);
+  if (src->count <= 0) return IONF_OK;
+  IONF_CALL(sources_alloc(src->count, out));
+  struct morton_item *items =
+      (struct morton_item *)malloc(sizeof(struct morton_item) * (size_t)src->count);
+  if (!items) {
+    sources_free(out);
+    return ionf_error_set(IONF_ERR_MEM, "ASORA: no memory to order %lld sources",
+                          (long long)src->count);
+  }
+  for (long long i = 0; i < src->count; ++i) {
+    items[i].key = morton_key(src->list->ijk + 3 * (src->first + i));
+    items[i].index = src->first + i;
+  }
+  qsort(items, (size_t)src->count, sizeof *items, morton_cmp);
+  for (long long i = 0; i < src->count; ++i) {
+    memcpy(out->ijk + 3 * i, src->list->ijk + 3 * items[i].index, 3 * sizeof(int32_t));
+    out->ndot_per_s[i] = src->list->ndot_per_s[items[i].index];
+  }
+  free(items);
+  return IONF_OK;
+}
+
 /*
  * This rank's sources to the GPU, and the per-source column buffers sized for
  * them (the largest traced domain) with the batch chosen from their count: at
@@ -314,7 +366,12 @@ static long long choose_batch(const struct asora_cuda *ac, long long bytes_per_s
 static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *src) {
   struct asora_cuda *ac = cuda_of(t);
   CUDA_CHECK(cudaStreamSynchronize(ac->stream), "waiting for the GPU before new sources");
-  IONF_CALL(tracer_cuda_sources_take(&ac->src, src));
+  struct source_list ordered;
+  IONF_CALL(morton_sources(src, &ordered));
+  const struct tracer_sources in_order = {&ordered, 0, src->count > 0 ? src->count : 0};
+  ionf_err taken = tracer_cuda_sources_take(&ac->src, src->count > 0 ? &in_order : src);
+  sources_free(&ordered);
+  IONF_CALL(taken);
   const struct grid *g = &ac->s.grid;
   /* the column buffer (the box, or two cube shells) of the largest traced domain sizes
      every in-flight slot */
