@@ -53,7 +53,7 @@ static void check_stencils(void) {
       int d[3];
       asora_shell_cell(s, q, &d[0], &d[1], &d[2]);
       struct asora_stencil st;
-      asora_stencil_make(d[0], d[1], d[2], &st);
+      asora_stencil_make(d[0], d[1], d[2], NULL, &st);
       double wsum = 0.0;
       int used = 0;
       for (int m = 0; m < 4; ++m) used += st.s[m] > 0.0;
@@ -73,6 +73,21 @@ static void check_stencils(void) {
       }
       EXPECT(fabs(wsum - 1.0) < 1e-12, "(%d,%d,%d): weights sum to %.15g", d[0], d[1], d[2], wsum);
       EXPECT(st.ds_cells >= 1.0 && st.ds_cells <= sqrt(3.0) + 1e-12, "path %g", st.ds_cells);
+      /* the geometry of |d| (the GPU's table) gives the same stencil, bit for bit, and the
+         volume of asora_shell_volume_cm3 */
+      double g[ASORA_GEOMETRY_VALUES];
+      asora_stencil_geometry(abs(d[0]), abs(d[1]), abs(d[2]), g);
+      struct asora_stencil tb;
+      asora_stencil_make(d[0], d[1], d[2], g, &tb);
+      int same = tb.ds_cells == st.ds_cells && tb.volume_cells == st.volume_cells &&
+                 tb.corner_factor == st.corner_factor && tb.axis == st.axis;
+      for (int m = 0; m < 4; ++m)
+        same = same && tb.s[m] == st.s[m] && tb.off[m][0] == st.off[m][0] &&
+               tb.off[m][1] == st.off[m][1] && tb.off[m][2] == st.off[m][2];
+      EXPECT(same, "(%d,%d,%d): the stencil from the geometry of |d| differs", d[0], d[1], d[2]);
+      EXPECT(st.volume_cells * 2.0 * 2.0 * 2.0 ==
+                 asora_shell_volume_cm3(d[0], d[1], d[2], st.ds_cells, 2.0),
+             "(%d,%d,%d): volume %.17g", d[0], d[1], d[2], st.volume_cells);
     }
   }
 }
@@ -215,7 +230,7 @@ static void check_cube_shells(void) {
         int h = abs(i) > abs(j) ? abs(i) : abs(j);
         if (abs(k) > h) h = abs(k);
         struct asora_stencil st;
-        asora_stencil_make(i, j, k, &st);
+        asora_stencil_make(i, j, k, NULL, &st);
         for (int m = 0; m < 4; ++m) {
           if (!(st.s[m] > 0.0)) continue;
           int hm = abs(st.off[m][0]) > abs(st.off[m][1]) ? abs(st.off[m][0]) : abs(st.off[m][1]);
@@ -282,7 +297,7 @@ static void check_cube_shell_rows_in(int n, int si, int sj, int sk, int periodic
          wrote its column */
       if (h > 0) {
         struct asora_stencil st;
-        asora_stencil_make(d[0], d[1], d[2], &st);
+        asora_stencil_make(d[0], d[1], d[2], NULL, &st);
         const int a = st.axis, p = a == 0 ? 1 : 0, q = a == 2 ? 1 : 2;
         long long at3 = asora_shell_faces_index(&pf, a, st.sa < 0, d[p], d[q]);
         for (int m = 0; m < 4; ++m) {

@@ -31,7 +31,7 @@ struct k_case {
 __host__ __device__ static void evaluate(const struct k_case *c, const struct photo_table_view *t,
                                          const struct chem_params *p, double *out) {
   struct asora_stencil st;
-  asora_stencil_make(c->d[0], c->d[1], c->d[2], &st);
+  asora_stencil_make(c->d[0], c->d[1], c->d[2], NULL, &st);
   out[0] = asora_column_in(&st, c->col, 6.3e-18);
   out[1] = st.ds_cells;
   double vol = asora_shell_volume_cm3(c->d[0], c->d[1], c->d[2], st.ds_cells, 1.6e20);

@@ -81,7 +81,17 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
   const double inv_tau = cfg->spectrum != SPECTRUM_GREY ? ((double)cfg->num_tau + 1.0) * d : 0.0;
   m->other_bytes += inv_tau;
   m->host_bytes += inv_tau;
-  const double n_hi = !mc && s == 1.0 && cfg->n_planes == 0 ? cells * d : 0.0;
+  double n_hi = !mc && s == 1.0 && cfg->n_planes == 0 ? cells * d : 0.0;
+  if (!mc) { /* and the stencils' geometry table (asora_cuda.cu: up to 32 MB) */
+    int64_t n = cfg->n_cells_1d;
+    int centre[3] = {(int)(n / 2), (int)(n / 2), (int)(n / 2)};
+    struct grid_box whole = grid_box_whole(n);
+    struct asora_domain dom;
+    asora_domain_make(centre, n, cfg->periodic, &whole, cfg->r_max_cells, &dom);
+    double side = asora_domain_h_max(&dom) + 1.0;
+    double geo = side * side * side * ASORA_GEOMETRY_VALUES * d;
+    if (geo <= 33554432.0) n_hi += geo;
+  }
   if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + inv_tau + (mc ? cells * d : column + n_hi);
 }
 

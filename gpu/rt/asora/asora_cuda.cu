@@ -50,6 +50,8 @@ struct trace_kernel_args {
   const double *n_h_cm3;
   const double *x_ion_av;       /* [species][box cells] */
   const double *n_hi_cm3;       /* hydrogen alone: [box cells] the pass's n_HI, else NULL */
+  const double *geo;            /* the stencils' geometry by |d| (asora_stencil_geometry), or NULL */
+  int geo_side;
   double abundance_he;          /* n_He / n_H */
   double *gamma;                /* [species][box cells] */
   double *heat;                 /* [species][box cells] photo-heating (thermal runs), else NULL */
@@ -78,6 +80,8 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
   v->n_h_cm3 = a->n_h_cm3;
   v->x_ion_av = a->x_ion_av;
   v->n_hi_cm3 = a->n_hi_cm3;
+  v->geo = a->geo;
+  v->geo_side = a->geo_side;
   v->abundance_he = a->abundance_he;
   v->n = a->n;
   v->periodic = a->periodic;
@@ -287,7 +291,46 @@ struct asora_cuda {
   unsigned long long *d_visited;
   double *d_n_hi;               /* hydrogen alone: the pass's n_HI per cell */
   long long n_hi_cells;         /* its size */
+  double *d_geo;                /* the stencils' geometry, |d| = 0 .. geo_side - 1 per axis */
+  int geo_side;                 /* (0: none; the cell step computes it) */
 };
+
+/* The stencils' geometry as a table up to this size (a side of 101 cells, R = 100: 32 MB);
+   beyond it the cell step computes it (no photon radius over a large grid) */
+#define ASORA_GEOMETRY_TABLE_MAX_BYTES (33554432.0)
+
+/* The table of asora_stencil_geometry for |d| up to h_max on every axis, on the device:
+   built when the sources' largest shell outgrows it (its values are the computation's). */
+static ionf_err geometry_table(struct asora_cuda *ac, int h_max) {
+  const int side = h_max + 1;
+  const double bytes = (double)side * side * side * ASORA_GEOMETRY_VALUES * sizeof(double);
+  if (side <= ac->geo_side) return IONF_OK;
+  if (bytes > ASORA_GEOMETRY_TABLE_MAX_BYTES) { /* too large: computed (an old table would
+                                                    not cover these shells) */
+    cudaFree(ac->d_geo);
+    ac->d_geo = NULL;
+    ac->geo_side = 0;
+    return IONF_OK;
+  }
+  double *host = (double *)calloc((size_t)side * side * side * ASORA_GEOMETRY_VALUES, sizeof(double));
+  if (!host) return ionf_error_set(IONF_ERR_MEM, "ASORA: no memory for the stencil table");
+  for (int i = 0; i < side; ++i)
+    for (int j = 0; j < side; ++j)
+      for (int k = 0; k < side; ++k)
+        if (i || j || k)
+          asora_stencil_geometry(i, j, k, host + ASORA_GEOMETRY_VALUES * (((size_t)i * side + j) * side + k));
+  cudaFree(ac->d_geo);
+  ac->d_geo = NULL;
+  ac->geo_side = 0;
+  ionf_err rc = cuda_util_alloc((void **)&ac->d_geo, (size_t)bytes, "the stencil table");
+  if (rc == IONF_OK) {
+    cudaError_t err = cudaMemcpy(ac->d_geo, host, (size_t)bytes, cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) rc = cuda_util_fail((int)err, "copy of the stencil table");
+  }
+  free(host);
+  if (rc == IONF_OK) ac->geo_side = side;
+  return rc;
+}
 
 static struct asora_cuda *cuda_of(struct tracer *t) { return (struct asora_cuda *)t->impl; }
 
@@ -389,6 +432,7 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
     int h = asora_domain_h_max(&dom);
     if (h > ac->h_max) ac->h_max = h;
   }
+  IONF_CALL(geometry_table(ac, ac->h_max));
   ac->column_stride = stride;
   ac->batch = choose_batch(ac, stride * (long long)sizeof(double), ac->columns_bytes);
   if (ac->s.source_batch_size > 0)
@@ -464,6 +508,8 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   memset(&a, 0, sizeof a);
   a.n_h_cm3 = f->n_h_cm3;
   a.x_ion_av = f->x_ion_av;
+  a.geo = ac->d_geo;
+  a.geo_side = ac->geo_side;
   if (f->n_species == 1) { /* the absorbers once per pass (asora_absorbers_kernel) */
     if (ac->n_hi_cells < f->cells) {
       cudaFree(ac->d_n_hi);
@@ -518,6 +564,7 @@ static void cuda_destroy(struct tracer *t) {
   cudaFree(ac->d_columns);
   cudaFree(ac->d_visited);
   cudaFree(ac->d_n_hi);
+  cudaFree(ac->d_geo);
 }
 
 extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,

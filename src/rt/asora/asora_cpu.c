@@ -99,6 +99,8 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   struct asora_source_view *v = &sw->view;
   v->n_h_cm3 = in->n_h_cm3;
   v->n_hi_cm3 = NULL; /* n_HI from n_H and x in the cell step */
+  v->geo = NULL;      /* the stencils' geometry computed in the cell step */
+  v->geo_side = 0;
   v->x_ion_av = in->x_ion_av;
   v->abundance_he = in->abundance_he;
   v->n = in->grid.n;

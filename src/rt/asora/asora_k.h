@@ -93,6 +93,7 @@ struct asora_stencil {
   int off[4][3];       /*!< offsets from the source */
   double s[4];         /*!< geometric (bilinear) weights, 0 for unused entries */
   double ds_cells;     /*!< path length of the ray through the cell [cells] */
+  double volume_cells; /*!< the shell volume 4 pi r^2 ds [cells^3] */
   double corner_factor;/*!< sqrt(3) / sqrt(2) next to the source, else 1 */
   int axis;            /*!< the dominant axis a (0, 1, 2 = x, y, z) */
   int sa, sp, sq;      /*!< the signs of d along a and the in-plane axes p, q: entry m is d
@@ -100,32 +101,57 @@ struct asora_stencil {
                             along q unless m >= 2 */
 };
 
+/** Entries of a stencil's geometry (asora_stencil_geometry). */
+#define ASORA_GEOMETRY_VALUES 4
+
 /**
- * Build the stencil of the cell at offset d = (di, dj, dk) != 0 from the source.
- * Dominant axis a: the largest |d|, ties broken z, then y, then x (C2-Ray).
- * The ray crosses the upstream face of the cell at in-plane distances
- * (dp, dq) from the shared corner; the four cells around that point in the
- * layer one step back along a get bilinear weights.  (The axes are picked by
- * selects, not by indexing a local array with a run-time index: a GPU would keep
+ * The part of a stencil that depends on |d| alone, for offset (ad0, ad1, ad2) >= 0 (not all
+ * 0): g[0], g[1] = dp, dq (where the ray crosses the upstream face, as fractions of a cell
+ * from the shared corner), g[2] = ds_cells, g[3] = 4 pi r^2 ds_cells.  Dominant axis a: the
+ * largest, ties broken z, then y, then x (C2-Ray); (p, q) = (y, z), (x, z), (x, y) for
+ * a = x, y, z.  Integer numerators, one correctly rounded division each: the values are
+ * then bit-identical on host and device, and a table of them (the GPU's) gives the bits
+ * the computation gives.
+ */
+IONF_HD IONF_INLINE void asora_stencil_geometry(int ad0, int ad1, int ad2, double *g) {
+  const int a = (ad2 >= ad0 && ad2 >= ad1) ? 2 : (ad1 >= ad0 ? 1 : 0);
+  const int len_a = a == 2 ? ad2 : (a == 1 ? ad1 : ad0);
+  const int k_p = len_a - (a == 0 ? ad1 : ad0), k_q = len_a - (a == 2 ? ad1 : ad2);
+  /* (0 without dividing: a GPU's division of a zero numerator takes its slow path, which
+     a fifth of the cells would take) */
+  g[0] = k_p == 0 ? 0.0 : (double)k_p / (double)len_a;
+  g[1] = k_q == 0 ? 0.0 : (double)k_q / (double)len_a;
+  g[2] = sqrt((double)(ad0 * ad0 + ad1 * ad1 + ad2 * ad2)) / (double)len_a;
+  const double r2 = (double)ad0 * ad0 + (double)ad1 * ad1 + (double)ad2 * ad2;
+  g[3] = 4.0 * 3.14159265358979323846 * r2 * g[2];
+}
+
+/**
+ * Build the stencil of the cell at offset d = (di, dj, dk) != 0 from the source, with its
+ * geometry `geo` (asora_stencil_geometry of |d|, e.g. from a table) or, when NULL,
+ * computed.  The ray crosses the upstream face of the cell at in-plane distances
+ * (dp, dq) from the shared corner; the four cells around that point in the layer one step
+ * back along a get bilinear weights (C2-Ray's cinterp, as in its code).  (The axes are
+ * picked by selects, not by indexing a local array with a run-time index: a GPU would keep
  * such an array in local memory.)
  */
-IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora_stencil *st) {
+IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, const double *geo,
+                                            struct asora_stencil *st) {
   const int ad0 = abs(di), ad1 = abs(dj), ad2 = abs(dk);
+  double g_own[ASORA_GEOMETRY_VALUES];
+  const double *g = geo;
+  if (!g) {
+    asora_stencil_geometry(ad0, ad1, ad2, g_own);
+    g = g_own;
+  }
   /* a = 2: (p, q) = (0, 1); a = 1: (0, 2); a = 0: (1, 2) */
   const int a = (ad2 >= ad0 && ad2 >= ad1) ? 2 : (ad1 >= ad0 ? 1 : 0);
   const int d_a = a == 2 ? dk : (a == 1 ? dj : di);
   const int d_p = a == 0 ? dj : di;
   const int d_q = a == 2 ? dj : dk;
   const int sa = d_a >= 0 ? 1 : -1, sp = d_p >= 0 ? 1 : -1, sq = d_q >= 0 ? 1 : -1;
-  /* Integer numerators, one correctly rounded division: the weights are then
-     bit-identical on host and device (no FMA contraction can turn an exact 0
-     into 1e-17 and pull in a neighbour outside the traced region). */
   const int len_a = abs(d_a);
-  /* (0 without dividing: a GPU's division of a zero numerator takes its slow path, which
-     a fifth of the cells would take) */
-  const int k_p = abs(sp * len_a - d_p), k_q = abs(sq * len_a - d_q);
-  double dp = k_p == 0 ? 0.0 : (double)k_p / (double)len_a;
-  double dq = k_q == 0 ? 0.0 : (double)k_q / (double)len_a;
+  const double dp = g[0], dq = g[1];
   st->s[0] = (1.0 - dp) * (1.0 - dq);
   st->s[1] = dp * (1.0 - dq);
   st->s[2] = (1.0 - dp) * dq;
@@ -143,7 +169,8 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, struct asora
     st->off[m][1] = a == 1 ? o_a : (a == 0 ? o_p : o_q);
     st->off[m][2] = a == 2 ? o_a : o_q;
   }
-  st->ds_cells = sqrt((double)(di * di + dj * dj + dk * dk)) / (double)len_a;
+  st->ds_cells = g[2];
+  st->volume_cells = g[3];
   st->corner_factor = 1.0;
   if (len_a == 1) {
     int ones = (abs(d_p) == 1) + (abs(d_q) == 1);
@@ -557,6 +584,10 @@ struct asora_source_view {
   int src[3];                     /*!< source cell */
   double ndot_per_s;              /*!< source photon rate */
   struct asora_domain dom;        /*!< traced domain */
+  const double *geo;              /*!< the stencils' geometry by |d| (asora_stencil_geometry,
+                                       ASORA_GEOMETRY_VALUES each, [|di|][|dj|][|dk|] with
+                                       geo_side a side: the GPU's table), or NULL: computed */
+  int geo_side;
   struct photo_table_view tables;
   struct bands_view bands;        /*!< three species (helium): the band tables */
 };
@@ -607,7 +638,11 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     volume = v->cell_cm * v->cell_cm * v->cell_cm;
   } else {
     struct asora_stencil st;
-    asora_stencil_make(di, dj, dk, &st);
+    const double *geo = v->geo ? v->geo + (long long)ASORA_GEOMETRY_VALUES *
+                                              (((long long)abs(di) * v->geo_side + abs(dj)) *
+                                                   v->geo_side + abs(dk))
+                               : (const double *)0;
+    asora_stencil_make(di, dj, dk, geo, &st);
     /* the neighbours' columns, the ns absorbers of a cell side by side */
     double col[4 * IONF_MAX_SPECIES];
     const double *upstream = in_shells ? cols->prev : cols->box;
@@ -641,7 +676,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
       asora_columns_in(&st, ns, col, sigma0, col_in);
     }
     ds_cells = st.ds_cells;
-    volume = asora_shell_volume_cm3(di, dj, dk, ds_cells, v->cell_cm);
+    volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
   }
   double ds_cm = ds_cells * v->cell_cm;
   *idx = c;
