@@ -25,17 +25,21 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
-/* Cells of one source's column buffers for the largest source domain (a source at the
-   centre, within R_max): its box on the CPU, two cube shells on the GPU
-   (rt/asora/asora_k.h, struct asora_columns and struct asora_shell_faces). */
-static double memory_domain_cells(const struct ionf_config *cfg, int on_gpu) {
+/* The largest traced domain of a source: one at the centre, within R_max. */
+static struct asora_domain memory_centre_domain(const struct ionf_config *cfg) {
   int64_t n = cfg->n_cells_1d;
   int centre[3] = {(int)(n / 2), (int)(n / 2), (int)(n / 2)};
   struct grid_box whole = grid_box_whole(n);
   struct asora_domain dom;
   asora_domain_make(centre, n, cfg->periodic, &whole, cfg->r_max_cells, &dom);
-  return on_gpu && asora_columns_in_shells(cfg->r_max_cells) ? 2.0 * (double)asora_domain_shell_cells(&dom)
-                                                              : (double)asora_domain_box_cells(&dom);
+  return dom;
+}
+
+/* Cells of one source's column buffers for the largest source domain: its box on the CPU,
+   two cube shells on the GPU (rt/asora/asora_k.h, struct asora_columns and struct
+   asora_shell_faces). */
+static double memory_domain_cells(const struct asora_domain *dom, int on_gpu) {
+  return on_gpu ? 2.0 * (double)asora_domain_shell_cells(dom) : (double)asora_domain_box_cells(dom);
 }
 
 void engine_memory_grid(const struct ionf_config *cfg, int64_t rank_sources, int threads,
@@ -64,7 +68,8 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
              bins * ((double)BANDS_NODES * BANDS_NODE_VALUES * (thermal || cfg->secondary_ionization ? 2.0 : 1.0) +
                      BANDS_N_ABSORBERS) * d;
   }
-  const double column = s * memory_domain_cells(cfg, on_gpu) * d; /* one source's buffers */
+  const struct asora_domain dom = memory_centre_domain(cfg);
+  const double column = s * memory_domain_cells(&dom, on_gpu) * d; /* one source's buffers */
   const int mc = cfg->method == RT_METHOD_MONTECARLO;
   if (!on_gpu && !mc) { /* asora_cpu.c: one buffer, or one per thread over many sources */
     int over_sources = threads > 1 && (rank_sources < 0 || rank_sources >= 2 * (int64_t)threads);
@@ -81,18 +86,15 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
   const double inv_tau = cfg->spectrum != SPECTRUM_GREY ? ((double)cfg->num_tau + 1.0) * d : 0.0;
   m->other_bytes += inv_tau;
   m->host_bytes += inv_tau;
-  double n_hi = !mc && s == 1.0 && cfg->n_planes == 0 ? cells * d : 0.0;
-  if (!mc) { /* and the stencils' geometry table (asora_cuda.cu: up to 32 MB) */
-    int64_t n = cfg->n_cells_1d;
-    int centre[3] = {(int)(n / 2), (int)(n / 2), (int)(n / 2)};
-    struct grid_box whole = grid_box_whole(n);
-    struct asora_domain dom;
-    asora_domain_make(centre, n, cfg->periodic, &whole, cfg->r_max_cells, &dom);
-    double side = asora_domain_h_max(&dom) + 1.0;
-    double geo = side * side * side * ASORA_GEOMETRY_VALUES * d;
-    if (geo <= 33554432.0) n_hi += geo;
+  double asora_gpu = 0.0;
+  if (!mc) {
+    if (s == 1.0) asora_gpu += cells * d; /* the pass's n_HI */
+    /* the stencils' geometry table, when it is kept */
+    const double side = asora_domain_h_max(&dom) + 1.0;
+    const double geo = side * side * side * ASORA_GEOMETRY_VALUES * d;
+    if (geo <= ASORA_GEOMETRY_TABLE_MAX_BYTES) asora_gpu += geo;
   }
-  if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + inv_tau + (mc ? cells * d : column + n_hi);
+  if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + inv_tau + (mc ? cells * d : column + asora_gpu);
 }
 
 /* A "Key:  N kB" line of /proc/meminfo in bytes (-1: not there). */

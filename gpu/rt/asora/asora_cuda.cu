@@ -295,10 +295,6 @@ struct asora_cuda {
   int geo_side;                 /* (0: none; the cell step computes it) */
 };
 
-/* The stencils' geometry as a table up to this size (a side of 101 cells, R = 100: 32 MB);
-   beyond it the cell step computes it (no photon radius over a large grid) */
-#define ASORA_GEOMETRY_TABLE_MAX_BYTES (33554432.0)
-
 /* The table of asora_stencil_geometry for |d| up to h_max on every axis, on the device:
    built when the sources' largest shell outgrows it (its values are the computation's). */
 static ionf_err geometry_table(struct asora_cuda *ac, int h_max) {
@@ -510,7 +506,8 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.x_ion_av = f->x_ion_av;
   a.geo = ac->d_geo;
   a.geo_side = ac->geo_side;
-  if (f->n_species == 1) { /* the absorbers once per pass (asora_absorbers_kernel) */
+  if (f->n_species == 1 && ac->src.count > 0) { /* the absorbers once per pass
+                                                    (asora_absorbers_kernel) */
     if (ac->n_hi_cells < f->cells) {
       cudaFree(ac->d_n_hi);
       ac->d_n_hi = NULL;

@@ -103,6 +103,9 @@ struct asora_stencil {
 
 /** Entries of a stencil's geometry (asora_stencil_geometry). */
 #define ASORA_GEOMETRY_VALUES 4
+/** The GPU keeps the geometry as a table up to this size (a side of 101 cells, R = 100:
+    32 MB); beyond it the cell step computes it (no photon radius over a large grid). */
+#define ASORA_GEOMETRY_TABLE_MAX_BYTES 33554432.0
 
 /**
  * The part of a stencil that depends on |d| alone, for offset (ad0, ad1, ad2) >= 0 (not all
