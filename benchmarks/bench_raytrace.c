@@ -6,8 +6,10 @@
  *        t / ((4/3) pi R^3 N_src) in ns per source per voxel, and the chemistry
  *        pass's throughput.
  *
- * usage: bench_raytrace BACKEND N R N_SRC [BATCH [REPEATS]]
- *   BACKEND cpu|cuda; BATCH 0 = automatic.  One result line:
+ * usage: bench_raytrace BACKEND N R N_SRC [BATCH [REPEATS [SPECIES]]]
+ *   BACKEND cpu|cuda; BATCH 0 = automatic; SPECIES h (hydrogen alone, the default) or
+ *   he[:B1,B2,B3] (H + He, n_He / n_H = 0.08, the spectrum's sub-bins per band: C2-Ray's
+ *   1,26,20 by default; issue 21's helium-against-hydrogen cost).  One result line:
  *   backend N R n_src batch ms_per_trace ns_per_source_voxel column_MB_per_source
  *   column_GB_total chem_ms chem_GBps copy_GBps (the fields' device-to-device copy: the
  *   bandwidth ceiling the chemistry pass is measured against)
@@ -27,7 +29,7 @@
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s cpu|cuda N R N_SRC [BATCH [REPEATS]]\n", argv[0]);
+    fprintf(stderr, "usage: %s cpu|cuda N R N_SRC [BATCH [REPEATS [h|he[:B1,B2,B3]]]]\n", argv[0]);
     return 2;
   }
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
@@ -37,6 +39,11 @@ int main(int argc, char **argv) {
   long long n_src = atoll(argv[4]);
   long long batch = argc > 5 ? atoll(argv[5]) : 0;
   int repeats = argc > 6 ? atoi(argv[6]) : 3;
+  const char *species = argc > 7 ? argv[7] : "h";
+  if (strcmp(species, "h") != 0 && strncmp(species, "he", 2) != 0) {
+    fprintf(stderr, "bench_raytrace: SPECIES '%s' is neither h nor he[:B1,B2,B3]\n", species);
+    return 2;
+  }
 
   char dir[] = "/tmp/ionfront_bench_XXXXXX";
   if (!mkdtemp(dir)) return 1;
@@ -44,7 +51,7 @@ int main(int argc, char **argv) {
   snprintf(src_path, sizeof src_path, "%s/sources.txt", dir);
   if (bench_sources_write(src_path, n, n_src, "1e52") != 0) return 1;
 
-  char o[8][320];
+  char o[10][320];
   snprintf(o[0], sizeof o[0], "grid.N=%d", n);
   snprintf(o[1], sizeof o[1], "raytracing.R_max=%g", r);
   snprintf(o[2], sizeof o[2], "sources={file: %s, format: text}", src_path);
@@ -53,11 +60,16 @@ int main(int argc, char **argv) {
   snprintf(o[5], sizeof o[5], "spectrum={type: blackbody, T_eff: 1.0e5}");
   snprintf(o[6], sizeof o[6], "grid.periodic=true");
   snprintf(o[7], sizeof o[7], "output.directory=%s", dir);
-  char *overrides[8];
-  for (int i = 0; i < 8; ++i) overrides[i] = o[i];
+  int n_over = 8;
+  if (species[0] == 'h' && species[1] == 'e') {
+    snprintf(o[n_over++], sizeof o[0], "material.abundance_He=0.08");
+    if (species[2] == ':') snprintf(o[n_over++], sizeof o[0], "spectrum.sub_bins=[%s]", species + 3);
+  }
+  char *overrides[10];
+  for (int i = 0; i < n_over; ++i) overrides[i] = o[i];
   struct ionf_config cfg;
   struct engine *e = NULL;
-  if (config_load(NULL, "default", overrides, 8, &cfg) != IONF_OK ||
+  if (config_load(NULL, "default", overrides, n_over, &cfg) != IONF_OK ||
       engine_create(&cfg, &e) != IONF_OK) {
     fprintf(stderr, "bench_raytrace: %s\n", ionf_error_message());
     return 1;
@@ -92,8 +104,8 @@ int main(int argc, char **argv) {
   double chem_gbps = 7.0 * 8.0 * cells / t_chem / 1e9;
   /* sources in one cell are merged (as in pyC2Ray): count the distinct ones traced */
   double voxels = 4.0 / 3.0 * 3.141592653589793 * r * r * r * (double)e->sources.n;
-  printf("%s %d %g %lld %lld %.3f %.4f %.3f %.3f %.3f %.1f copy_GBps=%.0f visited_per_source=%.0f\n",
-         backend, n, r,
+  printf("%s%s%s %d %g %lld %lld %.3f %.4f %.3f %.3f %.3f %.1f copy_GBps=%.0f visited_per_source=%.0f\n",
+         backend, strcmp(species, "h") ? "/" : "", strcmp(species, "h") ? species : "", n, r,
          n_src, (long long)tr->inflight_sources, 1e3 * t_trace, 1e9 * t_trace / voxels,
          tr->column_bytes_per_source / 1e6,
          tr->column_bytes_per_source * (double)tr->inflight_sources / 1e9, 1e3 * t_chem,

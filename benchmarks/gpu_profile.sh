@@ -3,7 +3,7 @@
 # GPU machine: the details page (speed of light, pipes, stalls, occupancy) and the per-
 # instruction SASS counts, as text under $OUT.  Packed as in ../shared/gpu-machine/README.md
 # (benchmarks/pack_gpu.sh makes .devpack.tar.xz).  From the repository root:
-#   bash benchmarks/gpu_profile.sh [BENCH_BINARY] ["N R N_SRC" ...]
+#   bash benchmarks/gpu_profile.sh [BENCH_BINARY] ["N R N_SRC [SPECIES]" ...]
 # Default: .devbuild/bench_raytrace, 250^3 R = 30 and 128^3 R = 13 (the eor run's radius).
 set -u
 final="${OUT:-/tmp/out}"
@@ -18,10 +18,11 @@ cfgs=("$@")
 work=/tmp/gpu_profile
 mkdir -p "$work"
 for cfg in "${cfgs[@]}"; do
-  tag=$(echo "$cfg" | tr ' ' '_')
+  read -r p_n p_r p_src p_species <<< "$cfg"
+  tag=$(echo "$cfg" | tr ' :,' '___')
   # the third batch launch of the block-per-source kernel (warm caches, full GPU)
   ncu --clock-control none -k regex:asora_trace_kernel --launch-skip 2 --launch-count 1 \
-    --set full --import-source yes -f -o "$work/prof_$tag" "$bin" cuda $cfg 0 1 > "$work/ncu_$tag.log" 2>&1
+    --set full --import-source yes -f -o "$work/prof_$tag" "$bin" cuda $p_n $p_r $p_src 0 1 ${p_species:-h} > "$work/ncu_$tag.log" 2>&1
   echo "ncu $cfg: exit $?"
   ncu --import "$work/prof_$tag.ncu-rep" --page details > "$work/details_$tag.txt" 2>&1
   ncu --import "$work/prof_$tag.ncu-rep" --page source --csv --print-source sass \

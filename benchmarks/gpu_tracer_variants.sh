@@ -21,14 +21,15 @@ root="$PWD"
 dir_of() { [ "$1" = new ] && echo "$root/.devbuild" || echo "$root/.devvar/$1"; }
 versions="${VERSIONS:-new}"
 reps="${REPS:-2}"
+# N:R[:SPECIES] (bench_raytrace's h, he or he:B1,B2,B3)
 cfgs="${CFGS:-250:30 512:30 250:10 128:13}"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
 echo "# version rep backend N R n_src batch ms_per_trace ns_per_source_voxel ..."
 for rep in $(seq 1 "$reps"); do
   for v in $versions; do
     for c in $cfgs; do
-      n=${c%%:*} r=${c##*:}
-      "$(dir_of "$v")/bench_raytrace" cuda "$n" "$r" 100000 0 2 | grep -v "^#" | tail -1 |
+      IFS=: read -r n r sp <<< "$c"
+      "$(dir_of "$v")/bench_raytrace" cuda "$n" "$r" 100000 0 2 ${sp:-h} | grep -v "^#" | tail -1 |
         sed "s/^/$v rep$rep /" | tee -a "$final/raytrace.txt"
     done
   done

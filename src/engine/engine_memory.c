@@ -81,14 +81,20 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
   if (cfg->n_planes > 0) /* planar_cpu.c: a row of columns per thread, during a trace */
     m->other_bytes += (double)cfg->n_cells_1d * threads * sizeof(struct planar_columns);
   m->host_bytes = m->fields_bytes + m->tracer_bytes + m->other_bytes;
-  /* the fast table locate's 1 / tau_i (photo_tables.c); on the GPU the ASORA pass's n_HI
-     with hydrogen alone (asora_cuda.cu) */
+  /* the fast table locate's 1 / tau_i (photo_tables.c); on the GPU the ASORA pass's
+     absorber densities (asora_cuda.cu) */
   const double inv_tau = cfg->spectrum != SPECTRUM_GREY ? ((double)cfg->num_tau + 1.0) * d : 0.0;
   m->other_bytes += inv_tau;
   m->host_bytes += inv_tau;
+  /* helium's X-ray split per cell and pass on the CPU tracer (asora_cpu.c) */
+  if (!mc && !on_gpu && s == 3.0 && cfg->secondary_ionization) {
+    m->other_bytes += 3.0 * cells * d;
+    m->host_bytes += 3.0 * cells * d;
+  }
   double asora_gpu = 0.0;
   if (!mc) {
-    if (s == 1.0) asora_gpu += cells * d; /* the pass's n_HI */
+    /* the pass's absorbers, one field per species; with helium's X-ray split, three more */
+    asora_gpu += (s + (s == 3.0 && cfg->secondary_ionization ? 3.0 : 0.0)) * cells * d;
     /* the stencils' geometry table, when it is kept */
     const double side = asora_domain_h_max(&dom) + 1.0;
     const double geo = side * side * side * ASORA_GEOMETRY_VALUES * d;

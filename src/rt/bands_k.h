@@ -182,9 +182,11 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
     }
     if (!(tau_in < BANDS_TAU_MAX)) continue; /* nothing of this sub-bin arrives */
     const double tau_out = tau_in + dtau;
-    /* where this sub-bin's electron energy goes (nowhere: not looked up) */
-    double *excess = xray && b >= v->first_xray_bin ? xray : heat;
-    const int energy = heating && excess;
+    /* where this sub-bin's electron energy goes: xray[] or heat[] (nowhere: not looked
+       up); chosen per entry, not by a pointer chosen at run time, which would put both
+       (the caller's register arrays) in local memory on the GPU */
+    const int to_xray = xray && b >= v->first_xray_bin;
+    const int energy = heating && (to_xray || heat);
     const long long at = (long long)b * (BANDS_NODES * BANDS_NODE_VALUES);
     const double *t = v->table + at, *te = energy ? v->e_table + at : t;
     struct bands_pos pout = bands_locate(tau_out);
@@ -199,9 +201,45 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
     }
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
       gamma[s] += scale * sig[s] * a;
-      if (energy) excess[s] += scale * sig[s] * (a_e - v->threshold_erg[s] * a);
+      if (energy) {
+        const double add = scale * sig[s] * (a_e - v->threshold_erg[s] * a);
+        if (to_xray)
+          xray[s] += add;
+        else
+          heat[s] += add;
+      }
     }
   }
+}
+
+/**
+ * bands_secondary with the split already known: `split` (when not NULL) holds
+ * secondary_split_at of every cell's x_e as three arrays of `stride` values (heat,
+ * ion_hi, ion_hei), this cell's at split[0]; else it is computed from x_e.  The GPU's
+ * tracer computes the split once per cell and pass (a fast electron's share depends on
+ * the cell alone, not on the source), instead of six pow() per cell and source; the
+ * values and the results are the same bits.
+ */
+IONF_HD IONF_INLINE void bands_secondary_split(double x_e, const double *split, long long stride,
+                                               const double n_abs[BANDS_N_ABSORBERS],
+                                               const double xray[BANDS_N_ABSORBERS],
+                                               double gamma[BANDS_N_ABSORBERS],
+                                               double heat[BANDS_N_ABSORBERS]) {
+  double deposit = 0.0; /* erg s^-1 cm^-3 */
+  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) deposit += n_abs[s] * xray[s];
+  if (!(deposit > 0.0)) return;
+  struct secondary_split f;
+  if (split) {
+    f.heat = split[0];
+    f.ion_hi = split[stride];
+    f.ion_hei = split[2 * stride];
+  } else {
+    f = secondary_split_at(x_e);
+  }
+  if (heat)
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) heat[s] += f.heat * xray[s];
+  if (n_abs[0] > 0.0) gamma[0] += f.ion_hi * deposit / (IONF_E_HI_EV * IONF_EV_ERG * n_abs[0]);
+  if (n_abs[1] > 0.0) gamma[1] += f.ion_hei * deposit / (IONF_E_HEI_EV * IONF_EV_ERG * n_abs[1]);
 }
 
 /**
@@ -215,14 +253,7 @@ IONF_HD IONF_INLINE void bands_secondary(double x_e, const double n_abs[BANDS_N_
                                          const double xray[BANDS_N_ABSORBERS],
                                          double gamma[BANDS_N_ABSORBERS],
                                          double heat[BANDS_N_ABSORBERS]) {
-  double deposit = 0.0; /* erg s^-1 cm^-3 */
-  for (int s = 0; s < BANDS_N_ABSORBERS; ++s) deposit += n_abs[s] * xray[s];
-  if (!(deposit > 0.0)) return;
-  struct secondary_split f = secondary_split_at(x_e);
-  if (heat)
-    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) heat[s] += f.heat * xray[s];
-  if (n_abs[0] > 0.0) gamma[0] += f.ion_hi * deposit / (IONF_E_HI_EV * IONF_EV_ERG * n_abs[0]);
-  if (n_abs[1] > 0.0) gamma[1] += f.ion_hei * deposit / (IONF_E_HEI_EV * IONF_EV_ERG * n_abs[1]);
+  bands_secondary_split(x_e, (const double *)0, 0, n_abs, xray, gamma, heat);
 }
 
 #endif /* IONF_BANDS_K_H */

@@ -49,7 +49,8 @@ extern "C" {
 struct trace_kernel_args {
   const double *n_h_cm3;
   const double *x_ion_av;       /* [species][box cells] */
-  const double *n_hi_cm3;       /* hydrogen alone: [box cells] the pass's n_HI, else NULL */
+  const double *n_abs_cm3;      /* [species][box cells] the pass's absorber densities */
+  const double *split;          /* [3][box cells] the X-ray electrons' split, or NULL */
   const double *geo;            /* the stencils' geometry by |d| (asora_stencil_geometry), or NULL */
   int geo_side;
   double abundance_he;          /* n_He / n_H */
@@ -79,7 +80,8 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
                                    struct asora_source_view *v) {
   v->n_h_cm3 = a->n_h_cm3;
   v->x_ion_av = a->x_ion_av;
-  v->n_hi_cm3 = a->n_hi_cm3;
+  v->n_abs_cm3 = a->n_abs_cm3;
+  v->split = a->split;
   v->geo = a->geo;
   v->geo_side = a->geo_side;
   v->abundance_he = a->abundance_he;
@@ -265,14 +267,26 @@ __global__ void __launch_bounds__(TRACE_THREADS)
   if (threadIdx.x == 0 && total) atomicAdd(a.cells_visited, total);
 }
 
-/* Hydrogen alone: the pass's absorbers n_H (1 - x_HII) per cell, once (the cell step then
-   reads one field, not two, for each of the many sources that cross a cell). */
+/* The pass's absorber densities of the NS species per cell, once (the cell step then
+   reads NS fields, not NS + 1, and computes none, for each of the many sources that cross
+   a cell); with split (helium's X-rays) each cell's secondary_split_at(x_HII) as well, so
+   that no cell step spends six pow() on it. */
+template <int NS>
 __global__ void asora_absorbers_kernel(const double *n_h_cm3, const double *x_ion_av,
-                                       double abundance_he, long long cells, double *n_hi_cm3) {
+                                       double abundance_he, long long cells, double *n_abs_cm3,
+                                       double *split) {
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells;
        c += (long long)gridDim.x * blockDim.x) {
-    const double x = x_ion_av[c];
-    n_hi_cm3[c] = species_absorber_density(SPECIES_HI, n_h_cm3[c], &x, abundance_he);
+    double x[NS];
+    for (int s = 0; s < NS; ++s) x[s] = x_ion_av[s * cells + c];
+    for (int s = 0; s < NS; ++s)
+      n_abs_cm3[s * cells + c] = species_absorber_density(s, n_h_cm3[c], x, abundance_he);
+    if (split) {
+      const struct secondary_split f = secondary_split_at(x[SPECIES_HI]);
+      split[c] = f.heat;
+      split[cells + c] = f.ion_hi;
+      split[2 * cells + c] = f.ion_hei;
+    }
   }
 }
 
@@ -289,8 +303,9 @@ struct asora_cuda {
   long long batch;              /* sources in flight */
   int h_max;                    /* largest cube shell of any source */
   unsigned long long *d_visited;
-  double *d_n_hi;               /* hydrogen alone: the pass's n_HI per cell */
-  long long n_hi_cells;         /* its size */
+  double *d_n_abs;              /* the pass's absorber densities, [species][cells], then
+                                   with helium's X-rays the split, [3][cells] */
+  long long n_abs_values;       /* its size */
   double *d_geo;                /* the stencils' geometry, |d| = 0 .. geo_side - 1 per axis */
   int geo_side;                 /* (0: none; the cell step computes it) */
 };
@@ -506,23 +521,32 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.x_ion_av = f->x_ion_av;
   a.geo = ac->d_geo;
   a.geo_side = ac->geo_side;
-  if (f->n_species == 1 && ac->src.count > 0) { /* the absorbers once per pass
-                                                    (asora_absorbers_kernel) */
-    if (ac->n_hi_cells < f->cells) {
-      cudaFree(ac->d_n_hi);
-      ac->d_n_hi = NULL;
-      ac->n_hi_cells = 0;
-      IONF_CALL(cuda_util_alloc((void **)&ac->d_n_hi, sizeof(double) * (size_t)f->cells,
+  if (ac->src.count > 0 && (f->n_species == 1 || f->n_species == 3)) {
+    /* the absorbers once per pass (asora_absorbers_kernel) */
+    /* with helium's X-ray split: three more fields (bands_secondary_split) */
+    const int with_split = f->n_species == 3 && ac->s.bands.secondary;
+    const long long values = f->cells * (f->n_species + (with_split ? 3 : 0));
+    if (ac->n_abs_values < values) {
+      cudaFree(ac->d_n_abs);
+      ac->d_n_abs = NULL;
+      ac->n_abs_values = 0;
+      IONF_CALL(cuda_util_alloc((void **)&ac->d_n_abs, sizeof(double) * (size_t)values,
                                 "the absorber densities"));
-      ac->n_hi_cells = f->cells;
+      ac->n_abs_values = values;
     }
     long long blocks = (f->cells + 255) / 256;
     if (blocks > 8LL * ac->sm_count) blocks = 8LL * ac->sm_count;
     if (blocks < 1) blocks = 1;
-    asora_absorbers_kernel<<<(unsigned)blocks, 256, 0, ac->stream>>>(
-        f->n_h_cm3, f->x_ion_av, f->abundance_he, f->cells, ac->d_n_hi);
+    double *split = with_split ? ac->d_n_abs + f->cells * f->n_species : NULL;
+    if (f->n_species == 3)
+      asora_absorbers_kernel<3><<<(unsigned)blocks, 256, 0, ac->stream>>>(
+          f->n_h_cm3, f->x_ion_av, f->abundance_he, f->cells, ac->d_n_abs, split);
+    else
+      asora_absorbers_kernel<1><<<(unsigned)blocks, 256, 0, ac->stream>>>(
+          f->n_h_cm3, f->x_ion_av, f->abundance_he, f->cells, ac->d_n_abs, NULL);
     CUDA_CHECK(cudaGetLastError(), "launch of the absorber kernel");
-    a.n_hi_cm3 = ac->d_n_hi;
+    a.n_abs_cm3 = ac->d_n_abs;
+    a.split = split;
   }
   a.abundance_he = f->abundance_he;
   a.gamma = r->gamma_per_s;
@@ -560,7 +584,7 @@ static void cuda_destroy(struct tracer *t) {
   tracer_cuda_sources_free(&ac->src);
   cudaFree(ac->d_columns);
   cudaFree(ac->d_visited);
-  cudaFree(ac->d_n_hi);
+  cudaFree(ac->d_n_abs);
   cudaFree(ac->d_geo);
 }
 

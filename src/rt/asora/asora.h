@@ -47,6 +47,8 @@ struct trace_input {
 struct asora_cpu_workspace {
   double *buffers;        /*!< per-thread column buffers ([species][domain box] each) */
   size_t capacity;        /*!< doubles allocated */
+  double *split;          /*!< helium's X-rays: each cell's secondary_split_at, [3][cells] */
+  size_t split_capacity;  /*!< doubles allocated */
 };
 
 /**

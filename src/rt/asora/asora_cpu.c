@@ -98,7 +98,8 @@ static int wavefront_count(const struct asora_domain *d) {
 static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s, double *gamma) {
   struct asora_source_view *v = &sw->view;
   v->n_h_cm3 = in->n_h_cm3;
-  v->n_hi_cm3 = NULL; /* n_HI from n_H and x in the cell step */
+  v->n_abs_cm3 = NULL; /* the absorbers from n_H and x in the cell step */
+  v->split = NULL;     /* the X-ray electrons' split too */
   v->geo = NULL;      /* the stencils' geometry computed in the cell step */
   v->geo_side = 0;
   v->x_ion_av = in->x_ion_av;
@@ -186,6 +187,37 @@ void asora_cpu_workspace_free(struct asora_cpu_workspace *ws) {
   free(ws->buffers);
   ws->buffers = NULL;
   ws->capacity = 0;
+  free(ws->split);
+  ws->split = NULL;
+  ws->split_capacity = 0;
+}
+
+/* Helium with secondary ionization: each cell's secondary_split_at(x_HII) once per pass
+   (bands_secondary_split), not six pow() per cell and source.  NULL without X-rays. */
+static ionf_err split_fields(const struct trace_input *in, struct asora_cpu_workspace *ws,
+                             const double **out) {
+  *out = NULL;
+  if (in->n_species != BANDS_N_ABSORBERS || !in->bands.secondary) return IONF_OK;
+  const int64_t cells = grid_box_cells(&in->grid.box);
+  const size_t need = 3 * (size_t)cells;
+  if (ws->split_capacity < need) {
+    free(ws->split);
+    ws->split = malloc(need * sizeof(double));
+    ws->split_capacity = ws->split ? need : 0;
+    if (!ws->split)
+      return ionf_error_set(IONF_ERR_MEM, "ray tracing: no memory for the X-ray split (%.2f GB)",
+                            8.0 * (double)need / 1e9);
+  }
+  double *split = ws->split;
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < cells; ++c) {
+    const struct secondary_split f = secondary_split_at(in->x_ion_av[SPECIES_HI * cells + c]);
+    split[c] = f.heat;
+    split[cells + c] = f.ion_hi;
+    split[2 * cells + c] = f.ion_hei;
+  }
+  *out = split;
+  return IONF_OK;
 }
 
 ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
@@ -207,17 +239,25 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
   int over_sources = in->source_count >= 2 * (int64_t)threads && threads > 1;
   int n_buffers = over_sources ? threads : 1;
   size_t need = (size_t)max_cells * (size_t)n_buffers;
-  struct asora_cpu_workspace local = {NULL, 0};
+  struct asora_cpu_workspace local = {NULL, 0, NULL, 0};
   if (!ws) ws = &local;
+  const double *split = NULL;
+  ionf_err rc = split_fields(in, ws, &split);
+  if (rc != IONF_OK) {
+    asora_cpu_workspace_free(&local);
+    return rc;
+  }
   if (ws->capacity < need) {
     free(ws->buffers);
     ws->buffers = malloc(need * sizeof(double));
     ws->capacity = ws->buffers ? need : 0;
-    if (!ws->buffers)
+    if (!ws->buffers) {
+      asora_cpu_workspace_free(&local);
       return ionf_error_set(IONF_ERR_MEM,
                             "ray tracing: could not allocate %d column buffer(s) of %lld cells "
                             "(%.2f GB); set raytracing.R_max to trace less",
                             n_buffers, max_cells, 8.0 * (double)need / 1e9);
+    }
   }
   double *buffers = ws->buffers;
   if (over_sources) {
@@ -228,6 +268,7 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
       for (int64_t s = in->first_source; s < in->first_source + in->source_count; ++s) {
         struct sweep sw;
         sweep_init(&sw, in, s, gamma_out);
+        sw.view.split = split;
         sw.column = mine;
         sw.atomic_add = 1;
         visited += sweep_serial(&sw);
@@ -237,6 +278,7 @@ ionf_err asora_cpu_trace(const struct trace_input *in, double *gamma_out,
     for (int64_t s = in->first_source; s < in->first_source + in->source_count; ++s) {
       struct sweep sw;
       sweep_init(&sw, in, s, gamma_out);
+      sw.view.split = split;
       sw.column = buffers;
       sw.atomic_add = 0;
       visited += threads > 1 && in->order == ASORA_ORDER_LINES ? sweep_team(&sw)

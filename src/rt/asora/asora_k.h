@@ -576,9 +576,13 @@ IONF_HD IONF_INLINE long long asora_domain_shell_cells(const struct asora_domain
 struct asora_source_view {
   const double *n_h_cm3;          /*!< the box's hydrogen densities */
   const double *x_ion_av;         /*!< [species][box cells] time-averaged ion fractions */
-  const double *n_hi_cm3;         /*!< hydrogen alone: [box cells] n_H (1 - x_HII), the
-                                       pass's absorbers (the GPU's pre-pass, the same
+  const double *n_abs_cm3;        /*!< [species][box cells] the pass's absorber densities
+                                       (the GPU's pre-pass, the same
                                        species_absorber_density), or NULL: from n_H and x */
+  const double *split;            /*!< helium with secondary ionization: [3][box cells]
+                                       secondary_split_at of each cell's x_HII (heat,
+                                       ion_hi, ion_hei; the GPU's pre-pass), or NULL:
+                                       computed where a cell takes X-rays */
   double abundance_he;            /*!< n_He / n_H (helium's absorber densities) */
   long long n;                    /*!< cells per side of the whole grid */
   int periodic;
@@ -624,9 +628,14 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   long long c = ((long long)li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
-  if (ns == 1 && v->n_hi_cm3) { /* one load, not two (x_ion is not needed with hydrogen alone) */
-    x_ion[0] = 0.0;
-    n_abs[0] = v->n_hi_cm3[c];
+  if (v->n_abs_cm3) { /* ns loads, not ns + 1; x_ion is needed only for helium's X-ray
+                         electrons (bands_secondary's x_e) */
+    for (int s = 0; s < ns; ++s) {
+      x_ion[s] = 0.0;
+      n_abs[s] = v->n_abs_cm3[s * cells + c];
+    }
+    if (ns == BANDS_N_ABSORBERS && v->bands.secondary && !v->split)
+      x_ion[SPECIES_HI] = v->x_ion_av[SPECIES_HI * cells + c];
   } else {
     for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
     for (int s = 0; s < ns; ++s)
@@ -718,7 +727,9 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
       double *heat_or_null = v->bands.heating ? heat : (double *)0;
       bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma, heat_or_null,
                   v->bands.secondary ? xray : (double *)0);
-      if (v->bands.secondary) bands_secondary(x_ion[SPECIES_HI], n_abs, xray, gamma, heat_or_null);
+      if (v->bands.secondary)
+        bands_secondary_split(x_ion[SPECIES_HI], v->split ? v->split + c : (const double *)0,
+                              cells, n_abs, xray, gamma, heat_or_null);
     }
     return 1;
   }
