@@ -123,21 +123,48 @@ IONF_HD IONF_INLINE struct bands_pos bands_locate(double tau) {
   return p;
 }
 
+/* The two nodes of interval i0 of a table `t`: values y0, y1 and minus their slopes m0, m1.
+   On the GPU as two 16-byte loads (a node is 16 bytes and every table starts on a
+   cudaMalloc boundary), not four of 8; the same values. */
+#if BANDS_NODE_VALUES != 2
+#error "bands_nodes_at reads a node as one 16-byte pair"
+#endif
+struct bands_nodes {
+  double y0, m0, y1, m1;
+};
+IONF_HD IONF_INLINE struct bands_nodes bands_nodes_at(const double *t, int i0) {
+  const double *n0 = t + BANDS_NODE_VALUES * i0;
+  struct bands_nodes n;
+#ifdef __CUDA_ARCH__
+  const double2 a = ((const double2 *)n0)[0], b = ((const double2 *)n0)[1];
+  n.y0 = a.x;
+  n.m0 = a.y;
+  n.y1 = b.x;
+  n.m1 = b.y;
+#else
+  n.y0 = n0[0];
+  n.m0 = n0[1];
+  n.y1 = n0[BANDS_NODE_VALUES];
+  n.m1 = n0[BANDS_NODE_VALUES + 1];
+#endif
+  return n;
+}
+
 /* The cubic Hermite interpolant at p of one sub-bin's table `t` (values and minus their
    slopes at the nodes). */
 IONF_HD IONF_INLINE double bands_hermite(const double *t, struct bands_pos p) {
-  const double *n0 = t + BANDS_NODE_VALUES * p.i0, *n1 = n0 + BANDS_NODE_VALUES;
-  double y0 = n0[0], s0 = -p.h * n0[1], s1 = -p.h * n1[1];
-  double dy = n1[0] - y0;
+  const struct bands_nodes n = bands_nodes_at(t, p.i0);
+  double y0 = n.y0, s0 = -p.h * n.m0, s1 = -p.h * n.m1;
+  double dy = n.y1 - y0;
   double c2 = 3.0 * dy - 2.0 * s0 - s1, c3 = s0 + s1 - 2.0 * dy;
   return y0 + p.f * (s0 + p.f * (c2 + p.f * c3));
 }
 
 /* Minus that interpolant's slope in tau at p (the thin-cell form: thin at the nodes). */
 IONF_HD IONF_INLINE double bands_hermite_thin(const double *t, struct bands_pos p) {
-  const double *n0 = t + BANDS_NODE_VALUES * p.i0, *n1 = n0 + BANDS_NODE_VALUES;
-  double s0 = -p.h * n0[1], s1 = -p.h * n1[1];
-  double dy = n1[0] - n0[0];
+  const struct bands_nodes n = bands_nodes_at(t, p.i0);
+  double s0 = -p.h * n.m0, s1 = -p.h * n.m1;
+  double dy = n.y1 - n.y0;
   double c2 = 3.0 * dy - 2.0 * s0 - s1, c3 = s0 + s1 - 2.0 * dy;
   return -(s0 + p.f * (2.0 * c2 + 3.0 * p.f * c3)) / p.h;
 }
