@@ -109,7 +109,7 @@ __device__ static struct sph_columns window_walk(const struct trace_scene &s,
     int j = base + lane, valid = j < n;
     int32_t slot = 0;
     double col = 0.0;
-    struct sph_absorbers ab = {{0.0, 0.0, 0.0}, 0.0};
+    struct sph_absorbers ab = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     struct sph_columns incl = {};
     if (valid) {
       uint64_t key = keys[order ? (int)order[j] : key_pos(j)];

@@ -217,13 +217,14 @@ IONF_HD IONF_INLINE double sph_hit_credit(const struct photo_table_view *t, doub
 /**
  * What a hit needs of a particle with helium: its absorber atoms N_HI = N_H (1 - x_HII),
  * N_HeI = N_H A_He (1 - x_HeII - x_HeIII), N_HeII = N_H A_He x_HeII
- * (species_absorber_density with the particle's atoms for the density) and its electron
- * fraction for the secondary ionization of X-ray photoelectrons (x_HII, as the grid's
- * cell step takes it).  32 bytes, per sorted slot.
+ * (species_absorber_density with the particle's atoms for the density) and how its
+ * X-ray photoelectrons' energy is split (secondary_split_at of its electron fraction,
+ * x_HII as the grid's cell step takes it: heat, ion_hi, ion_hei), computed here once per
+ * pass and not at every hit.  48 bytes, per sorted slot.
  */
 struct sph_absorbers {
   double atoms[BANDS_N_ABSORBERS];
-  double x_e;
+  double split[3];
 };
 
 /** Particle i's absorbers from its hydrogen atoms and its ion fractions x_ion[s * stride + i]. */
@@ -234,7 +235,10 @@ IONF_HD IONF_INLINE void sph_absorbers_of(double n_h_atoms, const double *x_ion,
   for (int s = 0; s < BANDS_N_ABSORBERS; ++s) x[s] = x_ion[s * stride + i];
   for (int s = 0; s < BANDS_N_ABSORBERS; ++s)
     a->atoms[s] = species_absorber_density(s, n_h_atoms, x, abundance_he);
-  a->x_e = x[SPECIES_HI];
+  const struct secondary_split f = secondary_split_at(x[SPECIES_HI]);
+  a->split[0] = f.heat;
+  a->split[1] = f.ion_hi;
+  a->split[2] = f.ion_hei;
 }
 
 /**
@@ -279,8 +283,8 @@ IONF_HD IONF_INLINE void sph_columns_value(const struct sph_columns *c,
  * photons are shared among HI, HeI and HeII by their optical depths and the rates are
  * per absorber atom, finite as the atoms go to 0.  Sets gamma[s] [1/s] and, when heat is
  * not NULL and the tables heat, heat[s] [erg/s] per absorber atom; with v->secondary the
- * X-ray sub-bins' photoelectrons are split by bands_secondary at the particle's x_e
- * (absorber atoms for the densities: only their ratios enter).
+ * X-ray sub-bins' photoelectrons are split by bands_secondary_split with the particle's
+ * split (absorber atoms for the densities: only their ratios enter).
  */
 IONF_HD IONF_INLINE void sph_hit_credit_he(const struct bands_view *v, double ndot_ray,
                                            const double col_in_cm2[BANDS_N_ABSORBERS],
@@ -296,7 +300,7 @@ IONF_HD IONF_INLINE void sph_hit_credit_he(const struct bands_view *v, double nd
   }
   bands_rates(v, ndot_ray, col_in_cm2, dcol, col_cm2, 1.0, gamma, heat_or_null,
               v->secondary ? xray : (double *)0);
-  if (v->secondary) bands_secondary(a->x_e, a->atoms, xray, gamma, heat_or_null);
+  if (v->secondary) bands_secondary_split(0.0, a->split, 1, a->atoms, xray, gamma, heat_or_null);
 }
 
 #endif /* IONF_SPH_TRACE_K_H */
