@@ -629,7 +629,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
   if (v->n_abs_cm3) { /* ns loads, not ns + 1; x_ion is needed only for helium's X-ray
-                         electrons (bands_secondary's x_e) */
+                         electrons (bands_secondary_split's x_e) */
     for (int s = 0; s < ns; ++s) {
       x_ion[s] = 0.0;
       n_abs[s] = v->n_abs_cm3[s * cells + c];
