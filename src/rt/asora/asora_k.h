@@ -599,6 +599,27 @@ struct asora_source_view {
   struct bands_view bands;        /*!< three species (helium): the band tables */
 };
 
+/* Box cell c's absorber densities n_abs[s] of the ns species (from the pass's fields when
+   v->n_abs_cm3, else from n_H and x) and what the cell step needs of its ion fractions
+   x_ion (only x_HII, for helium's X-ray electrons when their split is not given; 0
+   otherwise with the pass's fields). */
+IONF_HD IONF_INLINE void asora_cell_absorbers(const struct asora_source_view *v, const int ns,
+                                              long long c, long long cells, double *x_ion,
+                                              double *n_abs) {
+  if (v->n_abs_cm3) { /* ns loads, not ns + 1 */
+    for (int s = 0; s < ns; ++s) {
+      x_ion[s] = 0.0;
+      n_abs[s] = v->n_abs_cm3[s * cells + c];
+    }
+    if (ns == BANDS_N_ABSORBERS && v->bands.secondary && !v->split)
+      x_ion[SPECIES_HI] = v->x_ion_av[SPECIES_HI * cells + c];
+  } else {
+    for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
+    for (int s = 0; s < ns; ++s)
+      n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
+  }
+}
+
 /**
  * Trace one cell at offset (di, dj, dk) (inside the domain, so held by the box), for each of
  * the ns species (a constant at every call site, so loops over them unroll): interpolate the
@@ -628,19 +649,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   long long c = ((long long)li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
   long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
-  if (v->n_abs_cm3) { /* ns loads, not ns + 1; x_ion is needed only for helium's X-ray
-                         electrons (bands_secondary_split's x_e) */
-    for (int s = 0; s < ns; ++s) {
-      x_ion[s] = 0.0;
-      n_abs[s] = v->n_abs_cm3[s * cells + c];
-    }
-    if (ns == BANDS_N_ABSORBERS && v->bands.secondary && !v->split)
-      x_ion[SPECIES_HI] = v->x_ion_av[SPECIES_HI * cells + c];
-  } else {
-    for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
-    for (int s = 0; s < ns; ++s)
-      n_abs[s] = species_absorber_density(s, v->n_h_cm3[c], x_ion, v->abundance_he);
-  }
+  asora_cell_absorbers(v, ns, c, cells, x_ion, n_abs);
   double ds_cells, volume;
   /* this cell's place in the box's columns (the shells' places: below) */
   const long long here_cell = in_shells ? 0 : asora_domain_box_index(&v->dom, di, dj, dk);
