@@ -6,10 +6,11 @@
  *        t / ((4/3) pi R^3 N_src) in ns per source per voxel, and the chemistry
  *        pass's throughput.
  *
- * usage: bench_raytrace BACKEND N R N_SRC [BATCH [REPEATS [SPECIES]]]
+ * usage: bench_raytrace BACKEND N R N_SRC [BATCH [REPEATS [SPECIES [KEY=VALUE...]]]]
  *   BACKEND cpu|cuda; BATCH 0 = automatic; SPECIES h (hydrogen alone, the default) or
  *   he[:B1,B2,B3] (H + He, n_He / n_H = 0.08, the spectrum's sub-bins per band: C2-Ray's
- *   1,26,20 by default; issue 21's helium-against-hydrogen cost).  One result line:
+ *   1,26,20 by default; issue 21's helium-against-hydrogen cost); KEY=VALUE: more config
+ *   overrides (up to 6), e.g. raytracing.precision=mixed.  One result line:
  *   backend N R n_src batch ms_per_trace ns_per_source_voxel column_MB_per_source
  *   column_GB_total chem_ms chem_GBps copy_GBps (the fields' device-to-device copy: the
  *   bandwidth ceiling the chemistry pass is measured against)
@@ -29,7 +30,8 @@
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s cpu|cuda N R N_SRC [BATCH [REPEATS [h|he[:B1,B2,B3]]]]\n", argv[0]);
+    fprintf(stderr, "usage: %s cpu|cuda N R N_SRC [BATCH [REPEATS [h|he[:B1,B2,B3] [KEY=VALUE...]]]]\n",
+            argv[0]);
     return 2;
   }
   if (comm_init(&argc, &argv) != IONF_OK) return 1;
@@ -51,7 +53,7 @@ int main(int argc, char **argv) {
   snprintf(src_path, sizeof src_path, "%s/sources.txt", dir);
   if (bench_sources_write(src_path, n, n_src, "1e52") != 0) return 1;
 
-  char o[10][320];
+  char o[16][320];
   snprintf(o[0], sizeof o[0], "grid.N=%d", n);
   snprintf(o[1], sizeof o[1], "raytracing.R_max=%g", r);
   snprintf(o[2], sizeof o[2], "sources={file: %s, format: text}", src_path);
@@ -65,7 +67,8 @@ int main(int argc, char **argv) {
     snprintf(o[n_over++], sizeof o[0], "material.abundance_He=0.08");
     if (species[2] == ':') snprintf(o[n_over++], sizeof o[0], "spectrum.sub_bins=[%s]", species + 3);
   }
-  char *overrides[10];
+  for (int i = 8; i < argc && i < 14; ++i) snprintf(o[n_over++], sizeof o[0], "%s", argv[i]);
+  char *overrides[16];
   for (int i = 0; i < n_over; ++i) overrides[i] = o[i];
   struct ionf_config cfg;
   struct engine *e = NULL;

@@ -24,7 +24,7 @@ cp "$shared/prune-libs" .devlibs/
 cp "$(command -v h5diff)" .devlibs/
 if [ -n "$old" ]; then
   mkdir -p .devold
-  for b in ionfront bench_raytrace bench_sph_trace; do cp "$old/$b" .devold/; done
+  for b in ionfront bench_raytrace bench_sph_trace; do [ ! -f "$old/$b" ] || cp "$old/$b" .devold/; done
 fi
 # only what the calls run: the binaries, the test registration, the libraries
 find .devbuild -name '*.o' -o -name '*.a' | xargs rm -f
