@@ -37,8 +37,11 @@ if [ "$what" = tests ]; then
   cd /work/main/.devbuild
   # the ASORA tracer's two kernels (few and many sources), the chemistry, the backend's copies
   for tool in memcheck racecheck; do
-    for cfg in "24 6 40 8" "24 5 400 300" "20 0 3 0"; do
-      compute-sanitizer --tool $tool --error-exitcode 1 ./bench_raytrace cuda $cfg 1 > "$out/san.log" 2>&1
+    for cfg in "24 6 40 8 1" "24 5 400 300 1" "20 0 3 0 1" \
+               "24 6 40 8 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3" \
+               "24 5 400 300 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3" \
+               "20 0 3 0 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3"; do
+      compute-sanitizer --tool $tool --error-exitcode 1 ./bench_raytrace cuda $cfg > "$out/san.log" 2>&1
       echo "compute-sanitizer $tool bench_raytrace cuda $cfg: exit $? ($(tail -1 "$out/san.log"))"
     done
   done
@@ -50,7 +53,7 @@ if [ "$what" = tests ]; then
   echo "compute-sanitizer memcheck (no leak check) test_mc_gpu: exit $? ($(tail -1 "$out/san_mc_noleak.log"))"
   cd "$root"
   # whole runs on the GPU against the CPU (max relative difference of x_HII at the end)
-  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium helium_particles; do
+  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium helium_particles dice_cutoff; do
     case $p in
       helium_particles) set=(--set particles.generate.count_1d=16 --set 'material.abundance_He=0.08'
                    --set 'material.isothermal=false' --set 'spectrum={type: blackbody, T_eff: 1e5}'
@@ -59,13 +62,14 @@ if [ "$what" = tests ]; then
                    --set 'spectrum={type: blackbody, T_eff: 1e5}' --set 'time.t_end=30 Myr'
                    --set 'time.outputs=[30 Myr]') ;;
       iliev3) set=(--set grid.N=32 --set 'time.t_end=0.5 Myr' --set 'time.outputs=[0.5 Myr]') ;;
-      dice) set=(--set grid.N=32 --set 'time.t_end=3 Myr' --set 'time.outputs=[3 Myr]'
+      dice*) set=(--set grid.N=32 --set 'time.t_end=3 Myr' --set 'time.outputs=[3 Myr]'
                  --set 'sources=[{position: [15,15,15], Ndot: 5e48}, {position: [7,23,15], Ndot: 5e48}, {position: [23,7,15], Ndot: 5e48}]') ;;
       *particles) set=(--set particles.generate.count_1d=16 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
       *) set=(--set grid.N=32 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
     esac
     ex=$p
     [ $p = helium ] && ex=iliev1
+    [ $p = dice_cutoff ] && ex=dice && set+=(--set raytracing.transmission_cutoff=1e-6)
     [ $p = helium_particles ] && ex=iliev1_particles
     $new/ionfront example $ex > /tmp/agree_$p.yaml
     for b in cpu cuda; do

@@ -713,6 +713,14 @@ static void test_errors(void) {
                       "raytracing.convergence_fraction = 0.5", "(0, 0.1]", "convergence range");
   expect_config_error(MINIMAL "raytracing:\n  R_max: -2 cells\n", "raytracing.R_max = -2 cells",
                       ">= 0", "negative R_max");
+  expect_config_error(MINIMAL "raytracing:\n  transmission_cutoff: 0.01\n",
+                      "raytracing.transmission_cutoff = 0.01", "(0, 1e-3]", "cutoff too large");
+  expect_config_error(MINIMAL "raytracing:\n  transmission_cutoff: -1e-9\n",
+                      "raytracing.transmission_cutoff = -1e-9", "0 (off)", "negative cutoff");
+  expect_config_error(MINIMAL "raytracing:\n  transmission_cutoff: .nan\n",
+                      "raytracing.transmission_cutoff = .nan", NULL, "NaN cutoff");
+  expect_config_error(MINIMAL "raytracing:\n  method: montecarlo\n  transmission_cutoff: 1e-8\n",
+                      "raytracing.transmission_cutoff = 1e-08", "asora only", "cutoff with MC");
   expect_config_error(MINIMAL "output:\n  directory: ''\n", "output.directory", "empty",
                       "empty output directory");
   expect_config_error(MINIMAL_GRID

@@ -4,7 +4,7 @@
  *        24.6 eV follows three species (power-law and tabulated spectra too), a
  *        hydrogen run's effective config holds none of the new keys, and what helium
  *        cannot do yet is refused naming the key: a grey spectrum, Monte Carlo, plane
- *        sources, case A without helium, out-of-range values; particle runs take the
+ *        sources, a transmission cutoff, case A without helium, out-of-range values; particle runs take the
  *        same keys with the same refusals; the eor_helium built-in is eor with helium,
  *        temperature and 1e5 K black bodies.
  */
@@ -110,6 +110,9 @@ int main(void) {
   expect_load("helium with a grey spectrum", "iliev1", grey, 1, IONF_ERR_CONFIG, "spectrum.type", 0);
   const char *mc[] = {he[0], he[1], "raytracing.method=montecarlo"};
   expect_load("helium with Monte Carlo", "iliev1", mc, 3, IONF_ERR_CONFIG, "montecarlo", 0);
+  const char *cut[] = {he[0], he[1], "raytracing.transmission_cutoff=1e-8"};
+  expect_load("helium with a transmission cutoff", "iliev1", cut, 3, IONF_ERR_CONFIG,
+              "raytracing.transmission_cutoff", 0);
   const char *a_only[] = {"chemistry.case=A"};
   expect_load("case A without helium", "iliev1", a_only, 1, IONF_ERR_CONFIG, "chemistry.case", 0);
   const char *c_case[] = {he[0], he[1], "chemistry.case=C"};

@@ -18,6 +18,7 @@ static struct photo_table_view test_grey_view(void) {
   memset(&v, 0, sizeof v);
   v.grey = 1;
   v.sp[SPECIES_HI].sigma0_cm2 = IONF_SIGMA_HI_CM2;
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) v.sp[s].opaque_cm2 = PHOTO_MAX_COLUMN_CM2;
   return v;
 }
 

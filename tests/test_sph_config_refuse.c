@@ -106,6 +106,8 @@ static void test_refusals(void) {
   expect_refused("material.clumps=[{center: [1 kpc, 1 kpc, 1 kpc], radius: 1 kpc, n_H: 1}]",
                  "material.clumps", "particle run", NULL);
   expect_refused("raytracing.source_batch_size=4", "raytracing.source_batch_size", NULL);
+  expect_refused("raytracing.transmission_cutoff=1e-8", "raytracing.transmission_cutoff",
+                 "particle run", NULL);
   expect_refused("output.c2ray_binary=true", "output.c2ray_binary", "particle run", NULL);
   expect_refused("output.dTb=true", "output.dTb", "particle run", NULL);
   expect_refused("mpi.reduction=reduce", "mpi.reduction", "scatter", "nccl", "allreduce", NULL);

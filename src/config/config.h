@@ -53,7 +53,11 @@
  *               convergence_fraction [1e-4],
  *               max_iterations [per step, 100], backend cpu|cuda|auto [auto],
  *               source_batch_size [GPU sources in flight; 0 = automatic],
- *               method asora|montecarlo [asora]
+ *               method asora|montecarlo [asora],
+ *               transmission_cutoff [0 = off, else in (0, 1e-3]: ASORA adds no rate behind a
+ *                 column that lets through at most this fraction of the source's photons,
+ *                 thin-cell rate and heating, and the GPU ends a source's rays at its first
+ *                 shell that opaque; hydrogen-only runs]
  *   montecarlo: (raytracing.method: montecarlo; src/mc.h) packets_per_source [1..2^32-1, 10^5],
  *               seed [0..2^32-1, 1], target_relative_error [0 = off, else in (0, 1):
  *               packets per source adapt each step], max_packets_per_source [10^8],
@@ -305,6 +309,8 @@ struct ionf_config {
   enum backend_kind backend;
   int64_t source_batch_size;    /*!< GPU: sources in flight; 0 = chosen from SMs and memory */
   enum rt_method method;        /*!< ASORA short characteristics or Monte Carlo packets */
+  double transmission_cutoff;   /*!< ASORA: no rate behind a column that lets this fraction
+                                     through (photo_tables_cut); 0: off (C2-Ray's rays) */
   struct mc_config montecarlo;  /*!< method montecarlo only */
 
   /* output */

@@ -9,7 +9,8 @@
 ionf_err config_run_raytracing(struct config_ctx *ctx, const struct param_node *root,
                                struct ionf_config *cfg) {
   static const char *const keys[] = {"R_max", "convergence_fraction", "max_iterations",
-                                     "backend", "source_batch_size", "method", "mean_free_path"};
+                                     "backend", "source_batch_size", "method", "mean_free_path",
+                                     "transmission_cutoff"};
   static const char *const methods[] = {"asora", "montecarlo"};
   static const char *const backends[] = {"cpu", "cuda", "auto"};
   static const enum backend_kind backend_of[] = {BACKEND_CPU, BACKEND_CUDA, BACKEND_AUTO};
@@ -54,6 +55,15 @@ ionf_err config_run_raytracing(struct config_ctx *ctx, const struct param_node *
 
   IONF_CALL(config_take_enum(&s, "method", "asora", methods, CONFIG_N(methods), &which));
   cfg->method = which == 1 ? RT_METHOD_MONTECARLO : RT_METHOD_ASORA;
+
+  IONF_CALL(config_take(&s, "transmission_cutoff", "0", &n));
+  IONF_CALL(config_number(ctx, s.path, n, "a number", &cfg->transmission_cutoff));
+  if (!(cfg->transmission_cutoff >= 0.0 && cfg->transmission_cutoff <= 1e-3))
+    return config_range(ctx, s.path, n, "must be 0 (off) or in (0, 1e-3]");
+  IONF_CHECK(cfg->method == RT_METHOD_ASORA || cfg->transmission_cutoff == 0.0, IONF_ERR_CONFIG,
+             "%s: raytracing.transmission_cutoff = %g: for raytracing.method asora only (Monte "
+             "Carlo packets: leave it out)",
+             ctx->name, cfg->transmission_cutoff);
   return IONF_OK;
 }
 

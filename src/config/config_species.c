@@ -35,5 +35,9 @@ ionf_err config_species_check(const struct config_ctx *ctx, const struct ionf_co
   IONF_CHECK(cfg->n_planes == 0, IONF_ERR_CONFIG,
              "%s: plane-parallel sources carry hydrogen alone; with helium (material.abundance_He "
              "= %g or a powerlaw/table spectrum) use point sources", ctx->name, cfg->abundance_he);
+  IONF_CHECK(cfg->transmission_cutoff == 0.0, IONF_ERR_CONFIG,
+             "%s: raytracing.transmission_cutoff = %g is for hydrogen-only runs (helium's band "
+             "tables have no cutoff yet); with material.abundance_He = %g leave it out",
+             ctx->name, cfg->transmission_cutoff, cfg->abundance_he);
   return IONF_OK;
 }

@@ -97,6 +97,8 @@
   "  max_iterations: 100    # ray-tracing/chemistry iterations per step (1..10000)\n"          \
   "  backend: auto          # cpu | cuda | auto (cuda when a GPU is found)\n"                  \
   "  source_batch_size: 0  # GPU: sources traced at once; 0 = from the SM count and free memory\n" \
+  "  # transmission_cutoff: 0  # e.g. 1e-12: no rate behind a column that lets through at most\n" \
+  "  #                      # this fraction of the photons; 0 = off (hydrogen-only runs)\n"   \
   "\n"                                                                                         \
   "output:\n"                                                                                  \
   "  directory: " DIR "# snapshots go here (relative to the working directory)\n"         \

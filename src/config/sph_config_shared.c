@@ -5,7 +5,8 @@
  *
  * What a particle run cannot do is refused first, each by its key (grid:, cosmology:,
  * sequence:, synthetic:, montecarlo:, material.n_H and clumps, raytracing.method other
- * than the ray tracer, source_batch_size, output.c2ray_binary and dTb).  raytracing.R_max
+ * than the ray tracer, source_batch_size, transmission_cutoff, output.c2ray_binary and
+ * dTb).  raytracing.R_max
  * is read here, as a length only (a particle run has no cells).  The other shared keys go
  * through the grid config's reader (same messages and defaults) with a placeholder grid,
  * n_H and source, which then leave the effective config.
@@ -117,6 +118,11 @@ ionf_err sph_config_refuse_grid_keys(struct sph_ctx *c, const struct param_node 
              "%s: raytracing.source_batch_size = %s: does not apply to a particle run (its "
              "tracer takes every source at once; leave it out)",
              sph_config_where(c, n), n && n->kind == PARAM_SCALAR ? n->scalar : "(not a number)");
+  n = sph_config_given(root, "raytracing", "transmission_cutoff");
+  IONF_CHECK(!n || sph_config_is(n, "0"), IONF_ERR_CONFIG,
+             "%s: raytracing.transmission_cutoff = %s: does not apply to a particle run (a "
+             "setting of the grid's ASORA tracer; leave it out)",
+             sph_config_where(c, n), n && n->kind == PARAM_SCALAR ? n->scalar : "(not a number)");
   IONF_CALL(sph_config_refuse_subgrid(c, root));
   /* helium (material.abundance_He, x_HeII_initial, x_HeIII_initial, chemistry.case,
      spectrum.type powerlaw | table, sub_bins, secondary_ionization) goes through the
@@ -214,11 +220,11 @@ ionf_err sph_config_read_shared(struct sph_ctx *c, const struct param_node *root
 }
 
 /* raytracing of the effective config: the grid reader's, R_max as given (a length) or 0,
-   less the keys a particle run has not (method, source_batch_size). */
+   less the keys a particle run has not (method, source_batch_size, transmission_cutoff). */
 static ionf_err sph_config_effective_raytracing(const struct param_node *root,
                                                 const struct param_node *shared_rt,
                                                 struct param_node **out) {
-  static const char *const drop[] = {"method", "source_batch_size"};
+  static const char *const drop[] = {"method", "source_batch_size", "transmission_cutoff"};
   struct param_node *rt = sph_config_copy_without(shared_rt, drop, SPH_N(drop));
   IONF_CHECK(rt, IONF_ERR_MEM, "out of memory");
   const struct param_node *given = sph_config_given(root, "raytracing", "R_max");

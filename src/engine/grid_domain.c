@@ -206,6 +206,7 @@ ionf_err engine_create(const struct ionf_config *cfg, struct engine **out) {
      species' threshold cross-sections (grey: nothing to integrate) */
   if (e->fields.n_species > 1) spectrum.type = SPECTRUM_GREY;
   if (rc == IONF_OK) rc = photo_tables_build(&spectrum, species, !cfg->isothermal, &e->tables);
+  if (rc == IONF_OK) photo_tables_cut(&e->tables, cfg->transmission_cutoff);
   if (rc == IONF_OK) rc = engine_helium_make(e);
   if (rc == IONF_OK && cfg->method == RT_METHOD_MONTECARLO) {
     rc = mc_state_init(&cfg->montecarlo, &spectrum, species, &e->chem, e->grid.n, &e->mc);

@@ -32,6 +32,9 @@ struct photo_species_view {
   const double *heat_thick; /*!< energy above threshold carried per source photon [erg] */
   const double *heat_thin;  /*!< ... weighted by sigma/sigma0 (the thin-cell form) [erg] */
   double sigma0_cm2;    /*!< the species' threshold cross-section [cm^2] */
+  double opaque_cm2;    /*!< the ASORA tracer adds no rate behind a column above this
+                             [cm^-2]: PHOTO_MAX_COLUMN_CM2, or less with
+                             raytracing.transmission_cutoff (photo_tables_cut) */
 };
 
 /** A read-only view of the rate tables of every species (host or device pointers). */
@@ -48,6 +51,13 @@ struct photo_table_view {
   double guess_scale, guess_offset;/*!< table position ~ log2(tau) guess_scale + guess_offset */
   double inv_ln10_dlog;   /*!< 1 / (ln 10 dlog_tau) */
 };
+
+/** Whether any species' opaque_cm2 is below PHOTO_MAX_COLUMN_CM2 (a transmission cutoff). */
+IONF_HD IONF_INLINE int photo_tables_cut_any(const struct photo_table_view *t) {
+  int cut = 0;
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) cut = cut || t->sp[s].opaque_cm2 < PHOTO_MAX_COLUMN_CM2;
+  return cut;
+}
 
 /** The largest table spacing for which photo_table_locate_fast's series (ln(1 + x) to x^9,
     |x| <= 10^dlog_tau - 1) is exact to double precision: 10^dlog_tau - 1 <= 0.01. */

@@ -144,6 +144,7 @@ ionf_err photo_tables_build(const struct photo_spectrum *spectrum,
   }
   /* every species' threshold cross-section (the tracers' interpolation weights) */
   for (int s = PHOTO_TABLE_SPECIES; s < IONF_MAX_SPECIES; ++s) t->sp[s].sigma0_cm2 = species[s].sigma0_cm2;
+  photo_tables_cut(t, 0.0);
   if (ws) gsl_integration_workspace_free(ws);
   gsl_set_error_handler(old_handler);
   if (rc != IONF_OK) photo_tables_free(t);
@@ -163,10 +164,42 @@ void photo_tables_free(struct photo_tables *t) {
   t->inv_tau = NULL;
 }
 
+/* The first node from which on table[i] <= cutoff table[0] (num_tau + 1: none). */
+static int first_node_below(const double *table, int num_tau, double cutoff) {
+  int first = num_tau + 1;
+  for (int i = num_tau; i >= 0 && table[i] <= cutoff * table[0]; --i) first = i;
+  return first;
+}
+
+void photo_tables_cut(struct photo_tables *t, double cutoff) {
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) t->sp[s].opaque_cm2 = PHOTO_MAX_COLUMN_CM2;
+  if (!(cutoff > 0.0)) return;
+  for (int s = 0; s < PHOTO_TABLE_SPECIES; ++s) {
+    struct photo_species_tables *sp = &t->sp[s];
+    double tau;
+    if (t->grey) {
+      tau = -log(cutoff);
+    } else {
+      const double *tables[4] = {sp->thick, sp->thin, sp->heat_thick, sp->heat_thin};
+      int first = 0;
+      for (int q = 0; q < (t->heating ? 4 : 2); ++q) {
+        int f = first_node_below(tables[q], t->num_tau, cutoff);
+        if (f > first) first = f;
+      }
+      if (first > t->num_tau) continue; /* never so low: no cut */
+      tau = photo_table_tau(first, t->min_log_tau, t->dlog_tau);
+    }
+    if (tau / sp->sigma0_cm2 < PHOTO_MAX_COLUMN_CM2) sp->opaque_cm2 = tau / sp->sigma0_cm2;
+  }
+}
+
 struct photo_table_view photo_tables_view(const struct photo_tables *t) {
   struct photo_table_view v;
   memset(&v, 0, sizeof v); /* the species without tables: NULL */
-  for (int s = 0; s < IONF_MAX_SPECIES; ++s) v.sp[s].sigma0_cm2 = t->sp[s].sigma0_cm2;
+  for (int s = 0; s < IONF_MAX_SPECIES; ++s) {
+    v.sp[s].sigma0_cm2 = t->sp[s].sigma0_cm2;
+    v.sp[s].opaque_cm2 = t->sp[s].opaque_cm2;
+  }
   for (int s = 0; s < PHOTO_TABLE_SPECIES; ++s) {
     v.sp[s].thick = t->sp[s].thick;
     v.sp[s].thin = t->sp[s].thin;

@@ -36,6 +36,7 @@ struct photo_species_tables {
   double *heat_thick; /*!< num_tau + 1 (host), when heating [erg per source photon] */
   double *heat_thin;
   double sigma0_cm2; /*!< the species' threshold cross-section [cm^2] */
+  double opaque_cm2; /*!< no rate behind a larger column [cm^-2] (photo_species_view) */
 };
 
 struct photo_tables {
@@ -61,6 +62,15 @@ IONF_NODISCARD ionf_err photo_tables_build(const struct photo_spectrum *spectrum
                                            const struct species_data species[IONF_MAX_SPECIES],
                                            int thermal, struct photo_tables *t);
 void photo_tables_free(struct photo_tables *t);
+/**
+ * raytracing.transmission_cutoff: for each species with tables, the smallest column [cm^-2]
+ * from which on every table (thick, thin and, when heating, both heat tables) stays at or
+ * below `cutoff` times its value at tau = 0; behind it a cell takes at most that fraction
+ * of what it would take unattenuated, and the tracer adds no rate.  Grey: tau = -ln
+ * cutoff, exactly.  cutoff 0 (or a table that never falls so low): PHOTO_MAX_COLUMN_CM2,
+ * what photo_tables_build sets.  Every other species keeps PHOTO_MAX_COLUMN_CM2.
+ */
+void photo_tables_cut(struct photo_tables *t, double cutoff);
 /** View for photo_rates (host pointers). */
 struct photo_table_view photo_tables_view(const struct photo_tables *t);
 

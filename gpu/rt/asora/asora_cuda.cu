@@ -14,6 +14,9 @@
  *    asora_shell_faces), so a warp's reads and writes are consecutive on every face and a
  *    cell's four upstream neighbours are one index less strides), sized by the largest
  *    shell of its domain: memory follows the work.
+ *    With raytracing.transmission_cutoff (CUT 1) a source is done at the first shell none
+ *    of whose cells passes light on (every outgoing column above the tables'
+ *    opaque_cm2): the cells behind would take no rate.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
  */
@@ -27,7 +30,7 @@ extern "C" {
 #include "gpu/rt/tracer_cuda.h"
 #include "grid/sources.h"
 #include "rt/asora/asora.h"
-#include "rt/asora/asora_k.h"
+#include "rt/asora/asora_cell_k.h"
 }
 
 #include <stdio.h>
@@ -98,24 +101,34 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
   v->bands = a->bands;
 }
 
-/* One traced cell: its rates onto Gamma (and heating) of every species (NS of them). */
-template <int NS>
-__device__ static void add_cell(const struct trace_kernel_args *a, const struct asora_source_view *v,
-                                const struct asora_columns *cols, int di, int dj, int dk,
-                                long long cells,
-                                unsigned long long *visited) {
+/* The margin of add_cell's exit test (relative): far above the few double roundings of
+   asora_column_in's weighted mean. */
+#define TRACE_EXIT_MARGIN 1e-12
+
+/* One traced cell: its rates onto Gamma (and heating) of every species (NS of them).  With
+   CUT (raytracing.transmission_cutoff) returns 1 where the cell passes light on: one of its
+   outgoing columns below the tables' opaque_cm2 with a margin for rounding (a cell of the
+   next shell, whose incoming column is a weighted mean of such columns, then takes no
+   rate either); 0 otherwise and without CUT. */
+template <int NS, int CUT>
+__device__ static int add_cell(const struct trace_kernel_args *a, const struct asora_source_view *v,
+                               const struct asora_columns *cols, int di, int dj, int dk,
+                               long long cells, unsigned long long *visited) {
   long long idx;
   double g[NS], heat[NS], col_out[NS];
   /* heat always points at registers (a pointer chosen at run time would put the array in
      local memory); the tables say whether it is computed, a->heat whether it is kept */
-  if (asora_cell_step(v, NS, a->shell_layout, cols, di, dj, dk, &idx, g, heat, col_out)) {
-    ++*visited;
-    for (int s = 0; s < NS; ++s) {
-      long long at = s * cells + idx;
-      if (g[s] != 0.0) atomicAdd(&a->gamma[at], g[s]);
-      if (a->heat && heat[s] != 0.0) atomicAdd(&a->heat[at], heat[s]);
-    }
+  if (!asora_cell_step(v, NS, a->shell_layout, CUT, cols, di, dj, dk, &idx, g, heat, col_out))
+    return 0;
+  ++*visited;
+  int open = 0;
+  for (int s = 0; s < NS; ++s) {
+    long long at = s * cells + idx;
+    if (g[s] != 0.0) atomicAdd(&a->gamma[at], g[s]);
+    if (a->heat && heat[s] != 0.0) atomicAdd(&a->heat[at], heat[s]);
+    if (CUT) open = open || col_out[s] < a->tables.sp[s].opaque_cm2 * (1.0 + TRACE_EXIT_MARGIN);
   }
+  return open;
 }
 
 /*
@@ -151,7 +164,7 @@ __device__ static int shell_rows(const struct asora_cube_shell &cs, double r2_ma
   return total;
 }
 
-template <int THREADS, int MIN_BLOCKS, int NS>
+template <int THREADS, int MIN_BLOCKS, int NS, int CUT>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_trace_kernel(struct trace_kernel_args a) {
   if (blockIdx.x >= a.count) return;
@@ -170,8 +183,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   __shared__ unsigned row_info[TRACE_ROWS_MAX];
   __shared__ unsigned short lane_map[TRACE_MAP_MAX];
   const int clip = a.r_max_cells > 0.0;
+  /* CUT: whether a cell of shell h passes light on (add_cell), set in lit[h % 3] during
+     shell h and read after it; lit[(h + 1) % 3] is cleared before, where no thread can
+     still be reading it */
+  __shared__ int lit[3];
+  if (CUT && threadIdx.x == 0) lit[0] = 0;
   for (int h = 0; h <= h_max; ++h) {
     if (threadIdx.x == 0) {
+      if (CUT) lit[(h + 1) % 3] = 0;
       asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
       if (a.shell_layout) asora_shell_faces_make(&v.dom, h, &faces[h & 1]);
     }
@@ -181,6 +200,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         a.shell_layout ? (struct asora_columns){NULL, &faces[h & 1], &faces[(h + 1) & 1],
                                                 buffers + (h & 1) * half, buffers + ((h + 1) & 1) * half}
                        : (struct asora_columns){buffers, NULL, NULL, NULL, NULL};
+    int open = 0; /* CUT: a cell of this thread's passes light on */
     const int rows = cs.row_start[6];
     if (clip && rows <= TRACE_ROWS_MAX) {
       /* only the cells inside the photon sphere get lanes: the same cells as below (those
@@ -206,18 +226,20 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
           asora_cube_shell_face_cell(&cs, (int)(info & 7u), (int)((info >> 3) & 127u) - 64,
                                      (int)((info >> 10) & 127u) - 64 + (int)(m & 127u), &di,
                                      &dj, &dk);
-          add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
+          open |= add_cell<NS, CUT>(&a, &v, &cols, di, dj, dk, cells, &visited);
         }
       }
     } else {
       for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
         int di, dj, dk;
         asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-        add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
+        open |= add_cell<NS, CUT>(&a, &v, &cols, di, dj, dk, cells, &visited);
       }
     }
+    if (CUT && open) atomicOr(&lit[h % 3], 1);
     __syncthreads(); /* shell h is complete (and shell h - 1's buffer and cube, the rows
                         free) before shell h + 1 */
+    if (CUT && !lit[h % 3]) break; /* no later shell takes any rate */
   }
   typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
@@ -231,7 +253,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
  * (blockIdx.y = source), one launch per shell; the launch boundary orders the
  * shells.  Same per-cell maths, same results as the block-per-source kernel.
  */
-template <int NS>
+template <int NS, int CUT>
 __global__ void __launch_bounds__(TRACE_THREADS)
     asora_shell_kernel(struct trace_kernel_args a, int h) {
   struct asora_source_view v;
@@ -259,7 +281,8 @@ __global__ void __launch_bounds__(TRACE_THREADS)
        t += (long long)gridDim.x * blockDim.x) {
     int di, dj, dk;
     asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
-    add_cell<NS>(&a, &v, &cols, di, dj, dk, cells, &visited);
+    add_cell<NS, CUT>(&a, &v, &cols, di, dj, dk, cells, &visited); /* no early end here:
+                                                      the cells behind add zeros */
   }
   typedef cub::BlockReduce<unsigned long long, TRACE_THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
@@ -468,13 +491,19 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
 /* One batch of sources: a block per source when they fill the GPU, else shell by shell
    (cube shells 0..h_max: none of this pass's domains goes further). */
 static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a, int h_max) {
+  const int cut = photo_tables_cut_any(&ac->s.tables); /* raytracing.transmission_cutoff */
   if (a->count >= 2LL * ac->sm_count) {
     /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
        7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
-    if (ac->s.n_species == 3)
-      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 3><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+    const unsigned blocks = (unsigned)a->count;
+    if (ac->s.n_species == 3 && cut)
+      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 3, 1><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
+    else if (ac->s.n_species == 3)
+      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 3, 0><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
+    else if (cut)
+      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 1, 1><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
     else
-      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 1><<<(unsigned)a->count, TRACE_THREADS, 0, ac->stream>>>(*a);
+      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 1, 0><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
     return IONF_OK;
   }
@@ -487,10 +516,14 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a,
   if (per_source < 1) per_source = 1;
   dim3 grid((unsigned)per_source, (unsigned)a->count);
   for (int h = 0; h <= h_max; ++h) {
-    if (ac->s.n_species == 3)
-      asora_shell_kernel<3><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    if (ac->s.n_species == 3 && cut)
+      asora_shell_kernel<3, 1><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    else if (ac->s.n_species == 3)
+      asora_shell_kernel<3, 0><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    else if (cut)
+      asora_shell_kernel<1, 1><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
     else
-      asora_shell_kernel<1><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+      asora_shell_kernel<1, 0><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
   }
   return IONF_OK;

@@ -12,13 +12,14 @@
 #include <omp.h>
 #include <stdlib.h>
 
-#include "rt/asora/asora_k.h"
+#include "rt/asora/asora_cell_k.h"
 #include "rt/photo_k.h"
 
 /* Everything one source's sweep needs. */
 struct sweep {
   struct asora_source_view view;
   double *column;   /* outgoing column density [cm^-2] per species and domain cell */
+  int cut;          /* raytracing.transmission_cutoff (photo_tables_cut_any) */
   double *gamma;      /* [species][box cells] */
   double *column_out; /* optional per-grid-cell copy (tests), [species][box cells] */
   double *heating;    /* optional photo-heating accumulator, [species][box cells] */
@@ -33,8 +34,12 @@ static inline int64_t sweep_cell(const struct sweep *sw, int di, int dj, int dk)
   long long idx;
   double g[IONF_MAX_SPECIES], h[IONF_MAX_SPECIES], col_out[IONF_MAX_SPECIES];
   const struct asora_columns cols = {sw->column, NULL, NULL, NULL, NULL};
-  if (!asora_cell_step(&sw->view, sw->n_species, 0, &cols, di, dj, dk, &idx, g,
-                       sw->heating ? h : NULL, col_out))
+  double *heat = sw->heating ? h : NULL;
+  /* cut a constant in each call, as on the GPU */
+  if (!(sw->cut ? asora_cell_step(&sw->view, sw->n_species, 0, 1, &cols, di, dj, dk, &idx, g,
+                                  heat, col_out)
+                : asora_cell_step(&sw->view, sw->n_species, 0, 0, &cols, di, dj, dk, &idx, g,
+                                  heat, col_out)))
     return 0;
   for (int s = 0; s < sw->n_species; ++s) {
     int64_t at = s * sw->cells + idx;
@@ -120,6 +125,7 @@ static void sweep_init(struct sweep *sw, const struct trace_input *in, int64_t s
   sw->column_out = in->column_out;
   sw->heating = in->tables.heating || in->bands.heating ? in->heating_out : NULL;
   sw->order = in->order;
+  sw->cut = photo_tables_cut_any(&in->tables);
 }
 
 /* One source in cube shells max(|d|) = h (the GPU's order), one thread. */
