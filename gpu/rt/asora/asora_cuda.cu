@@ -76,6 +76,11 @@ struct trace_kernel_args {
   struct photo_table_view tables;
   struct bands_view bands;
   unsigned long long *cells_visited;
+  /* the pass's lanes of a whole (unclipped) domain [-lane_h, lane_h]^3 inside the photon
+     sphere, shell by shell (lane_table), or NULL */
+  const unsigned *lanes;
+  const int *lane_start;        /* shell h's lanes: lanes[lane_start[h] .. lane_start[h + 1]) */
+  int lane_h;
 };
 
 /* What tracing source s needs, from the kernel arguments. */
@@ -183,6 +188,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   __shared__ unsigned row_info[TRACE_ROWS_MAX];
   __shared__ unsigned short lane_map[TRACE_MAP_MAX];
   const int clip = a.r_max_cells > 0.0;
+  /* a whole domain (most sources of a periodic box): its lanes from the pass's table */
+  int whole = a.lanes != NULL && v.dom.r2_max_cells == a.r_max_cells * a.r_max_cells;
+  for (int ax = 0; ax < 3; ++ax)
+    whole = whole && v.dom.lo[ax] == -a.lane_h && v.dom.hi[ax] == a.lane_h;
   /* CUT: whether a cell of shell h passes light on (add_cell), set in lit[h % 3] during
      shell h and read after it; lit[(h + 1) % 3] is cleared before, where no thread can
      still be reading it */
@@ -191,7 +200,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   for (int h = 0; h <= h_max; ++h) {
     if (threadIdx.x == 0) {
       if (CUT) lit[(h + 1) % 3] = 0;
-      asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
+      if (!whole) asora_cube_shell_make(&v.dom, h, &cube[h & 1]);
       if (a.shell_layout) asora_shell_faces_make(&v.dom, h, &faces[h & 1]);
     }
     __syncthreads();
@@ -201,38 +210,48 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                                                 buffers + (h & 1) * half, buffers + ((h + 1) & 1) * half}
                        : (struct asora_columns){buffers, NULL, NULL, NULL, NULL};
     int open = 0; /* CUT: a cell of this thread's passes light on */
-    const int rows = cs.row_start[6];
-    if (clip && rows <= TRACE_ROWS_MAX) {
-      /* only the cells inside the photon sphere get lanes: the same cells as below (those
-         beyond it return at once there), in half the warps at R = 30.  Lane t's row and
-         place in it come from a map in shared memory (lane_map[t] = row << 7 | v - v_first,
-         up to TRACE_MAP_MAX lanes at a time), filled a warp per row. */
-      const int lanes = shell_rows<THREADS>(cs, v.dom.r2_max_cells, row_first, row_info);
-      const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-      for (int base = 0; base < lanes; base += TRACE_MAP_MAX) {
-        const int end = lanes - base < TRACE_MAP_MAX ? lanes : base + TRACE_MAP_MAX;
+    /* Which cells get lanes, in one loop (one add_cell: its registers are the kernel's):
+       whole (0): the pass's lane table; mapped (1): only the cells inside the photon
+       sphere (the same cells as below: those beyond it return at once there), in half the
+       warps at R = 30, lane t's row and place in it from a map in shared memory (lane_map[t]
+       = row << 7 | v - v_first, up to TRACE_MAP_MAX lanes at a time), filled a warp per row;
+       else (2) every cell of the cube shell */
+    const int rows = whole ? 0 : cs.row_start[6];
+    const int how = whole ? 0 : (clip && rows <= TRACE_ROWS_MAX ? 1 : 2);
+    const int first = whole ? a.lane_start[h] : 0;
+    const int lanes = how == 0 ? a.lane_start[h + 1] - first
+                      : how == 1 ? shell_rows<THREADS>(cs, v.dom.r2_max_cells, row_first, row_info)
+                                 : (int)cs.start[6];
+    const int chunk = how == 1 ? TRACE_MAP_MAX : (lanes > 0 ? lanes : 1);
+    const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+    for (int base = 0; base < lanes; base += chunk) {
+      const int end = lanes - base < chunk ? lanes : base + chunk;
+      if (how == 1) {
         __syncthreads(); /* the rows laid out; the map free (the chunk before is done) */
         for (int r = warp; r < rows; r += THREADS / 32) {
-          const int first = row_first[r];
-          const int lo = first > base ? first : base;
+          const int row0 = row_first[r];
+          const int lo = row0 > base ? row0 : base;
           const int hi = row_first[r + 1] < end ? row_first[r + 1] : end;
           for (int t = lo + lane; t < hi; t += 32)
-            lane_map[t - base] = (unsigned short)(r << 7 | (t - first));
+            lane_map[t - base] = (unsigned short)(r << 7 | (t - row0));
         }
         __syncthreads();
-        for (int t = base + (int)threadIdx.x; t < end; t += THREADS) {
+      }
+      for (int t = base + (int)threadIdx.x; t < end; t += THREADS) {
+        int di, dj, dk;
+        if (how == 0) { /* packed (di + 512) | (dj + 512) << 10 | (dk + 512) << 20 */
+          const unsigned p = a.lanes[first + t];
+          di = (int)(p & 1023u) - 512;
+          dj = (int)((p >> 10) & 1023u) - 512;
+          dk = (int)(p >> 20) - 512;
+        } else if (how == 1) {
           const unsigned m = lane_map[t - base], info = row_info[m >> 7];
-          int di, dj, dk;
           asora_cube_shell_face_cell(&cs, (int)(info & 7u), (int)((info >> 3) & 127u) - 64,
                                      (int)((info >> 10) & 127u) - 64 + (int)(m & 127u), &di,
                                      &dj, &dk);
-          open |= add_cell<NS, CUT>(&a, &v, &cols, di, dj, dk, cells, &visited);
+        } else {
+          asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
         }
-      }
-    } else {
-      for (long long t = threadIdx.x; t < cs.start[6]; t += blockDim.x) {
-        int di, dj, dk;
-        asora_cube_shell_cell(&cs, t, &di, &dj, &dk);
         open |= add_cell<NS, CUT>(&a, &v, &cols, di, dj, dk, cells, &visited);
       }
     }
@@ -331,7 +350,92 @@ struct asora_cuda {
   long long n_abs_values;       /* its size */
   double *d_geo;                /* the stencils' geometry, |d| = 0 .. geo_side - 1 per axis */
   int geo_side;                 /* (0: none; the cell step computes it) */
+  unsigned *d_lanes;            /* lane_table: the whole domain's lanes for photon radius */
+  int *d_lane_start;            /* lane_r (0: none), shell by shell */
+  size_t lanes_capacity, lane_start_capacity;
+  double lane_r;
+  int lane_h;
 };
+
+/* Photon radii up to this get a lane table (lane_table; 4 bytes a cell of the sphere:
+   17 MB at R = 100; the packing's |d| <= 511) */
+#define TRACE_LANE_TABLE_R_MAX 100.0
+
+/*
+ * The lanes of a whole domain [-h, h]^3, h = ceil(r_max_cells), for the pass's photon
+ * radius: the cells of every cube shell inside the sphere in the order the kernel's rows
+ * give them (asora_cube_shell_row), packed (di + 512) | (dj + 512) << 10 | (dk + 512) << 20,
+ * with each shell's first lane.  Every source whose domain is whole (a periodic box at
+ * least 2h + 1 cells a side, or a source that far from the faces) then reads its lanes
+ * instead of laying out the shell's rows: the same cells in the same order.  Built when
+ * the radius changes; none (lanes NULL) without a radius or beyond TRACE_LANE_TABLE_R_MAX.
+ */
+static ionf_err lane_table(struct asora_cuda *ac, double r_max_cells) {
+  if (!(r_max_cells > 0.0) || r_max_cells > TRACE_LANE_TABLE_R_MAX) {
+    ac->lane_r = 0.0;
+    return IONF_OK;
+  }
+  if (r_max_cells == ac->lane_r) return IONF_OK;
+  const int h_max = (int)ceil(r_max_cells);
+  struct asora_domain dom;
+  for (int ax = 0; ax < 3; ++ax) {
+    dom.lo[ax] = -h_max;
+    dom.hi[ax] = h_max;
+  }
+  dom.q_max = asora_shell_radius_for(r_max_cells);
+  dom.r2_max_cells = r_max_cells * r_max_cells;
+  size_t count = 0;
+  unsigned *lanes = (unsigned *)malloc(sizeof(unsigned) * (size_t)(4.2 * (h_max + 1.0) *
+                                                                   (h_max + 1.0) * (h_max + 1.0) + 64));
+  int *start = (int *)malloc(sizeof(int) * (size_t)(h_max + 2));
+  if (!lanes || !start) {
+    free(lanes);
+    free(start);
+    return ionf_error_set(IONF_ERR_MEM, "ASORA: no memory for the lane table (R = %g)", r_max_cells);
+  }
+  for (int h = 0; h <= h_max; ++h) {
+    struct asora_cube_shell cs;
+    asora_cube_shell_make(&dom, h, &cs);
+    start[h] = (int)count;
+    for (int r = 0; r < cs.row_start[6]; ++r) {
+      int f, u, v_first;
+      const int n = asora_cube_shell_row(&cs, r, dom.r2_max_cells, &f, &u, &v_first);
+      for (int k = 0; k < n; ++k) {
+        int di, dj, dk;
+        asora_cube_shell_row_cell(&cs, f, u, v_first + k, &di, &dj, &dk);
+        lanes[count++] = (unsigned)(di + 512) | (unsigned)(dj + 512) << 10 |
+                         (unsigned)(dk + 512) << 20;
+      }
+    }
+  }
+  start[h_max + 1] = (int)count;
+  ionf_err rc = IONF_OK;
+  if (count > ac->lanes_capacity || (size_t)(h_max + 2) > ac->lane_start_capacity) {
+    cudaFree(ac->d_lanes);
+    cudaFree(ac->d_lane_start);
+    ac->d_lanes = NULL;
+    ac->d_lane_start = NULL;
+    ac->lanes_capacity = ac->lane_start_capacity = 0;
+    rc = cuda_util_alloc((void **)&ac->d_lanes, sizeof(unsigned) * count, "the lane table");
+    if (rc == IONF_OK)
+      rc = cuda_util_alloc((void **)&ac->d_lane_start, sizeof(int) * (size_t)(h_max + 2),
+                           "the lane table");
+    if (rc == IONF_OK) {
+      ac->lanes_capacity = count;
+      ac->lane_start_capacity = (size_t)(h_max + 2);
+    }
+  }
+  cudaError_t err = cudaSuccess;
+  if (rc == IONF_OK) err = cudaMemcpy(ac->d_lanes, lanes, sizeof(unsigned) * count, cudaMemcpyHostToDevice);
+  if (rc == IONF_OK && err == cudaSuccess)
+    err = cudaMemcpy(ac->d_lane_start, start, sizeof(int) * (size_t)(h_max + 2), cudaMemcpyHostToDevice);
+  if (rc == IONF_OK && err != cudaSuccess) rc = cuda_util_fail((int)err, "copy of the lane table");
+  free(lanes);
+  free(start);
+  ac->lane_r = rc == IONF_OK ? r_max_cells : 0.0;
+  ac->lane_h = h_max;
+  return rc;
+}
 
 /* The table of asora_stencil_geometry for |d| up to h_max on every axis, on the device:
    built when the sources' largest shell outgrows it (its values are the computation's). */
@@ -597,6 +701,12 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.tables = ac->s.tables;
   a.bands = ac->s.bands;
   a.cells_visited = ac->d_visited;
+  if (ac->src.count >= 2LL * ac->sm_count) IONF_CALL(lane_table(ac, f->r_max_cells));
+  if (ac->lane_r > 0.0 && ac->lane_r == f->r_max_cells) {
+    a.lanes = ac->d_lanes;
+    a.lane_start = ac->d_lane_start;
+    a.lane_h = ac->lane_h;
+  }
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
   for (long long first = 0; first < ac->src.count; first += ac->batch) {
     a.first = first;
@@ -619,6 +729,8 @@ static void cuda_destroy(struct tracer *t) {
   cudaFree(ac->d_visited);
   cudaFree(ac->d_n_abs);
   cudaFree(ac->d_geo);
+  cudaFree(ac->d_lanes);
+  cudaFree(ac->d_lane_start);
 }
 
 extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,
