@@ -472,6 +472,15 @@ static ionf_err geometry_table(struct asora_cuda *ac, int h_max) {
 
 static struct asora_cuda *cuda_of(struct tracer *t) { return (struct asora_cuda *)t->impl; }
 
+/* Hydrogen whose sources' shells end at TRACE_SMALL_H_MAX: blocks of TRACE_SMALL_THREADS
+   (measured on an H200 at R = 13: 4% faster, 9% with 32 sources per SM in flight; at R = 30
+   3-8% slower, helium 11% slower). */
+#define TRACE_SMALL_H_MAX 16
+#define TRACE_SMALL_THREADS 128
+static int asora_small_blocks(const struct asora_cuda *ac, int h_max) {
+  return ac->s.n_species == 1 && h_max <= TRACE_SMALL_H_MAX;
+}
+
 /* Sources in flight: enough blocks to fill the GPU several times over, as many
    as half the free memory holds (counting `reusable` bytes of buffers that would
    be freed), never more than there are sources. */
@@ -481,7 +490,8 @@ static long long choose_batch(const struct asora_cuda *ac, long long bytes_per_s
   cudaMemGetInfo(&free_b, &total_b);
   long long by_memory =
       (long long)(0.5 * ((double)free_b + (double)reusable) / (double)bytes_per_source);
-  long long want = 8LL * ac->sm_count;
+  /* two waves of the resident blocks; four of the small blocks */
+  long long want = (asora_small_blocks(ac, ac->h_max) ? 32LL : 8LL) * ac->sm_count;
   long long batch = want < by_memory ? want : by_memory;
   if (batch > ac->src.count) batch = ac->src.count;
   return batch < 1 ? 1 : batch;
@@ -594,20 +604,30 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
 
 /* One batch of sources: a block per source when they fill the GPU, else shell by shell
    (cube shells 0..h_max: none of this pass's domains goes further). */
+/* The block-per-source kernel of the batch's species and cutoff, THREADS a block. */
+template <int THREADS, int MIN_BLOCKS>
+static void launch_trace(const struct asora_cuda *ac, const struct trace_kernel_args *a, int cut) {
+  const unsigned blocks = (unsigned)a->count;
+  if (ac->s.n_species == 3 && cut)
+    asora_trace_kernel<THREADS, MIN_BLOCKS, 3, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
+  else if (ac->s.n_species == 3)
+    asora_trace_kernel<THREADS, MIN_BLOCKS, 3, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
+  else if (cut)
+    asora_trace_kernel<THREADS, MIN_BLOCKS, 1, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
+  else
+    asora_trace_kernel<THREADS, MIN_BLOCKS, 1, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
+}
+
 static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a, int h_max) {
   const int cut = photo_tables_cut_any(&ac->s.tables); /* raytracing.transmission_cutoff */
   if (a->count >= 2LL * ac->sm_count) {
     /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
-       7-12% faster than 3 blocks of 76 registers (benchmarks/RESULTS.md) */
-    const unsigned blocks = (unsigned)a->count;
-    if (ac->s.n_species == 3 && cut)
-      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 3, 1><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
-    else if (ac->s.n_species == 3)
-      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 3, 0><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
-    else if (cut)
-      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 1, 1><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
+       7-12% faster than 3 blocks of 76 registers; hydrogen at small photon radii: 128
+       threads, 8 blocks per SM (fewer idle lanes in the small shells; benchmarks/RESULTS.md) */
+    if (asora_small_blocks(ac, h_max))
+      launch_trace<TRACE_SMALL_THREADS, 8>(ac, a, cut);
     else
-      asora_trace_kernel<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS, 1, 0><<<blocks, TRACE_THREADS, 0, ac->stream>>>(*a);
+      launch_trace<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS>(ac, a, cut);
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
     return IONF_OK;
   }
