@@ -36,8 +36,8 @@ static struct asora_domain memory_centre_domain(const struct ionf_config *cfg) {
 }
 
 /* Cells of one source's column buffers for the largest source domain: its box on the CPU,
-   two cube shells on the GPU (rt/asora/asora_k.h, struct asora_columns and struct
-   asora_shell_faces). */
+   two cube shells on the GPU (rt/asora/asora_cell_k.h, struct asora_columns; asora_k.h,
+   struct asora_shell_faces). */
 static double memory_domain_cells(const struct asora_domain *dom, int on_gpu) {
   return on_gpu ? 2.0 * (double)asora_domain_shell_cells(dom) : (double)asora_domain_box_cells(dom);
 }
@@ -99,6 +99,9 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
     const double side = asora_domain_h_max(&dom) + 1.0;
     const double geo = side * side * side * ASORA_GEOMETRY_VALUES * d;
     if (geo <= ASORA_GEOMETRY_TABLE_MAX_BYTES) asora_gpu += geo;
+    /* the lane table of whole domains, when it is kept */
+    if (cfg->r_max_cells > 0.0 && cfg->r_max_cells <= ASORA_LANE_TABLE_R_MAX)
+      asora_gpu += asora_sphere_cells_max((int)ceil(cfg->r_max_cells)) * sizeof(unsigned);
   }
   if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + inv_tau + (mc ? cells * d : column + asora_gpu);
 }

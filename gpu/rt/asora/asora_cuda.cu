@@ -357,10 +357,6 @@ struct asora_cuda {
   int lane_h;
 };
 
-/* Photon radii up to this get a lane table (lane_table; 4 bytes a cell of the sphere:
-   17 MB at R = 100; the packing's |d| <= 511) */
-#define TRACE_LANE_TABLE_R_MAX 100.0
-
 /*
  * The lanes of a whole domain [-h, h]^3, h = ceil(r_max_cells), for the pass's photon
  * radius: the cells of every cube shell inside the sphere in the order the kernel's rows
@@ -368,10 +364,11 @@ struct asora_cuda {
  * with each shell's first lane.  Every source whose domain is whole (a periodic box at
  * least 2h + 1 cells a side, or a source that far from the faces) then reads its lanes
  * instead of laying out the shell's rows: the same cells in the same order.  Built when
- * the radius changes; none (lanes NULL) without a radius or beyond TRACE_LANE_TABLE_R_MAX.
+ * the radius changes; none (lanes NULL) without a radius or beyond ASORA_LANE_TABLE_R_MAX
+ * (the packing's |d| <= 511).
  */
 static ionf_err lane_table(struct asora_cuda *ac, double r_max_cells) {
-  if (!(r_max_cells > 0.0) || r_max_cells > TRACE_LANE_TABLE_R_MAX) {
+  if (!(r_max_cells > 0.0) || r_max_cells > ASORA_LANE_TABLE_R_MAX) {
     ac->lane_r = 0.0;
     return IONF_OK;
   }
@@ -385,8 +382,7 @@ static ionf_err lane_table(struct asora_cuda *ac, double r_max_cells) {
   dom.q_max = asora_shell_radius_for(r_max_cells);
   dom.r2_max_cells = r_max_cells * r_max_cells;
   size_t count = 0;
-  unsigned *lanes = (unsigned *)malloc(sizeof(unsigned) * (size_t)(4.2 * (h_max + 1.0) *
-                                                                   (h_max + 1.0) * (h_max + 1.0) + 64));
+  unsigned *lanes = (unsigned *)malloc(sizeof(unsigned) * (size_t)asora_sphere_cells_max(h_max));
   int *start = (int *)malloc(sizeof(int) * (size_t)(h_max + 2));
   if (!lanes || !start) {
     free(lanes);

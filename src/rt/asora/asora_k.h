@@ -518,6 +518,16 @@ IONF_HD IONF_INLINE long long asora_shell_faces_index(const struct asora_shell_f
   return sf->base[a][side] + (long long)(o_p - sf->plo[a]) * sf->qlen[a] + (o_q - sf->qlo[a]);
 }
 
+/** The GPU keeps the lanes of whole domains as a table up to this photon radius [cells]
+    (gpu/rt/asora/asora_cuda.cu, lane_table: 4 bytes a cell of the sphere, 17 MB at 100). */
+#define ASORA_LANE_TABLE_R_MAX 100.0
+
+/** At least the cells of a sphere of radius r <= h cells ((4/3) pi (r + sqrt(3)/2)^3: each
+    cell's unit cube lies inside radius r + sqrt(3)/2), for sizing the lane table. */
+IONF_HD IONF_INLINE double asora_sphere_cells_max(int h) {
+  return 4.2 * (h + 1.0) * (h + 1.0) * (h + 1.0) + 64.0;
+}
+
 /** The last cube shell of a domain. */
 IONF_HD IONF_INLINE int asora_domain_h_max(const struct asora_domain *dom) {
   int h = 0;
