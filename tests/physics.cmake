@@ -2,6 +2,7 @@ ionf_add_test(NAME test_asora_shells SOURCES test_asora_shells.c LABELS unit)
 ionf_add_test(NAME test_asora_thin SOURCES test_asora_thin.c LABELS unit)
 ionf_add_test(NAME test_photon_conservation SOURCES test_photon_conservation.c LABELS unit)
 ionf_add_test(NAME test_asora_cutoff SOURCES test_asora_cutoff.c LABELS unit)
+ionf_add_test(NAME test_asora_places SOURCES test_asora_places.c LABELS unit)
 ionf_add_test(NAME test_photo_locate SOURCES test_photo_locate.c LABELS unit)
 ionf_add_test(NAME test_chem_analytic SOURCES test_chem_analytic.c LABELS unit)
 # the temperature equation (chem_thermal_update) against closed-form solutions

@@ -20,7 +20,7 @@
 #include "gpu/core/cuda_util.h"
 #include "io/io_sources.h"
 #include "mpi/comm.h"
-#include "rt/asora/asora_k.h"
+#include "rt/asora/asora_cell_k.h" /* struct asora_cell_place; asora_k.h */
 #include "rt/planar/planar_k.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -99,9 +99,11 @@ void engine_memory_grid_box(const struct ionf_config *cfg, int64_t box_cells,
     const double side = asora_domain_h_max(&dom) + 1.0;
     const double geo = side * side * side * ASORA_GEOMETRY_VALUES * d;
     if (geo <= ASORA_GEOMETRY_TABLE_MAX_BYTES) asora_gpu += geo;
-    /* the lane table of whole domains, when it is kept */
+    /* the lane table of whole domains, when it is kept, with the lanes' places */
     if (cfg->r_max_cells > 0.0 && cfg->r_max_cells <= ASORA_LANE_TABLE_R_MAX)
-      asora_gpu += asora_sphere_cells_max((int)ceil(cfg->r_max_cells)) * sizeof(unsigned);
+      asora_gpu += asora_sphere_cells_max((int)ceil(cfg->r_max_cells)) *
+                   (sizeof(unsigned) + (cfg->r_max_cells <= ASORA_LANE_PLACES_R_MAX
+                                            ? sizeof(struct asora_cell_place) : 0));
   }
   if (on_gpu) m->gpu_bytes = m->fields_bytes + tables + inv_tau + (mc ? cells * d : column + asora_gpu);
 }

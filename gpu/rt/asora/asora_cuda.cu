@@ -17,6 +17,9 @@
  *    With raytracing.transmission_cutoff (CUT 1) a source is done at the first shell none
  *    of whose cells passes light on (every outgoing column above the tables'
  *    opaque_cm2): the cells behind would take no rate.
+ *  - asora_whole_kernel: the same when every source's domain is whole (a periodic box):
+ *    the lanes and each lane's place in the shell buffers (struct asora_cell_place) from
+ *    the pass's lane table, the cell step asora_cell_step_placed; no per-shell set-up.
  *  - asora_shell_kernel: for few sources, one launch per cube shell with many
  *    blocks per source, so one source (Test 1) still fills the GPU.
  */
@@ -27,6 +30,7 @@
 
 extern "C" {
 #include "gpu/core/cuda_util.h"
+#include "gpu/rt/asora/asora_lanes.h"
 #include "gpu/rt/tracer_cuda.h"
 #include "grid/sources.h"
 #include "rt/asora/asora.h"
@@ -81,6 +85,8 @@ struct trace_kernel_args {
   const unsigned *lanes;
   const int *lane_start;        /* shell h's lanes: lanes[lane_start[h] .. lane_start[h + 1]) */
   int lane_h;
+  /* each lane's struct asora_cell_place as two int4 (at[4]; store[3], corner), or NULL */
+  const int4 *places;
 };
 
 /* What tracing source s needs, from the kernel arguments. */
@@ -106,15 +112,30 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
   v->bands = a->bands;
 }
 
-/* The margin of add_cell's exit test (relative): far above the few double roundings of
+/* The margin of add_rates's exit test (relative): far above the few double roundings of
    asora_column_in's weighted mean. */
 #define TRACE_EXIT_MARGIN 1e-12
 
-/* One traced cell: its rates onto Gamma (and heating) of every species (NS of them).  With
-   CUT (raytracing.transmission_cutoff) returns 1 where the cell passes light on: one of its
-   outgoing columns below the tables' opaque_cm2 with a margin for rounding (a cell of the
-   next shell, whose incoming column is a weighted mean of such columns, then takes no
-   rate either); 0 otherwise and without CUT. */
+/* One traced cell's rates (box cell idx) onto Gamma (and heating) of every species (NS of
+   them).  With CUT (raytracing.transmission_cutoff) returns 1 where the cell passes light
+   on: one of its outgoing columns below the tables' opaque_cm2 with a margin for rounding
+   (a cell of the next shell, whose incoming column is a weighted mean of such columns,
+   then takes no rate either); 0 otherwise and without CUT. */
+template <int NS, int CUT>
+__device__ static int add_rates(const struct trace_kernel_args *a, long long idx, const double *g,
+                                const double *heat, const double *col_out, long long cells) {
+  int open = 0;
+  for (int s = 0; s < NS; ++s) {
+    long long at = s * cells + idx;
+    if (g[s] != 0.0) atomicAdd(&a->gamma[at], g[s]);
+    if (a->heat && heat[s] != 0.0) atomicAdd(&a->heat[at], heat[s]);
+    if (CUT) open = open || col_out[s] < a->tables.sp[s].opaque_cm2 * (1.0 + TRACE_EXIT_MARGIN);
+  }
+  return open;
+}
+
+/* One cell traced (asora_cell_step) and its rates added (add_rates): 0 beyond the photon
+   radius. */
 template <int NS, int CUT>
 __device__ static int add_cell(const struct trace_kernel_args *a, const struct asora_source_view *v,
                                const struct asora_columns *cols, int di, int dj, int dk,
@@ -126,14 +147,7 @@ __device__ static int add_cell(const struct trace_kernel_args *a, const struct a
   if (!asora_cell_step(v, NS, a->shell_layout, CUT, cols, di, dj, dk, &idx, g, heat, col_out))
     return 0;
   ++*visited;
-  int open = 0;
-  for (int s = 0; s < NS; ++s) {
-    long long at = s * cells + idx;
-    if (g[s] != 0.0) atomicAdd(&a->gamma[at], g[s]);
-    if (a->heat && heat[s] != 0.0) atomicAdd(&a->heat[at], heat[s]);
-    if (CUT) open = open || col_out[s] < a->tables.sp[s].opaque_cm2 * (1.0 + TRACE_EXIT_MARGIN);
-  }
-  return open;
+  return add_rates<NS, CUT>(a, idx, g, heat, col_out, cells);
 }
 
 /*
@@ -267,6 +281,55 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 }
 
 /*
+ * The block-per-source kernel for batches whose every domain is whole ([-H, H]^3, H =
+ * lane_h: a periodic box at least 2H + 1 cells a side): shell h's lanes and each lane's
+ * place (struct asora_cell_place: its upstream neighbours and its own indices in the shell
+ * buffers, the same for every such source) from the pass's lane table, so no thread finds
+ * them and no shell needs a set-up or a second barrier.  The same cells, order and per-cell
+ * maths (asora_cell_step_placed) as asora_trace_kernel.
+ */
+template <int THREADS, int MIN_BLOCKS, int NS, int CUT>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    asora_whole_kernel(struct trace_kernel_args a) {
+  if (blockIdx.x >= a.count) return;
+  struct asora_source_view v;
+  source_view(&a, a.first + blockIdx.x, &v);
+  double *buffers = a.columns + (long long)blockIdx.x * a.column_stride;
+  const long long half = a.column_stride / 2;
+  const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
+  unsigned long long visited = 0;
+  __shared__ int lit[3]; /* CUT: as in asora_trace_kernel */
+  if (CUT && threadIdx.x == 0) lit[0] = 0;
+  if (CUT) __syncthreads(); /* cleared before shell 0 sets it */
+  for (int h = 0; h <= a.lane_h; ++h) {
+    if (CUT && threadIdx.x == 0) lit[(h + 1) % 3] = 0;
+    const struct asora_columns cols = {NULL, NULL, NULL, buffers + (h & 1) * half,
+                                       buffers + ((h + 1) & 1) * half};
+    int open = 0;
+    const int end = a.lane_start[h + 1];
+    for (int t = a.lane_start[h] + (int)threadIdx.x; t < end; t += THREADS) {
+      const unsigned p = a.lanes[t]; /* (di + 512) | (dj + 512) << 10 | (dk + 512) << 20 */
+      const int4 p0 = a.places[2 * t], p1 = a.places[2 * t + 1];
+      const struct asora_cell_place pl = {{p0.x, p0.y, p0.z, p0.w}, {p1.x, p1.y, p1.z}, p1.w};
+      long long idx;
+      double g[NS], heat[NS], col_out[NS];
+      asora_cell_step_placed(&v, NS, CUT, &cols, (int)(p & 1023u) - 512,
+                             (int)((p >> 10) & 1023u) - 512, (int)(p >> 20) - 512, &pl, &idx, g,
+                             heat, col_out);
+      ++visited;
+      open |= add_rates<NS, CUT>(&a, idx, g, heat, col_out, cells);
+    }
+    if (CUT && open) atomicOr(&lit[h % 3], 1);
+    __syncthreads(); /* shell h is complete (and shell h - 1's buffer free) before h + 1 */
+    if (CUT && !lit[h % 3]) break; /* no later shell takes any rate */
+  }
+  typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage tmp;
+  unsigned long long total = reduce_t(tmp).Sum(visited);
+  if (threadIdx.x == 0) atomicAdd(a.cells_visited, total);
+}
+
+/*
  * Few sources (fewer than fill the GPU with one block each): every cell of cube
  * shell h of every source of the batch in one launch, many blocks per source
  * (blockIdx.y = source), one launch per shell; the launch boundary orders the
@@ -350,88 +413,8 @@ struct asora_cuda {
   long long n_abs_values;       /* its size */
   double *d_geo;                /* the stencils' geometry, |d| = 0 .. geo_side - 1 per axis */
   int geo_side;                 /* (0: none; the cell step computes it) */
-  unsigned *d_lanes;            /* lane_table: the whole domain's lanes for photon radius */
-  int *d_lane_start;            /* lane_r (0: none), shell by shell */
-  size_t lanes_capacity, lane_start_capacity;
-  double lane_r;
-  int lane_h;
+  struct asora_lanes lanes;     /* the pass's lane table of whole domains */
 };
-
-/*
- * The lanes of a whole domain [-h, h]^3, h = ceil(r_max_cells), for the pass's photon
- * radius: the cells of every cube shell inside the sphere in the order the kernel's rows
- * give them (asora_cube_shell_row), packed (di + 512) | (dj + 512) << 10 | (dk + 512) << 20,
- * with each shell's first lane.  Every source whose domain is whole (a periodic box at
- * least 2h + 1 cells a side, or a source that far from the faces) then reads its lanes
- * instead of laying out the shell's rows: the same cells in the same order.  Built when
- * the radius changes; none (lanes NULL) without a radius or beyond ASORA_LANE_TABLE_R_MAX
- * (the packing's |d| <= 511).
- */
-static ionf_err lane_table(struct asora_cuda *ac, double r_max_cells) {
-  if (!(r_max_cells > 0.0) || r_max_cells > ASORA_LANE_TABLE_R_MAX) {
-    ac->lane_r = 0.0;
-    return IONF_OK;
-  }
-  if (r_max_cells == ac->lane_r) return IONF_OK;
-  const int h_max = (int)ceil(r_max_cells);
-  struct asora_domain dom;
-  for (int ax = 0; ax < 3; ++ax) {
-    dom.lo[ax] = -h_max;
-    dom.hi[ax] = h_max;
-  }
-  dom.q_max = asora_shell_radius_for(r_max_cells);
-  dom.r2_max_cells = r_max_cells * r_max_cells;
-  size_t count = 0;
-  unsigned *lanes = (unsigned *)malloc(sizeof(unsigned) * (size_t)asora_sphere_cells_max(h_max));
-  int *start = (int *)malloc(sizeof(int) * (size_t)(h_max + 2));
-  if (!lanes || !start) {
-    free(lanes);
-    free(start);
-    return ionf_error_set(IONF_ERR_MEM, "ASORA: no memory for the lane table (R = %g)", r_max_cells);
-  }
-  for (int h = 0; h <= h_max; ++h) {
-    struct asora_cube_shell cs;
-    asora_cube_shell_make(&dom, h, &cs);
-    start[h] = (int)count;
-    for (int r = 0; r < cs.row_start[6]; ++r) {
-      int f, u, v_first;
-      const int n = asora_cube_shell_row(&cs, r, dom.r2_max_cells, &f, &u, &v_first);
-      for (int k = 0; k < n; ++k) {
-        int di, dj, dk;
-        asora_cube_shell_row_cell(&cs, f, u, v_first + k, &di, &dj, &dk);
-        lanes[count++] = (unsigned)(di + 512) | (unsigned)(dj + 512) << 10 |
-                         (unsigned)(dk + 512) << 20;
-      }
-    }
-  }
-  start[h_max + 1] = (int)count;
-  ionf_err rc = IONF_OK;
-  if (count > ac->lanes_capacity || (size_t)(h_max + 2) > ac->lane_start_capacity) {
-    cudaFree(ac->d_lanes);
-    cudaFree(ac->d_lane_start);
-    ac->d_lanes = NULL;
-    ac->d_lane_start = NULL;
-    ac->lanes_capacity = ac->lane_start_capacity = 0;
-    rc = cuda_util_alloc((void **)&ac->d_lanes, sizeof(unsigned) * count, "the lane table");
-    if (rc == IONF_OK)
-      rc = cuda_util_alloc((void **)&ac->d_lane_start, sizeof(int) * (size_t)(h_max + 2),
-                           "the lane table");
-    if (rc == IONF_OK) {
-      ac->lanes_capacity = count;
-      ac->lane_start_capacity = (size_t)(h_max + 2);
-    }
-  }
-  cudaError_t err = cudaSuccess;
-  if (rc == IONF_OK) err = cudaMemcpy(ac->d_lanes, lanes, sizeof(unsigned) * count, cudaMemcpyHostToDevice);
-  if (rc == IONF_OK && err == cudaSuccess)
-    err = cudaMemcpy(ac->d_lane_start, start, sizeof(int) * (size_t)(h_max + 2), cudaMemcpyHostToDevice);
-  if (rc == IONF_OK && err != cudaSuccess) rc = cuda_util_fail((int)err, "copy of the lane table");
-  free(lanes);
-  free(start);
-  ac->lane_r = rc == IONF_OK ? r_max_cells : 0.0;
-  ac->lane_h = h_max;
-  return rc;
-}
 
 /* The table of asora_stencil_geometry for |d| up to h_max on every axis, on the device:
    built when the sources' largest shell outgrows it (its values are the computation's). */
@@ -598,12 +581,40 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
   return IONF_OK;
 }
 
+/* Whether every source's domain is whole for photon radius r_max_cells (the lane table's
+   [-H, H]^3, H = ceil(r_max_cells)): a periodic grid the box holds whole (every source's
+   domain is then the same) at least 2H + 1 cells a side, with the stencils' geometry table
+   up to H. */
+static int all_whole(const struct asora_cuda *ac, double r_max_cells) {
+  const struct grid *g = &ac->s.grid;
+  if (!g->periodic || !(r_max_cells > 0.0) || ac->geo_side < ac->lanes.h + 1) return 0;
+  for (int a = 0; a < 3; ++a)
+    if (g->box.extent[a] < g->n) return 0;
+  const int origin[3] = {0, 0, 0};
+  struct asora_domain dom;
+  asora_domain_make(origin, g->n, g->periodic, &g->box, r_max_cells, &dom);
+  int whole = dom.r2_max_cells == r_max_cells * r_max_cells;
+  for (int a = 0; a < 3; ++a) whole = whole && dom.lo[a] == -ac->lanes.h && dom.hi[a] == ac->lanes.h;
+  return whole;
+}
+
 /* One batch of sources: a block per source when they fill the GPU, else shell by shell
    (cube shells 0..h_max: none of this pass's domains goes further). */
 /* The block-per-source kernel of the batch's species and cutoff, THREADS a block. */
 template <int THREADS, int MIN_BLOCKS>
 static void launch_trace(const struct asora_cuda *ac, const struct trace_kernel_args *a, int cut) {
   const unsigned blocks = (unsigned)a->count;
+  if (a->places) { /* every domain whole: asora_whole_kernel */
+    if (ac->s.n_species == 3 && cut)
+      asora_whole_kernel<THREADS, MIN_BLOCKS, 3, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
+    else if (ac->s.n_species == 3)
+      asora_whole_kernel<THREADS, MIN_BLOCKS, 3, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
+    else if (cut)
+      asora_whole_kernel<THREADS, MIN_BLOCKS, 1, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
+    else
+      asora_whole_kernel<THREADS, MIN_BLOCKS, 1, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
+    return;
+  }
   if (ac->s.n_species == 3 && cut)
     asora_trace_kernel<THREADS, MIN_BLOCKS, 3, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
   else if (ac->s.n_species == 3)
@@ -717,11 +728,12 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.tables = ac->s.tables;
   a.bands = ac->s.bands;
   a.cells_visited = ac->d_visited;
-  if (ac->src.count >= 2LL * ac->sm_count) IONF_CALL(lane_table(ac, f->r_max_cells));
-  if (ac->lane_r > 0.0 && ac->lane_r == f->r_max_cells) {
-    a.lanes = ac->d_lanes;
-    a.lane_start = ac->d_lane_start;
-    a.lane_h = ac->lane_h;
+  if (ac->src.count >= 2LL * ac->sm_count) IONF_CALL(asora_lanes_build(&ac->lanes, f->r_max_cells));
+  if (ac->lanes.r > 0.0 && ac->lanes.r == f->r_max_cells) {
+    a.lanes = ac->lanes.d_lanes;
+    a.lane_start = ac->lanes.d_start;
+    a.lane_h = ac->lanes.h;
+    if (ac->lanes.d_places && all_whole(ac, f->r_max_cells)) a.places = (const int4 *)ac->lanes.d_places;
   }
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
   for (long long first = 0; first < ac->src.count; first += ac->batch) {
@@ -745,8 +757,7 @@ static void cuda_destroy(struct tracer *t) {
   cudaFree(ac->d_visited);
   cudaFree(ac->d_n_abs);
   cudaFree(ac->d_geo);
-  cudaFree(ac->d_lanes);
-  cudaFree(ac->d_lane_start);
+  asora_lanes_free(&ac->lanes);
 }
 
 extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,

@@ -79,26 +79,81 @@ IONF_HD IONF_INLINE void asora_cell_absorbers(const struct asora_source_view *v,
   }
 }
 
+/** The places of the cell at offset (di, dj, dk) of cube shell h = max |d| in that shell's
+    faces cf (struct asora_shell_faces): the faces (x, y, z) that hold it, place[a] = its
+    index there, -1 where face a does not (an edge or corner cell is in two or three). */
+IONF_HD IONF_INLINE void asora_shell_places(const struct asora_shell_faces *cf, int di, int dj,
+                                            int dk, long long *place) {
+  const int adi = abs(di), adj = abs(dj), adk = abs(dk);
+  const int h = adi > adj ? (adi > adk ? adi : adk) : (adj > adk ? adj : adk);
+  place[0] = adi == h ? asora_shell_faces_index(cf, 0, di < 0, dj, dk) : -1;
+  place[1] = adj == h ? asora_shell_faces_index(cf, 1, dj < 0, di, dk) : -1;
+  place[2] = adk == h ? asora_shell_faces_index(cf, 2, dk < 0, di, dj) : -1;
+}
+
 /* A cell's outgoing columns col_out[0..ns) into cols: at the cell in the box (here_cell),
-   or in every face of its cube shell that holds it (struct asora_shell_faces). */
+   or in every face of its cube shell that holds it (asora_shell_places). */
 IONF_HD IONF_INLINE void asora_columns_store(const struct asora_columns *cols, const int ns,
                                              const int in_shells, long long here_cell, int di,
                                              int dj, int dk, const double *col_out) {
   if (!in_shells) {
     for (int s = 0; s < ns; ++s) cols->box[ns * here_cell + s] = col_out[s];
   } else {
-    const int adi = abs(di), adj = abs(dj), adk = abs(dk);
-    const int h = adi > adj ? (adi > adk ? adi : adk) : (adj > adk ? adj : adk);
-    const struct asora_shell_faces *cf = cols->cur_faces;
-    if (adi == h)
-      for (int s = 0; s < ns; ++s)
-        cols->cur[ns * asora_shell_faces_index(cf, 0, di < 0, dj, dk) + s] = col_out[s];
-    if (adj == h)
-      for (int s = 0; s < ns; ++s)
-        cols->cur[ns * asora_shell_faces_index(cf, 1, dj < 0, di, dk) + s] = col_out[s];
-    if (adk == h)
-      for (int s = 0; s < ns; ++s)
-        cols->cur[ns * asora_shell_faces_index(cf, 2, dk < 0, di, dj) + s] = col_out[s];
+    long long place[3];
+    asora_shell_places(cols->cur_faces, di, dj, dk, place);
+    for (int a = 0; a < 3; ++a)
+      if (place[a] >= 0)
+        for (int s = 0; s < ns; ++s) cols->cur[ns * place[a] + s] = col_out[s];
+  }
+}
+
+/**
+ * Where the stencil st of the cell at offset (di, dj, dk) != 0 reads its four upstream
+ * neighbours in the faces pf of the shell before the cell's (struct asora_shell_faces):
+ * at[m] the index of entry m there, -1 for an entry of weight 0 (never read).  A neighbour
+ * is entry 3's index (one step back along a only) less a stride per step back along p and
+ * q: face (a, sign d_a), q running fastest.
+ */
+IONF_HD IONF_INLINE void asora_shell_upstream(const struct asora_shell_faces *pf,
+                                              const struct asora_stencil *st, int di, int dj,
+                                              int dk, long long *at) {
+  const int d_p = st->axis == 0 ? dj : di, d_q = st->axis == 2 ? dj : dk;
+  const long long at3 = asora_shell_faces_index(pf, st->axis, st->sa < 0, d_p, d_q);
+  const long long back_p = (long long)st->sp * pf->qlen[st->axis], back_q = st->sq;
+  for (int m = 0; m < 4; ++m)
+    at[m] = st->s[m] > 0.0 ? at3 - ((m & 1) ? 0 : back_p) - ((m & 2) ? 0 : back_q) : -1;
+}
+
+/* The same in the domain's box (the box layout of struct asora_columns), the cell at
+   here_cell there. */
+IONF_HD IONF_INLINE void asora_box_upstream(const struct asora_domain *dom,
+                                            const struct asora_stencil *st, long long here_cell,
+                                            long long *at) {
+  const long long stride_z = 1, stride_y = dom->hi[2] - dom->lo[2] + 1,
+                  stride_x = (long long)(dom->hi[1] - dom->lo[1] + 1) * stride_y;
+  const long long at3 =
+      here_cell - st->sa * (st->axis == 0 ? stride_x : (st->axis == 1 ? stride_y : stride_z));
+  const long long back_p = st->sp * (st->axis == 0 ? stride_y : stride_x);
+  const long long back_q = st->sq * (st->axis == 2 ? stride_y : stride_z);
+  for (int m = 0; m < 4; ++m)
+    at[m] = st->s[m] > 0.0 ? at3 - ((m & 1) ? 0 : back_p) - ((m & 2) ? 0 : back_q) : -1;
+}
+
+/* The cell's incoming columns col_in[0..ns) from its upstream neighbours' outgoing columns
+   at at[m] in `upstream` (the ns absorbers of a cell side by side; -1: unused entry). */
+IONF_HD IONF_INLINE void asora_cell_columns_in(const struct asora_source_view *v, const int ns,
+                                               const struct asora_stencil *st,
+                                               const double *upstream, const long long *at,
+                                               double *col_in) {
+  double col[4 * IONF_MAX_SPECIES];
+  for (int m = 0; m < 4; ++m)
+    for (int s = 0; s < ns; ++s) col[ns * m + s] = at[m] >= 0 ? upstream[ns * at[m] + s] : 0.0;
+  if (ns == 1) {
+    col_in[0] = asora_column_in(st, col, v->tables.sp[0].sigma0_cm2);
+  } else {
+    double sigma0[IONF_MAX_SPECIES];
+    for (int s = 0; s < ns; ++s) sigma0[s] = v->tables.sp[s].sigma0_cm2;
+    asora_columns_in(st, ns, col, sigma0, col_in);
   }
 }
 
@@ -107,6 +162,64 @@ IONF_HD IONF_INLINE void asora_columns_store(const struct asora_columns *cols, c
 IONF_HD IONF_INLINE double asora_opaque_cm2(const struct asora_source_view *v, const int cut,
                                             int s) {
   return cut ? v->tables.sp[s].opaque_cm2 : PHOTO_MAX_COLUMN_CM2;
+}
+
+/* Box cell c's outgoing columns col_out and rates (asora_cell_step's gamma and heat) from its
+   incoming columns col_in, absorbers n_abs (x_ion: asora_cell_absorbers), path ds_cells
+   and shell volume [cm^3]. */
+IONF_HD IONF_INLINE void asora_cell_rates(const struct asora_source_view *v, const int ns,
+                                          const int cut, long long c, long long cells,
+                                          const double *x_ion, const double *n_abs,
+                                          const double *col_in, double ds_cells, double volume,
+                                          double *gamma, double *heat, double *col_out) {
+  double ds_cm = ds_cells * v->cell_cm;
+  double dcol[IONF_MAX_SPECIES];
+  for (int s = 0; s < ns; ++s) {
+    dcol[s] = n_abs[s] * ds_cm;
+    col_out[s] = col_in[s] + dcol[s];
+  }
+  if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
+    int lit = 0;
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
+      gamma[s] = 0.0;
+      if (heat) heat[s] = 0.0;
+      lit = lit || col_in[s] <= asora_opaque_cm2(v, cut, s);
+    }
+    if (lit) {
+      double xray[BANDS_N_ABSORBERS] = {0.0, 0.0, 0.0};
+      double *heat_or_null = v->bands.heating ? heat : (double *)0;
+      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma, heat_or_null,
+                  v->bands.secondary ? xray : (double *)0);
+      if (v->bands.secondary)
+        bands_secondary_split(x_ion[SPECIES_HI], v->split ? v->split + c : (const double *)0,
+                              cells, n_abs, xray, gamma, heat_or_null);
+    }
+    return;
+  }
+  for (int s = 0; s < ns; ++s) {
+    double sigma0 = v->tables.sp[s].sigma0_cm2;
+    if (heat) heat[s] = 0.0;
+    gamma[s] = col_in[s] > asora_opaque_cm2(v, cut, s)
+                   ? 0.0
+                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s],
+                                 sigma0 * col_out[s], n_abs[s], ds_cm, volume,
+                                 heat ? &heat[s] : (double *)0);
+  }
+}
+
+/* Box cell c of the source at offset (di, dj, dk) and its absorbers (asora_cell_absorbers). */
+IONF_HD IONF_INLINE long long asora_cell_box(const struct asora_source_view *v, const int ns,
+                                             int di, int dj, int dk, long long *cells,
+                                             double *x_ion, double *n_abs) {
+  /* the cell's coordinates in the box, wrapped on a periodic grid */
+  const int n = (int)v->n;
+  const int li = asora_wrap((int)(v->src[0] + di - v->box.lo[0]), n, v->periodic);
+  const int lj = asora_wrap((int)(v->src[1] + dj - v->box.lo[1]), n, v->periodic);
+  const int lk = asora_wrap((int)(v->src[2] + dk - v->box.lo[2]), n, v->periodic);
+  long long c = ((long long)li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
+  *cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
+  asora_cell_absorbers(v, ns, c, *cells, x_ion, n_abs);
+  return c;
 }
 
 /**
@@ -132,17 +245,11 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
                                         double *col_out) {
   double r2 = (double)di * di + (double)dj * dj + (double)dk * dk;
   if (r2 > v->dom.r2_max_cells) return 0;
-  /* the cell's coordinates in the box, wrapped on a periodic grid */
-  const int n = (int)v->n;
-  const int li = asora_wrap((int)(v->src[0] + di - v->box.lo[0]), n, v->periodic);
-  const int lj = asora_wrap((int)(v->src[1] + dj - v->box.lo[1]), n, v->periodic);
-  const int lk = asora_wrap((int)(v->src[2] + dk - v->box.lo[2]), n, v->periodic);
-  long long c = ((long long)li * v->box.extent[1] + lj) * v->box.extent[2] + lk;
-  long long cells = v->box.extent[0] * v->box.extent[1] * v->box.extent[2];
+  long long cells;
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
-  asora_cell_absorbers(v, ns, c, cells, x_ion, n_abs);
+  const long long c = asora_cell_box(v, ns, di, dj, dk, &cells, x_ion, n_abs);
   double ds_cells, volume;
-  /* this cell's place in the box's columns (the shells' places: below) */
+  /* this cell's place in the box's columns (the shells' places: asora_columns_store) */
   const long long here_cell = in_shells ? 0 : asora_domain_box_index(&v->dom, di, dj, dk);
   if (di == 0 && dj == 0 && dk == 0) {
     for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
@@ -155,77 +262,89 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
                                                    v->geo_side + abs(dk))
                                : (const double *)0;
     asora_stencil_make(di, dj, dk, geo, &st);
-    /* the neighbours' columns, the ns absorbers of a cell side by side */
-    double col[4 * IONF_MAX_SPECIES];
-    const double *upstream = in_shells ? cols->prev : cols->box;
-    /* A neighbour is entry 3's index (one step back along a only) less a stride per step
-       back along p and q: in the box its strides, in the shell before this cell's the
-       face (a, sign d_a) of struct asora_shell_faces, q running fastest. */
-    long long at3, back_p, back_q;
-    if (in_shells) {
-      const struct asora_shell_faces *pf = cols->prev_faces;
-      const int d_p = st.axis == 0 ? dj : di, d_q = st.axis == 2 ? dj : dk;
-      at3 = asora_shell_faces_index(pf, st.axis, st.sa < 0, d_p, d_q);
-      back_p = (long long)st.sp * pf->qlen[st.axis];
-      back_q = st.sq;
-    } else {
-      const long long stride_z = 1, stride_y = v->dom.hi[2] - v->dom.lo[2] + 1,
-                      stride_x = (long long)(v->dom.hi[1] - v->dom.lo[1] + 1) * stride_y;
-      at3 = here_cell - st.sa * (st.axis == 0 ? stride_x : (st.axis == 1 ? stride_y : stride_z));
-      back_p = st.sp * (st.axis == 0 ? stride_y : stride_x);
-      back_q = st.sq * (st.axis == 2 ? stride_y : stride_z);
-    }
-    for (int m = 0; m < 4; ++m) {
-      long long at = -1;
-      if (st.s[m] > 0.0) at = ns * (at3 - ((m & 1) ? 0 : back_p) - ((m & 2) ? 0 : back_q));
-      for (int s = 0; s < ns; ++s) col[ns * m + s] = at >= 0 ? upstream[at + s] : 0.0;
-    }
-    if (ns == 1) {
-      col_in[0] = asora_column_in(&st, col, v->tables.sp[0].sigma0_cm2);
-    } else {
-      double sigma0[IONF_MAX_SPECIES];
-      for (int s = 0; s < ns; ++s) sigma0[s] = v->tables.sp[s].sigma0_cm2;
-      asora_columns_in(&st, ns, col, sigma0, col_in);
-    }
+    long long at[4];
+    if (in_shells) asora_shell_upstream(cols->prev_faces, &st, di, dj, dk, at);
+    else asora_box_upstream(&v->dom, &st, here_cell, at);
+    asora_cell_columns_in(v, ns, &st, in_shells ? cols->prev : cols->box, at, col_in);
     ds_cells = st.ds_cells;
     volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
   }
-  double ds_cm = ds_cells * v->cell_cm;
   *idx = c;
-  double dcol[IONF_MAX_SPECIES];
-  for (int s = 0; s < ns; ++s) {
-    dcol[s] = n_abs[s] * ds_cm;
-    col_out[s] = col_in[s] + dcol[s];
-  }
+  asora_cell_rates(v, ns, cut, c, cells, x_ion, n_abs, col_in, ds_cells, volume, gamma, heat,
+                   col_out);
   asora_columns_store(cols, ns, in_shells, here_cell, di, dj, dk, col_out);
-  if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
-    int lit = 0;
-    for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
-      gamma[s] = 0.0;
-      if (heat) heat[s] = 0.0;
-      lit = lit || col_in[s] <= asora_opaque_cm2(v, cut, s);
-    }
-    if (lit) {
-      double xray[BANDS_N_ABSORBERS] = {0.0, 0.0, 0.0};
-      double *heat_or_null = v->bands.heating ? heat : (double *)0;
-      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma, heat_or_null,
-                  v->bands.secondary ? xray : (double *)0);
-      if (v->bands.secondary)
-        bands_secondary_split(x_ion[SPECIES_HI], v->split ? v->split + c : (const double *)0,
-                              cells, n_abs, xray, gamma, heat_or_null);
-    }
-    return 1;
-  }
-  for (int s = 0; s < ns; ++s) {
-    double sigma0 = v->tables.sp[s].sigma0_cm2;
-    if (heat) heat[s] = 0.0;
-    gamma[s] = col_in[s] > asora_opaque_cm2(v, cut, s)
-                   ? 0.0
-                   : photo_rates(&v->tables, s, v->ndot_per_s, sigma0 * col_in[s],
-                                 sigma0 * col_out[s], n_abs[s], ds_cm, volume,
-                                 heat ? &heat[s] : (double *)0);
-  }
   return 1;
+}
+
+/**
+ * A cell of a whole domain ([-H, H]^3 with H = ceil(R), every source of a periodic box) in
+ * the shell layout, as the GPU's lane table keeps it beside the cell's offset: the same for
+ * every such source, so built once a pass (asora_cell_place_make).
+ */
+struct asora_cell_place {
+  int at[4];    /*!< the upstream entries' indices in shell h - 1's faces (asora_shell_upstream) */
+  int store[3]; /*!< the cell's indices in shell h's faces (asora_shell_places) */
+  int corner;   /*!< asora_stencil_corner */
+};
+
+/** The place of the cell at offset (di, dj, dk) of a whole domain `dom`. */
+IONF_HD IONF_INLINE void asora_cell_place_make(const struct asora_domain *dom, int di, int dj,
+                                               int dk, struct asora_cell_place *pl) {
+  const int adi = abs(di), adj = abs(dj), adk = abs(dk);
+  const int h = adi > adj ? (adi > adk ? adi : adk) : (adj > adk ? adj : adk);
+  struct asora_shell_faces cf;
+  asora_shell_faces_make(dom, h, &cf);
+  long long place[3];
+  asora_shell_places(&cf, di, dj, dk, place);
+  for (int a = 0; a < 3; ++a) pl->store[a] = (int)place[a];
+  long long at[4] = {-1, -1, -1, -1};
+  pl->corner = 0;
+  if (h > 0) {
+    struct asora_shell_faces pf;
+    asora_shell_faces_make(dom, h - 1, &pf);
+    struct asora_stencil st;
+    asora_stencil_make(di, dj, dk, (const double *)0, &st);
+    asora_shell_upstream(&pf, &st, di, dj, dk, at);
+    pl->corner = asora_stencil_corner(di, dj, dk);
+  }
+  for (int m = 0; m < 4; ++m) pl->at[m] = (int)at[m];
+}
+
+/**
+ * asora_cell_step of a cell of a whole domain in the shell layout (in_shells 1, inside the
+ * photon sphere: the lane table holds no other) from its place pl (asora_cell_place_make)
+ * and the geometry table v->geo: the same function, without finding the places.
+ */
+IONF_HD IONF_INLINE void asora_cell_step_placed(const struct asora_source_view *v, const int ns,
+                                                const int cut, const struct asora_columns *cols,
+                                                int di, int dj, int dk,
+                                                const struct asora_cell_place *pl,
+                                                long long *idx, double *gamma, double *heat,
+                                                double *col_out) {
+  long long cells;
+  double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
+  const long long c = asora_cell_box(v, ns, di, dj, dk, &cells, x_ion, n_abs);
+  double ds_cells, volume;
+  if (di == 0 && dj == 0 && dk == 0) {
+    for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
+    ds_cells = 0.5; /* from the source at the cell centre to its face */
+    volume = v->cell_cm * v->cell_cm * v->cell_cm;
+  } else {
+    struct asora_stencil st;
+    asora_stencil_weights(v->geo + ASORA_GEOMETRY_VALUES *
+                                       ((abs(di) * v->geo_side + abs(dj)) * v->geo_side + abs(dk)),
+                          pl->corner, &st);
+    const long long at[4] = {pl->at[0], pl->at[1], pl->at[2], pl->at[3]};
+    asora_cell_columns_in(v, ns, &st, cols->prev, at, col_in);
+    ds_cells = st.ds_cells;
+    volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
+  }
+  *idx = c;
+  asora_cell_rates(v, ns, cut, c, cells, x_ion, n_abs, col_in, ds_cells, volume, gamma, heat,
+                   col_out);
+  for (int a = 0; a < 3; ++a)
+    if (pl->store[a] >= 0)
+      for (int s = 0; s < ns; ++s) cols->cur[ns * pl->store[a] + s] = col_out[s];
 }
 
 #endif /* IONF_ASORA_CELL_K_H */

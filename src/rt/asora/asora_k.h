@@ -127,6 +127,38 @@ IONF_HD IONF_INLINE void asora_stencil_geometry(int ad0, int ad1, int ad2, doubl
   g[3] = 4.0 * 3.14159265358979323846 * r2 * g[2];
 }
 
+/** The corner factor of code c (asora_stencil_corner): 1, sqrt(2) or sqrt(3). */
+IONF_HD IONF_INLINE double asora_corner_factor(int c) {
+  return c == 2 ? sqrt(3.0) : (c == 1 ? sqrt(2.0) : 1.0);
+}
+
+/** The part of a stencil its geometry g (asora_stencil_geometry) and corner code give:
+    the weights s[], ds_cells, volume_cells and corner_factor (not the offsets, axis or
+    signs). */
+IONF_HD IONF_INLINE void asora_stencil_weights(const double *g, int corner,
+                                               struct asora_stencil *st) {
+  const double dp = g[0], dq = g[1];
+  st->s[0] = (1.0 - dp) * (1.0 - dq);
+  st->s[1] = dp * (1.0 - dq);
+  st->s[2] = (1.0 - dp) * dq;
+  st->s[3] = dp * dq;
+  st->ds_cells = g[2];
+  st->volume_cells = g[3];
+  st->corner_factor = asora_corner_factor(corner);
+}
+
+/** The corner code of offset d != 0 (asora_corner_factor): where |d_a| = 1 along the
+    dominant axis the only upstream cell is the source, whose stored column is the
+    axis-parallel half cell; a diagonal ray crosses sqrt(2) or sqrt(3) more (code 1, 2: the
+    in-plane axes with |d| = 1). */
+IONF_HD IONF_INLINE int asora_stencil_corner(int di, int dj, int dk) {
+  const int ad0 = abs(di), ad1 = abs(dj), ad2 = abs(dk);
+  const int a = (ad2 >= ad0 && ad2 >= ad1) ? 2 : (ad1 >= ad0 ? 1 : 0);
+  const int len_a = a == 2 ? ad2 : (a == 1 ? ad1 : ad0);
+  const int ap = a == 0 ? ad1 : ad0, aq = a == 2 ? ad1 : ad2;
+  return len_a == 1 ? (ap == 1) + (aq == 1) : 0;
+}
+
 /**
  * Build the stencil of the cell at offset d = (di, dj, dk) != 0 from the source, with its
  * geometry `geo` (asora_stencil_geometry of |d|, e.g. from a table) or, when NULL,
@@ -151,12 +183,7 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, const double
   const int d_p = a == 0 ? dj : di;
   const int d_q = a == 2 ? dj : dk;
   const int sa = d_a >= 0 ? 1 : -1, sp = d_p >= 0 ? 1 : -1, sq = d_q >= 0 ? 1 : -1;
-  const int len_a = abs(d_a);
-  const double dp = g[0], dq = g[1];
-  st->s[0] = (1.0 - dp) * (1.0 - dq);
-  st->s[1] = dp * (1.0 - dq);
-  st->s[2] = (1.0 - dp) * dq;
-  st->s[3] = dp * dq;
+  asora_stencil_weights(g, asora_stencil_corner(di, dj, dk), st);
   st->axis = a;
   st->sa = sa;
   st->sp = sp;
@@ -169,16 +196,6 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, const double
     st->off[m][0] = a == 0 ? o_a : o_p;
     st->off[m][1] = a == 1 ? o_a : (a == 0 ? o_p : o_q);
     st->off[m][2] = a == 2 ? o_a : o_q;
-  }
-  st->ds_cells = g[2];
-  st->volume_cells = g[3];
-  st->corner_factor = 1.0;
-  if (len_a == 1) {
-    int ones = (abs(d_p) == 1) + (abs(d_q) == 1);
-    /* The only upstream cell is then the source, whose stored column is the
-       axis-parallel half cell; a diagonal ray crosses sqrt(2) or sqrt(3) more. */
-    if (ones == 2) st->corner_factor = sqrt(3.0);
-    else if (ones == 1) st->corner_factor = sqrt(2.0);
   }
 }
 
@@ -521,6 +538,9 @@ IONF_HD IONF_INLINE long long asora_shell_faces_index(const struct asora_shell_f
 /** The GPU keeps the lanes of whole domains as a table up to this photon radius [cells]
     (gpu/rt/asora/asora_cuda.cu, lane_table: 4 bytes a cell of the sphere, 17 MB at 100). */
 #define ASORA_LANE_TABLE_R_MAX 100.0
+/** ... and each lane's place (struct asora_cell_place, 32 bytes a cell of the sphere: 18 MB
+    at 50) up to this radius [cells]. */
+#define ASORA_LANE_PLACES_R_MAX 50.0
 
 /** At least the cells of a sphere of radius r <= h cells ((4/3) pi (r + sqrt(3)/2)^3: each
     cell's unit cube lies inside radius r + sqrt(3)/2), for sizing the lane table. */
