@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Nsight Compute profile of the ASORA trace kernel (one batch launch of bench_raytrace) on the
-# GPU machine: the details page (speed of light, pipes, stalls, occupancy) and the per-
-# instruction SASS counts, as text under $OUT.  Packed as in ../shared/gpu-machine/README.md
+# Nsight Compute profile of the ASORA block-per-source kernel (asora_trace_kernel, or
+# asora_whole_kernel in bench_raytrace's periodic box; one batch launch) on the GPU machine:
+# the details page (speed of light, pipes, stalls, occupancy) and the per-instruction SASS
+# counts, as text under $OUT.  Packed as in ../shared/gpu-machine/README.md
 # (benchmarks/pack_gpu.sh makes .devpack.tar.xz).  From the repository root:
 #   bash benchmarks/gpu_profile.sh [BENCH_BINARY] ["N R N_SRC [SPECIES]" ...]
 # Default: .devbuild/bench_raytrace, 250^3 R = 30 and 128^3 R = 13 (the eor run's radius).
@@ -21,7 +22,7 @@ for cfg in "${cfgs[@]}"; do
   read -r p_n p_r p_src p_species <<< "$cfg"
   tag=$(echo "$cfg" | tr ' :,' '___')
   # the third batch launch of the block-per-source kernel (warm caches, full GPU)
-  ncu --clock-control none -k regex:asora_trace_kernel --launch-skip 2 --launch-count 1 \
+  ncu --clock-control none -k regex:"asora_(trace|whole)_kernel" --launch-skip 2 --launch-count 1 \
     --set full --import-source yes -f -o "$work/prof_$tag" "$bin" cuda $p_n $p_r $p_src 0 1 ${p_species:-h} > "$work/ncu_$tag.log" 2>&1
   echo "ncu $cfg: exit $?"
   ncu --import "$work/prof_$tag.ncu-rep" --page details > "$work/details_$tag.txt" 2>&1

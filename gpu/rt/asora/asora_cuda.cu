@@ -80,6 +80,7 @@ struct trace_kernel_args {
   struct photo_table_view tables;
   struct bands_view bands;
   unsigned long long *cells_visited;
+  unsigned long long *next_source; /* asora_whole_kernel's next source (from 0 each pass) */
   /* the pass's lanes of a whole (unclipped) domain [-lane_h, lane_h]^3 inside the photon
      sphere, shell by shell (lane_table), or NULL */
   const unsigned *lanes;
@@ -281,47 +282,56 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 }
 
 /*
- * The block-per-source kernel for batches whose every domain is whole ([-H, H]^3, H =
+ * The block-per-source kernel for passes whose every domain is whole ([-H, H]^3, H =
  * lane_h: a periodic box at least 2H + 1 cells a side): shell h's lanes and each lane's
  * place (struct asora_cell_place: its upstream neighbours and its own indices in the shell
  * buffers, the same for every such source) from the pass's lane table, so no thread finds
  * them and no shell needs a set-up or a second barrier.  The same cells, order and per-cell
- * maths (asora_cell_step_placed) as asora_trace_kernel.
+ * maths (asora_cell_step_placed) as asora_trace_kernel.  Persistent: each block (with its
+ * own column buffers) takes the pass's sources one after another from a counter, in their
+ * (Morton) order, so the whole pass is one launch with no waves' tails.
  */
 template <int THREADS, int MIN_BLOCKS, int NS, int CUT>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_whole_kernel(struct trace_kernel_args a) {
-  if (blockIdx.x >= a.count) return;
-  struct asora_source_view v;
-  source_view(&a, a.first + blockIdx.x, &v);
   double *buffers = a.columns + (long long)blockIdx.x * a.column_stride;
   const long long half = a.column_stride / 2;
   const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
   unsigned long long visited = 0;
-  __shared__ int lit[3]; /* CUT: as in asora_trace_kernel */
-  if (CUT && threadIdx.x == 0) lit[0] = 0;
-  if (CUT) __syncthreads(); /* cleared before shell 0 sets it */
-  for (int h = 0; h <= a.lane_h; ++h) {
-    if (CUT && threadIdx.x == 0) lit[(h + 1) % 3] = 0;
-    const struct asora_columns cols = {NULL, NULL, NULL, buffers + (h & 1) * half,
-                                       buffers + ((h + 1) & 1) * half};
-    int open = 0;
-    const int end = a.lane_start[h + 1];
-    for (int t = a.lane_start[h] + (int)threadIdx.x; t < end; t += THREADS) {
-      const unsigned p = a.lanes[t]; /* (di + 512) | (dj + 512) << 10 | (dk + 512) << 20 */
-      const int4 p0 = a.places[2 * t], p1 = a.places[2 * t + 1];
-      const struct asora_cell_place pl = {{p0.x, p0.y, p0.z, p0.w}, {p1.x, p1.y, p1.z}, p1.w};
-      long long idx;
-      double g[NS], heat[NS], col_out[NS];
-      asora_cell_step_placed(&v, NS, CUT, &cols, (int)(p & 1023u) - 512,
-                             (int)((p >> 10) & 1023u) - 512, (int)(p >> 20) - 512, &pl, &idx, g,
-                             heat, col_out);
-      ++visited;
-      open |= add_rates<NS, CUT>(&a, idx, g, heat, col_out, cells);
+  __shared__ long long source; /* the block's source */
+  __shared__ int lit[3];       /* CUT: as in asora_trace_kernel */
+  for (;;) {
+    if (threadIdx.x == 0) {
+      source = (long long)atomicAdd(a.next_source, 1ULL);
+      if (CUT) lit[0] = 0;
     }
-    if (CUT && open) atomicOr(&lit[h % 3], 1);
-    __syncthreads(); /* shell h is complete (and shell h - 1's buffer free) before h + 1 */
-    if (CUT && !lit[h % 3]) break; /* no later shell takes any rate */
+    __syncthreads(); /* the source taken (and lit cleared) before anyone reads them */
+    if (source >= a.count) break;
+    struct asora_source_view v;
+    source_view(&a, a.first + source, &v);
+    for (int h = 0; h <= a.lane_h; ++h) {
+      if (CUT && threadIdx.x == 0) lit[(h + 1) % 3] = 0;
+      const struct asora_columns cols = {NULL, NULL, NULL, buffers + (h & 1) * half,
+                                         buffers + ((h + 1) & 1) * half};
+      int open = 0;
+      const int end = a.lane_start[h + 1];
+      for (int t = a.lane_start[h] + (int)threadIdx.x; t < end; t += THREADS) {
+        const unsigned p = a.lanes[t]; /* (di + 512) | (dj + 512) << 10 | (dk + 512) << 20 */
+        const int4 p0 = a.places[2 * t], p1 = a.places[2 * t + 1];
+        const struct asora_cell_place pl = {{p0.x, p0.y, p0.z, p0.w}, {p1.x, p1.y, p1.z}, p1.w};
+        long long idx;
+        double g[NS], heat[NS], col_out[NS];
+        asora_cell_step_placed(&v, NS, CUT, &cols, (int)(p & 1023u) - 512,
+                               (int)((p >> 10) & 1023u) - 512, (int)(p >> 20) - 512, &pl, &idx,
+                               g, heat, col_out);
+        ++visited;
+        open |= add_rates<NS, CUT>(&a, idx, g, heat, col_out, cells);
+      }
+      if (CUT && open) atomicOr(&lit[h % 3], 1);
+      __syncthreads(); /* shell h is complete (and shell h - 1's buffer free) before h + 1 */
+      if (CUT && !lit[h % 3]) break; /* no later shell takes any rate */
+    }
+    __syncthreads(); /* everyone is done with this source before the next is taken */
   }
   typedef cub::BlockReduce<unsigned long long, THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage tmp;
@@ -407,7 +417,7 @@ struct asora_cuda {
   long long column_stride;      /* doubles per in-flight source */
   long long batch;              /* sources in flight */
   int h_max;                    /* largest cube shell of any source */
-  unsigned long long *d_visited;
+  unsigned long long *d_visited; /* cells visited, then asora_whole_kernel's next source */
   double *d_n_abs;              /* the pass's absorber densities, [species][cells], then
                                    with helium's X-rays the split, [3][cells] */
   long long n_abs_values;       /* its size */
@@ -603,8 +613,12 @@ static int all_whole(const struct asora_cuda *ac, double r_max_cells) {
 /* The block-per-source kernel of the batch's species and cutoff, THREADS a block. */
 template <int THREADS, int MIN_BLOCKS>
 static void launch_trace(const struct asora_cuda *ac, const struct trace_kernel_args *a, int cut) {
-  const unsigned blocks = (unsigned)a->count;
-  if (a->places) { /* every domain whole: asora_whole_kernel */
+  unsigned blocks = (unsigned)a->count;
+  if (a->places) { /* every domain whole: asora_whole_kernel, a block per column buffer in
+                      flight, taking the pass's a->count sources one by one */
+    long long most = (long long)MIN_BLOCKS * ac->sm_count; /* resident at once */
+    if (ac->batch < most) most = ac->batch;
+    if (most < a->count) blocks = (unsigned)most;
     if (ac->s.n_species == 3 && cut)
       asora_whole_kernel<THREADS, MIN_BLOCKS, 3, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
     else if (ac->s.n_species == 3)
@@ -677,8 +691,8 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
     if (heat)
       CUDA_CHECK(cudaMemsetAsync(heat, 0, species_bytes, ac->stream), "clearing the heating rates");
   }
-  CUDA_CHECK(cudaMemsetAsync(ac->d_visited, 0, sizeof(unsigned long long), ac->stream),
-             "clearing a counter");
+  CUDA_CHECK(cudaMemsetAsync(ac->d_visited, 0, 2 * sizeof(unsigned long long), ac->stream),
+             "clearing the counters");
   struct trace_kernel_args a;
   memset(&a, 0, sizeof a);
   a.n_h_cm3 = f->n_h_cm3;
@@ -728,6 +742,7 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   a.tables = ac->s.tables;
   a.bands = ac->s.bands;
   a.cells_visited = ac->d_visited;
+  a.next_source = ac->d_visited + 1;
   if (ac->src.count >= 2LL * ac->sm_count) IONF_CALL(asora_lanes_build(&ac->lanes, f->r_max_cells));
   if (ac->lanes.r > 0.0 && ac->lanes.r == f->r_max_cells) {
     a.lanes = ac->lanes.d_lanes;
@@ -735,10 +750,12 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
     a.lane_h = ac->lanes.h;
     if (ac->lanes.d_places && all_whole(ac, f->r_max_cells)) a.places = (const int4 *)ac->lanes.d_places;
   }
-  /* batches run in order on one stream: a slot's buffer is free when the next batch starts */
-  for (long long first = 0; first < ac->src.count; first += ac->batch) {
+  /* batches run in order on one stream: a slot's buffer is free when the next batch starts
+     (every domain whole: one launch, its blocks take the sources) */
+  const long long per_launch = a.places ? ac->src.count : ac->batch;
+  for (long long first = 0; first < ac->src.count; first += per_launch) {
     a.first = first;
-    a.count = ac->src.count - first < ac->batch ? ac->src.count - first : ac->batch;
+    a.count = ac->src.count - first < per_launch ? ac->src.count - first : per_launch;
     IONF_CALL(launch_batch(ac, &a, h_max));
   }
   unsigned long long visited = 0;
@@ -773,7 +790,7 @@ extern "C" ionf_err asora_tracer_create_cuda(const struct asora_tracer_setup *s,
     err = cudaDeviceGetAttribute(&ac->sm_count, cudaDevAttrMultiProcessorCount, device);
   ionf_err rc = err == cudaSuccess ? IONF_OK : cuda_util_fail((int)err, "ray-tracing set-up");
   if (rc == IONF_OK)
-    rc = cuda_util_alloc((void **)&ac->d_visited, sizeof(unsigned long long), "a counter");
+    rc = cuda_util_alloc((void **)&ac->d_visited, 2 * sizeof(unsigned long long), "two counters");
   if (rc != IONF_OK) {
     tracer_destroy(*out);
     *out = NULL;
