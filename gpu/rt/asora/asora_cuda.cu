@@ -82,7 +82,7 @@ struct trace_kernel_args {
   unsigned long long *cells_visited;
   unsigned long long *next_source; /* asora_whole_kernel's next source (from 0 each pass) */
   /* the pass's lanes of a whole (unclipped) domain [-lane_h, lane_h]^3 inside the photon
-     sphere, shell by shell (lane_table), or NULL */
+     sphere, shell by shell (asora_lanes_build), or NULL */
   const unsigned *lanes;
   const int *lane_start;        /* shell h's lanes: lanes[lane_start[h] .. lane_start[h + 1]) */
   int lane_h;

@@ -164,20 +164,27 @@ IONF_HD IONF_INLINE double asora_opaque_cm2(const struct asora_source_view *v, c
   return cut ? v->tables.sp[s].opaque_cm2 : PHOTO_MAX_COLUMN_CM2;
 }
 
-/* Box cell c's outgoing columns col_out and rates (asora_cell_step's gamma and heat) from its
-   incoming columns col_in, absorbers n_abs (x_ion: asora_cell_absorbers), path ds_cells
-   and shell volume [cm^3]. */
+/* A cell's outgoing columns col_out from its incoming columns col_in, absorbers n_abs and
+   path ds_cells. */
+IONF_HD IONF_INLINE void asora_cell_columns_out(const struct asora_source_view *v, const int ns,
+                                                const double *n_abs, const double *col_in,
+                                                double ds_cells, double *col_out) {
+  double ds_cm = ds_cells * v->cell_cm;
+  for (int s = 0; s < ns; ++s) col_out[s] = col_in[s] + n_abs[s] * ds_cm;
+}
+
+/* Box cell c's rates (asora_cell_step's gamma and heat) from its incoming and outgoing
+   columns (asora_cell_columns_out), absorbers n_abs (x_ion: asora_cell_absorbers), path
+   ds_cells and shell volume [cm^3]. */
 IONF_HD IONF_INLINE void asora_cell_rates(const struct asora_source_view *v, const int ns,
                                           const int cut, long long c, long long cells,
                                           const double *x_ion, const double *n_abs,
-                                          const double *col_in, double ds_cells, double volume,
-                                          double *gamma, double *heat, double *col_out) {
+                                          const double *col_in, const double *col_out,
+                                          double ds_cells, double volume, double *gamma,
+                                          double *heat) {
   double ds_cm = ds_cells * v->cell_cm;
   double dcol[IONF_MAX_SPECIES];
-  for (int s = 0; s < ns; ++s) {
-    dcol[s] = n_abs[s] * ds_cm;
-    col_out[s] = col_in[s] + dcol[s];
-  }
+  for (int s = 0; s < ns; ++s) dcol[s] = n_abs[s] * ds_cm;
   if (ns == BANDS_N_ABSORBERS) { /* hydrogen and helium: every absorber's column at once */
     int lit = 0;
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) {
@@ -270,9 +277,10 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
   }
   *idx = c;
-  asora_cell_rates(v, ns, cut, c, cells, x_ion, n_abs, col_in, ds_cells, volume, gamma, heat,
-                   col_out);
+  asora_cell_columns_out(v, ns, n_abs, col_in, ds_cells, col_out);
   asora_columns_store(cols, ns, in_shells, here_cell, di, dj, dk, col_out);
+  asora_cell_rates(v, ns, cut, c, cells, x_ion, n_abs, col_in, col_out, ds_cells, volume, gamma,
+                   heat);
   return 1;
 }
 
@@ -340,11 +348,12 @@ IONF_HD IONF_INLINE void asora_cell_step_placed(const struct asora_source_view *
     volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
   }
   *idx = c;
-  asora_cell_rates(v, ns, cut, c, cells, x_ion, n_abs, col_in, ds_cells, volume, gamma, heat,
-                   col_out);
+  asora_cell_columns_out(v, ns, n_abs, col_in, ds_cells, col_out);
   for (int a = 0; a < 3; ++a)
     if (pl->store[a] >= 0)
       for (int s = 0; s < ns; ++s) cols->cur[ns * pl->store[a] + s] = col_out[s];
+  asora_cell_rates(v, ns, cut, c, cells, x_ion, n_abs, col_in, col_out, ds_cells, volume, gamma,
+                   heat);
 }
 
 #endif /* IONF_ASORA_CELL_K_H */

@@ -536,7 +536,7 @@ IONF_HD IONF_INLINE long long asora_shell_faces_index(const struct asora_shell_f
 }
 
 /** The GPU keeps the lanes of whole domains as a table up to this photon radius [cells]
-    (gpu/rt/asora/asora_cuda.cu, lane_table: 4 bytes a cell of the sphere, 17 MB at 100). */
+    (gpu/rt/asora/asora_lanes.cu, asora_lanes_build: 4 bytes a cell of the sphere, 17 MB at 100). */
 #define ASORA_LANE_TABLE_R_MAX 100.0
 /** ... and each lane's place (struct asora_cell_place, 32 bytes a cell of the sphere: 18 MB
     at 50) up to this radius [cells]. */
