@@ -214,6 +214,15 @@ IONF_HD IONF_INLINE void asora_cell_rates(const struct asora_source_view *v, con
   }
 }
 
+/* The source's own cell: no column in, from the source at the cell centre to its face (half
+   a cell), the cell's volume [cm^3]. */
+IONF_HD IONF_INLINE void asora_source_cell(const struct asora_source_view *v, const int ns,
+                                           double *col_in, double *ds_cells, double *volume) {
+  for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
+  *ds_cells = 0.5;
+  *volume = v->cell_cm * v->cell_cm * v->cell_cm;
+}
+
 /* Box cell c of the source at offset (di, dj, dk) and its absorbers (asora_cell_absorbers). */
 IONF_HD IONF_INLINE long long asora_cell_box(const struct asora_source_view *v, const int ns,
                                              int di, int dj, int dk, long long *cells,
@@ -259,9 +268,7 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
   /* this cell's place in the box's columns (the shells' places: asora_columns_store) */
   const long long here_cell = in_shells ? 0 : asora_domain_box_index(&v->dom, di, dj, dk);
   if (di == 0 && dj == 0 && dk == 0) {
-    for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
-    ds_cells = 0.5; /* from the source at the cell centre to its face */
-    volume = v->cell_cm * v->cell_cm * v->cell_cm;
+    asora_source_cell(v, ns, col_in, &ds_cells, &volume);
   } else {
     struct asora_stencil st;
     const double *geo = v->geo ? v->geo + (long long)ASORA_GEOMETRY_VALUES *
@@ -334,9 +341,7 @@ IONF_HD IONF_INLINE void asora_cell_step_placed(const struct asora_source_view *
   const long long c = asora_cell_box(v, ns, di, dj, dk, &cells, x_ion, n_abs);
   double ds_cells, volume;
   if (di == 0 && dj == 0 && dk == 0) {
-    for (int s = 0; s < ns; ++s) col_in[s] = 0.0;
-    ds_cells = 0.5; /* from the source at the cell centre to its face */
-    volume = v->cell_cm * v->cell_cm * v->cell_cm;
+    asora_source_cell(v, ns, col_in, &ds_cells, &volume);
   } else {
     struct asora_stencil st;
     asora_stencil_weights(v->geo + ASORA_GEOMETRY_VALUES *
