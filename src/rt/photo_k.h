@@ -37,6 +37,9 @@ struct photo_species_view {
                              raytracing.transmission_cutoff (photo_tables_cut) */
 };
 
+/** Terms of photo_table_locate_fast's series of ln(1 + x) (to x^9). */
+#define PHOTO_LN1P_TERMS 9
+
 /** A read-only view of the rate tables of every species (host or device pointers). */
 struct photo_table_view {
   int heating;          /*!< 1: compute photo-heating (heat tables valid) */
@@ -50,6 +53,10 @@ struct photo_table_view {
   double fast_tau_lo, fast_tau_hi; /*!< the fast path's range [tau_2, tau_{num_tau - 1}) */
   double guess_scale, guess_offset;/*!< table position ~ log2(tau) guess_scale + guess_offset */
   double inv_ln10_dlog;   /*!< 1 / (ln 10 dlog_tau) */
+  double ln1p_series[PHOTO_LN1P_TERMS]; /*!< photo_table_locate_fast's series of ln(1 + x):
+                                 1 / (k + 1).  Here, not literals, so the GPU takes them as
+                                 operands from its constant bank rather than building each
+                                 from two immediates at every use (photo_tables_view) */
 };
 
 /** Whether any species' opaque_cm2 is below PHOTO_MAX_COLUMN_CM2 (a transmission cutoff). */
@@ -116,8 +123,9 @@ IONF_HD IONF_INLINE struct photo_table_pos photo_table_locate_fast(const struct 
 #endif
   int i0 = (int)((double)log2_tau * t->guess_scale + t->guess_offset);
   const double x = tau * t->inv_tau[i0] - 1.0;
-  double f = x * (1.0 - x * (1.0 / 2 - x * (1.0 / 3 - x * (1.0 / 4 - x * (1.0 / 5 - x * (1.0 / 6 -
-             x * (1.0 / 7 - x * (1.0 / 8 - x * (1.0 / 9))))))))) * t->inv_ln10_dlog;
+  const double *c = t->ln1p_series; /* 1 / (k + 1) */
+  double f = x * (c[0] - x * (c[1] - x * (c[2] - x * (c[3] - x * (c[4] - x * (c[5] -
+             x * (c[6] - x * (c[7] - x * c[8])))))))) * t->inv_ln10_dlog;
   if (f < 0.0) {
     i0 -= 1;
     f += 1.0;

@@ -221,6 +221,7 @@ struct photo_table_view photo_tables_view(const struct photo_tables *t) {
     v.guess_scale = log10(2.0) / t->dlog_tau;
     v.guess_offset = 1.0 - t->min_log_tau / t->dlog_tau;
     v.inv_ln10_dlog = 1.0 / (log(10.0) * t->dlog_tau);
+    for (int k = 0; k < PHOTO_LN1P_TERMS; ++k) v.ln1p_series[k] = 1.0 / (k + 1);
   }
   return v;
 }

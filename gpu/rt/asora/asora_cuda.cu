@@ -30,6 +30,7 @@
 
 extern "C" {
 #include "gpu/core/cuda_util.h"
+#include "gpu/rt/asora/asora_geometry.h"
 #include "gpu/rt/asora/asora_lanes.h"
 #include "gpu/rt/tracer_cuda.h"
 #include "grid/sources.h"
@@ -86,8 +87,12 @@ struct trace_kernel_args {
   const unsigned *lanes;
   const int *lane_start;        /* shell h's lanes: lanes[lane_start[h] .. lane_start[h + 1]) */
   int lane_h;
-  /* each lane's struct asora_cell_place as two int4 (at[4]; store[3], corner), or NULL */
+  /* each lane's struct asora_cell_place in the lane table's four parts (asora_lanes.h): at[4]
+     and (store[3], corner) as int4 at places[t], places[lane_count + t]; geo as double2 at
+     place_geo[t], place_geo[lane_count + t]; or NULL */
   const int4 *places;
+  const double2 *place_geo;
+  int lane_count;
 };
 
 /* What tracing source s needs, from the kernel arguments. */
@@ -281,6 +286,15 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   if (threadIdx.x == 0) atomicAdd(a.cells_visited, total);
 }
 
+/* p, the compiler no longer seeing how it was made: kept as one pointer (a lane's index
+   into it then costs one instruction), not rebuilt from the kernel argument and a 64-bit
+   offset at every use. */
+template <typename T> __device__ static T *opaque(T *p) {
+  asm("" : "+l"(p));
+  __builtin_assume(__isGlobal(p)); /* (global loads and stores, not generic ones) */
+  return p;
+}
+
 /*
  * The block-per-source kernel for passes whose every domain is whole ([-H, H]^3, H =
  * lane_h: a periodic box at least 2H + 1 cells a side): shell h's lanes and each lane's
@@ -311,14 +325,16 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     source_view(&a, a.first + source, &v);
     for (int h = 0; h <= a.lane_h; ++h) {
       if (CUT && threadIdx.x == 0) lit[(h + 1) % 3] = 0;
-      const struct asora_columns cols = {NULL, NULL, NULL, buffers + (h & 1) * half,
-                                         buffers + ((h + 1) & 1) * half};
+      const struct asora_columns cols = {NULL, NULL, NULL, opaque(buffers + (h & 1) * half),
+                                         opaque(buffers + ((h + 1) & 1) * half)};
       int open = 0;
       const int end = a.lane_start[h + 1];
       for (int t = a.lane_start[h] + (int)threadIdx.x; t < end; t += THREADS) {
         const unsigned p = a.lanes[t]; /* (di + 512) | (dj + 512) << 10 | (dk + 512) << 20 */
-        const int4 p0 = a.places[2 * t], p1 = a.places[2 * t + 1];
-        const struct asora_cell_place pl = {{p0.x, p0.y, p0.z, p0.w}, {p1.x, p1.y, p1.z}, p1.w};
+        const int4 p0 = a.places[t], p1 = a.places[a.lane_count + t];
+        const double2 g0 = a.place_geo[t], g1 = a.place_geo[a.lane_count + t];
+        const struct asora_cell_place pl = {
+            {p0.x, p0.y, p0.z, p0.w}, {p1.x, p1.y, p1.z}, p1.w, {g0.x, g0.y, g1.x, g1.y}};
         long long idx;
         double g[NS], heat[NS], col_out[NS];
         asora_cell_step_placed(&v, NS, CUT, &cols, (int)(p & 1023u) - 512,
@@ -421,43 +437,9 @@ struct asora_cuda {
   double *d_n_abs;              /* the pass's absorber densities, [species][cells], then
                                    with helium's X-rays the split, [3][cells] */
   long long n_abs_values;       /* its size */
-  double *d_geo;                /* the stencils' geometry, |d| = 0 .. geo_side - 1 per axis */
-  int geo_side;                 /* (0: none; the cell step computes it) */
+  struct asora_geometry geo;    /* the stencils' geometry table (or none) */
   struct asora_lanes lanes;     /* the pass's lane table of whole domains */
 };
-
-/* The table of asora_stencil_geometry for |d| up to h_max on every axis, on the device:
-   built when the sources' largest shell outgrows it (its values are the computation's). */
-static ionf_err geometry_table(struct asora_cuda *ac, int h_max) {
-  const int side = h_max + 1;
-  const double bytes = (double)side * side * side * ASORA_GEOMETRY_VALUES * sizeof(double);
-  if (side <= ac->geo_side) return IONF_OK;
-  if (bytes > ASORA_GEOMETRY_TABLE_MAX_BYTES) { /* too large: computed (an old table would
-                                                    not cover these shells) */
-    cudaFree(ac->d_geo);
-    ac->d_geo = NULL;
-    ac->geo_side = 0;
-    return IONF_OK;
-  }
-  double *host = (double *)calloc((size_t)side * side * side * ASORA_GEOMETRY_VALUES, sizeof(double));
-  if (!host) return ionf_error_set(IONF_ERR_MEM, "ASORA: no memory for the stencil table");
-  for (int i = 0; i < side; ++i)
-    for (int j = 0; j < side; ++j)
-      for (int k = 0; k < side; ++k)
-        if (i || j || k)
-          asora_stencil_geometry(i, j, k, host + ASORA_GEOMETRY_VALUES * (((size_t)i * side + j) * side + k));
-  cudaFree(ac->d_geo);
-  ac->d_geo = NULL;
-  ac->geo_side = 0;
-  ionf_err rc = cuda_util_alloc((void **)&ac->d_geo, (size_t)bytes, "the stencil table");
-  if (rc == IONF_OK) {
-    cudaError_t err = cudaMemcpy(ac->d_geo, host, (size_t)bytes, cudaMemcpyHostToDevice);
-    if (err != cudaSuccess) rc = cuda_util_fail((int)err, "copy of the stencil table");
-  }
-  free(host);
-  if (rc == IONF_OK) ac->geo_side = side;
-  return rc;
-}
 
 static struct asora_cuda *cuda_of(struct tracer *t) { return (struct asora_cuda *)t->impl; }
 
@@ -569,7 +551,7 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
     int h = asora_domain_h_max(&dom);
     if (h > ac->h_max) ac->h_max = h;
   }
-  IONF_CALL(geometry_table(ac, ac->h_max));
+  IONF_CALL(asora_geometry_build(&ac->geo, ac->h_max));
   ac->column_stride = stride;
   ac->batch = choose_batch(ac, stride * (long long)sizeof(double), ac->columns_bytes);
   if (ac->s.source_batch_size > 0)
@@ -593,13 +575,14 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
 
 /* Whether every source's domain is whole for photon radius r_max_cells (the lane table's
    [-H, H]^3, H = ceil(r_max_cells)): a periodic grid the box holds whole (every source's
-   domain is then the same) at least 2H + 1 cells a side, with the stencils' geometry table
-   up to H. */
+   domain is then the same) at least 2H + 1 cells a side and fewer than 2^32 cells
+   (asora_whole_cell). */
 static int all_whole(const struct asora_cuda *ac, double r_max_cells) {
   const struct grid *g = &ac->s.grid;
-  if (!g->periodic || !(r_max_cells > 0.0) || ac->geo_side < ac->lanes.h + 1) return 0;
+  if (!g->periodic || !(r_max_cells > 0.0) || (double)g->n * g->n * g->n >= 4294967296.0)
+    return 0;
   for (int a = 0; a < 3; ++a)
-    if (g->box.extent[a] < g->n) return 0;
+    if (g->box.extent[a] != g->n || g->box.lo[a] != 0) return 0;
   const int origin[3] = {0, 0, 0};
   struct asora_domain dom;
   asora_domain_make(origin, g->n, g->periodic, &g->box, r_max_cells, &dom);
@@ -697,8 +680,8 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
   memset(&a, 0, sizeof a);
   a.n_h_cm3 = f->n_h_cm3;
   a.x_ion_av = f->x_ion_av;
-  a.geo = ac->d_geo;
-  a.geo_side = ac->geo_side;
+  a.geo = ac->geo.d_geo;
+  a.geo_side = ac->geo.side;
   if (ac->src.count > 0 && (f->n_species == 1 || f->n_species == 3)) {
     /* the absorbers once per pass (asora_absorbers_kernel) */
     /* with helium's X-ray split: three more fields (bands_secondary_split) */
@@ -748,7 +731,11 @@ static ionf_err cuda_trace(struct tracer *t, const struct tracer_fields *f, stru
     a.lanes = ac->lanes.d_lanes;
     a.lane_start = ac->lanes.d_start;
     a.lane_h = ac->lanes.h;
-    if (ac->lanes.d_places && all_whole(ac, f->r_max_cells)) a.places = (const int4 *)ac->lanes.d_places;
+    if (ac->lanes.d_places && all_whole(ac, f->r_max_cells)) {
+      a.places = (const int4 *)ac->lanes.d_places;
+      a.place_geo = (const double2 *)(ac->lanes.d_places + 32 * ac->lanes.count);
+      a.lane_count = (int)ac->lanes.count;
+    }
   }
   /* batches run in order on one stream: a slot's buffer is free when the next batch starts
      (every domain whole: one launch, its blocks take the sources) */
@@ -773,7 +760,7 @@ static void cuda_destroy(struct tracer *t) {
   cudaFree(ac->d_columns);
   cudaFree(ac->d_visited);
   cudaFree(ac->d_n_abs);
-  cudaFree(ac->d_geo);
+  asora_geometry_free(&ac->geo);
   asora_lanes_free(&ac->lanes);
 }
 

@@ -46,7 +46,9 @@ extern "C" ionf_err asora_lanes_build(struct asora_lanes *l, double r_max_cells)
   const int with_places = r_max_cells <= ASORA_LANE_PLACES_R_MAX;
   unsigned *lanes = (unsigned *)malloc(sizeof(unsigned) * most);
   int *start = (int *)malloc(sizeof(int) * (size_t)(h_max + 2));
-  int *places = with_places ? (int *)malloc(8 * sizeof(int) * most) : NULL;
+  /* the places as four parts of 16 bytes, each part's lanes side by side (a warp's read of
+     a part is then whole lines): at[4]; store[3], corner; geo[0..1]; geo[2..3] */
+  unsigned char *places = with_places ? (unsigned char *)malloc(ASORA_PLACE_BYTES * most) : NULL;
   if (!lanes || !start || (with_places && !places)) {
     free(lanes);
     free(start);
@@ -66,9 +68,12 @@ extern "C" ionf_err asora_lanes_build(struct asora_lanes *l, double r_max_cells)
         if (places) {
           struct asora_cell_place pl;
           asora_cell_place_make(&dom, di, dj, dk, &pl);
-          const int packed[8] = {pl.at[0],    pl.at[1],    pl.at[2],    pl.at[3],
-                                 pl.store[0], pl.store[1], pl.store[2], pl.corner};
-          memcpy(places + 8 * count, packed, sizeof packed);
+          const int ints[8] = {pl.at[0],    pl.at[1],    pl.at[2],    pl.at[3],
+                               pl.store[0], pl.store[1], pl.store[2], pl.corner};
+          memcpy(places + 16 * count, ints, 16);
+          memcpy(places + 16 * (most + count), ints + 4, 16);
+          memcpy(places + 16 * (2 * most + count), pl.geo, 16);
+          memcpy(places + 16 * (3 * most + count), pl.geo + 2, 16);
         }
         lanes[count++] = (unsigned)(di + 512) | (unsigned)(dj + 512) << 10 |
                          (unsigned)(dk + 512) << 20;
@@ -76,12 +81,15 @@ extern "C" ionf_err asora_lanes_build(struct asora_lanes *l, double r_max_cells)
     }
   }
   start[h_max + 1] = (int)count;
+  if (places) /* the parts packed for count lanes */
+    for (int part = 1; part < 4; ++part)
+      memmove(places + 16 * part * count, places + 16 * part * most, 16 * count);
   ionf_err rc = IONF_OK;
   if (count > l->capacity || (size_t)(h_max + 2) > l->start_capacity || (places && !l->d_places)) {
     asora_lanes_free(l);
     rc = cuda_util_alloc((void **)&l->d_lanes, sizeof(unsigned) * count, "the lane table");
     if (rc == IONF_OK && places)
-      rc = cuda_util_alloc((void **)&l->d_places, 8 * sizeof(int) * count, "the lane table");
+      rc = cuda_util_alloc((void **)&l->d_places, ASORA_PLACE_BYTES * count, "the lane table");
     if (rc == IONF_OK)
       rc = cuda_util_alloc((void **)&l->d_start, sizeof(int) * (size_t)(h_max + 2),
                            "the lane table");
@@ -93,7 +101,7 @@ extern "C" ionf_err asora_lanes_build(struct asora_lanes *l, double r_max_cells)
   cudaError_t err = cudaSuccess;
   if (rc == IONF_OK) err = cudaMemcpy(l->d_lanes, lanes, sizeof(unsigned) * count, cudaMemcpyHostToDevice);
   if (rc == IONF_OK && err == cudaSuccess && places)
-    err = cudaMemcpy(l->d_places, places, 8 * sizeof(int) * count, cudaMemcpyHostToDevice);
+    err = cudaMemcpy(l->d_places, places, ASORA_PLACE_BYTES * count, cudaMemcpyHostToDevice);
   if (rc == IONF_OK && err == cudaSuccess)
     err = cudaMemcpy(l->d_start, start, sizeof(int) * (size_t)(h_max + 2), cudaMemcpyHostToDevice);
   if (rc == IONF_OK && err != cudaSuccess) rc = cuda_util_fail((int)err, "copy of the lane table");
@@ -102,6 +110,7 @@ extern "C" ionf_err asora_lanes_build(struct asora_lanes *l, double r_max_cells)
   free(places);
   l->r = rc == IONF_OK ? r_max_cells : 0.0;
   l->h = h_max;
+  l->count = count;
   if (!places && l->d_places) { /* beyond ASORA_LANE_PLACES_R_MAX: none of this table's */
     cudaFree(l->d_places);
     l->d_places = NULL;

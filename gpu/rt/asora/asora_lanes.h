@@ -13,11 +13,16 @@
 
 #include "core/error.h"
 
+/** Bytes of one lane's place on the GPU (struct asora_cell_place's 64). */
+#define ASORA_PLACE_BYTES 64
+
 struct asora_lanes {
   unsigned *d_lanes;   /*!< packed (di + 512) | (dj + 512) << 10 | (dk + 512) << 20 */
   int *d_start;        /*!< shell h's lanes: d_lanes[d_start[h] .. d_start[h + 1]) */
-  int *d_places;       /*!< each lane's struct asora_cell_place (8 ints: at[4], store[3],
-                            corner), or NULL */
+  unsigned char *d_places; /*!< each lane's struct asora_cell_place in four parts of 16
+                            bytes, a part's lanes side by side (count of them): at[4];
+                            store[3], corner; geo[0..1]; geo[2..3]; or NULL */
+  size_t count;        /*!< lanes in the table */
   size_t capacity, start_capacity; /*!< lanes and shells the buffers hold */
   double r;            /*!< the photon radius of the table (0: none) */
   int h;               /*!< its last shell, ceil(r) */

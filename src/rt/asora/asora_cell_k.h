@@ -62,16 +62,23 @@ struct asora_source_view {
    v->n_abs_cm3, else from n_H and x) and what the cell step needs of its ion fractions
    x_ion (only x_HII, for helium's X-ray electrons when their split is not given; 0
    otherwise with the pass's fields). */
+/* The same from the pass's fields (v->n_abs_cm3 set: ns loads, not ns + 1). */
+IONF_HD IONF_INLINE void asora_cell_absorbers_given(const struct asora_source_view *v,
+                                                    const int ns, long long c, long long cells,
+                                                    double *x_ion, double *n_abs) {
+  for (int s = 0; s < ns; ++s) {
+    x_ion[s] = 0.0;
+    n_abs[s] = v->n_abs_cm3[s * cells + c];
+  }
+  if (ns == BANDS_N_ABSORBERS && v->bands.secondary && !v->split)
+    x_ion[SPECIES_HI] = v->x_ion_av[SPECIES_HI * cells + c];
+}
+
 IONF_HD IONF_INLINE void asora_cell_absorbers(const struct asora_source_view *v, const int ns,
                                               long long c, long long cells, double *x_ion,
                                               double *n_abs) {
-  if (v->n_abs_cm3) { /* ns loads, not ns + 1 */
-    for (int s = 0; s < ns; ++s) {
-      x_ion[s] = 0.0;
-      n_abs[s] = v->n_abs_cm3[s * cells + c];
-    }
-    if (ns == BANDS_N_ABSORBERS && v->bands.secondary && !v->split)
-      x_ion[SPECIES_HI] = v->x_ion_av[SPECIES_HI * cells + c];
+  if (v->n_abs_cm3) {
+    asora_cell_absorbers_given(v, ns, c, cells, x_ion, n_abs);
   } else {
     for (int s = 0; s < ns; ++s) x_ion[s] = v->x_ion_av[s * cells + c];
     for (int s = 0; s < ns; ++s)
@@ -140,14 +147,10 @@ IONF_HD IONF_INLINE void asora_box_upstream(const struct asora_domain *dom,
 }
 
 /* The cell's incoming columns col_in[0..ns) from its upstream neighbours' outgoing columns
-   at at[m] in `upstream` (the ns absorbers of a cell side by side; -1: unused entry). */
+   col[ns m + s] (0 for an unused entry). */
 IONF_HD IONF_INLINE void asora_cell_columns_in(const struct asora_source_view *v, const int ns,
                                                const struct asora_stencil *st,
-                                               const double *upstream, const long long *at,
-                                               double *col_in) {
-  double col[4 * IONF_MAX_SPECIES];
-  for (int m = 0; m < 4; ++m)
-    for (int s = 0; s < ns; ++s) col[ns * m + s] = at[m] >= 0 ? upstream[ns * at[m] + s] : 0.0;
+                                               const double *col, double *col_in) {
   if (ns == 1) {
     col_in[0] = asora_column_in(st, col, v->tables.sp[0].sigma0_cm2);
   } else {
@@ -279,7 +282,11 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
     long long at[4];
     if (in_shells) asora_shell_upstream(cols->prev_faces, &st, di, dj, dk, at);
     else asora_box_upstream(&v->dom, &st, here_cell, at);
-    asora_cell_columns_in(v, ns, &st, in_shells ? cols->prev : cols->box, at, col_in);
+    const double *upstream = in_shells ? cols->prev : cols->box;
+    double col[4 * IONF_MAX_SPECIES];
+    for (int m = 0; m < 4; ++m)
+      for (int s = 0; s < ns; ++s) col[ns * m + s] = at[m] >= 0 ? upstream[ns * at[m] + s] : 0.0;
+    asora_cell_columns_in(v, ns, &st, col, col_in);
     ds_cells = st.ds_cells;
     volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
   }
@@ -297,9 +304,11 @@ IONF_HD IONF_INLINE int asora_cell_step(const struct asora_source_view *v, const
  * every such source, so built once a pass (asora_cell_place_make).
  */
 struct asora_cell_place {
-  int at[4];    /*!< the upstream entries' indices in shell h - 1's faces (asora_shell_upstream) */
-  int store[3]; /*!< the cell's indices in shell h's faces (asora_shell_places) */
-  int corner;   /*!< asora_stencil_corner */
+  int at[4];      /*!< the upstream entries' indices in shell h - 1's faces
+                       (asora_shell_upstream), -1 for an unused entry */
+  int store[3];   /*!< the cell's indices in shell h's faces (asora_shell_places), or -1 */
+  int corner;     /*!< asora_stencil_corner */
+  double geo[ASORA_GEOMETRY_VALUES]; /*!< asora_stencil_geometry of |d| (0 at the source) */
 };
 
 /** The place of the cell at offset (di, dj, dk) of a whole domain `dom`. */
@@ -314,6 +323,7 @@ IONF_HD IONF_INLINE void asora_cell_place_make(const struct asora_domain *dom, i
   for (int a = 0; a < 3; ++a) pl->store[a] = (int)place[a];
   long long at[4] = {-1, -1, -1, -1};
   pl->corner = 0;
+  for (int g = 0; g < ASORA_GEOMETRY_VALUES; ++g) pl->geo[g] = 0.0;
   if (h > 0) {
     struct asora_shell_faces pf;
     asora_shell_faces_make(dom, h - 1, &pf);
@@ -321,14 +331,32 @@ IONF_HD IONF_INLINE void asora_cell_place_make(const struct asora_domain *dom, i
     asora_stencil_make(di, dj, dk, (const double *)0, &st);
     asora_shell_upstream(&pf, &st, di, dj, dk, at);
     pl->corner = asora_stencil_corner(di, dj, dk);
+    asora_stencil_geometry(adi, adj, adk, pl->geo);
   }
   for (int m = 0; m < 4; ++m) pl->at[m] = (int)at[m];
 }
 
 /**
+ * Box cell of the source at offset (di, dj, dk) of a whole domain (asora_cell_box's cell
+ * there): the box is the whole periodic grid and has fewer than 2^32 cells (the GPU's
+ * condition for whole domains), so the index takes 32 bits.  (asora_wrap's early return
+ * for a coordinate inside the grid, a branch most warps take together, measured 3-17%
+ * faster on an H200 than wrapping every coordinate by selects: benchmarks/RESULTS.md.)
+ */
+IONF_HD IONF_INLINE unsigned asora_whole_cell(const struct asora_source_view *v, int di, int dj,
+                                              int dk) {
+  const int n = (int)v->n;
+  int c[3] = {v->src[0] + di, v->src[1] + dj, v->src[2] + dk};
+  for (int a = 0; a < 3; ++a) c[a] = asora_wrap(c[a], n, 1);
+  return ((unsigned)c[0] * (unsigned)n + (unsigned)c[1]) * (unsigned)n + (unsigned)c[2];
+}
+
+/**
  * asora_cell_step of a cell of a whole domain in the shell layout (in_shells 1, inside the
- * photon sphere: the lane table holds no other) from its place pl (asora_cell_place_make)
- * and the geometry table v->geo: the same function, without finding the places.
+ * photon sphere: the lane table holds no other) from its place pl (asora_cell_place_make:
+ * where its columns are and its stencil's geometry) and the pass's absorbers
+ * v->n_abs_cm3 (required): the same function, without finding the places, in 32-bit
+ * indices.
  */
 IONF_HD IONF_INLINE void asora_cell_step_placed(const struct asora_source_view *v, const int ns,
                                                 const int cut, const struct asora_columns *cols,
@@ -336,19 +364,21 @@ IONF_HD IONF_INLINE void asora_cell_step_placed(const struct asora_source_view *
                                                 const struct asora_cell_place *pl,
                                                 long long *idx, double *gamma, double *heat,
                                                 double *col_out) {
-  long long cells;
+  const long long cells = v->n * v->n * v->n;
   double x_ion[IONF_MAX_SPECIES], n_abs[IONF_MAX_SPECIES], col_in[IONF_MAX_SPECIES];
-  const long long c = asora_cell_box(v, ns, di, dj, dk, &cells, x_ion, n_abs);
+  const unsigned c = asora_whole_cell(v, di, dj, dk);
+  asora_cell_absorbers_given(v, ns, c, cells, x_ion, n_abs);
   double ds_cells, volume;
   if (di == 0 && dj == 0 && dk == 0) {
     asora_source_cell(v, ns, col_in, &ds_cells, &volume);
   } else {
     struct asora_stencil st;
-    asora_stencil_weights(v->geo + ASORA_GEOMETRY_VALUES *
-                                       ((abs(di) * v->geo_side + abs(dj)) * v->geo_side + abs(dk)),
-                          pl->corner, &st);
-    const long long at[4] = {pl->at[0], pl->at[1], pl->at[2], pl->at[3]};
-    asora_cell_columns_in(v, ns, &st, cols->prev, at, col_in);
+    asora_stencil_weights(pl->geo, pl->corner, &st);
+    double col[4 * IONF_MAX_SPECIES]; /* (32-bit indices) */
+    for (int m = 0; m < 4; ++m)
+      for (int s = 0; s < ns; ++s)
+        col[ns * m + s] = pl->at[m] >= 0 ? cols->prev[ns * pl->at[m] + s] : 0.0;
+    asora_cell_columns_in(v, ns, &st, col, col_in);
     ds_cells = st.ds_cells;
     volume = st.volume_cells * v->cell_cm * v->cell_cm * v->cell_cm; /* 4 pi r^2 ds */
   }

@@ -204,18 +204,20 @@ IONF_HD IONF_INLINE void asora_stencil_make(int di, int dj, int dk, const double
  * s_m / max(tau_0, tau_m), normalised, so optically thick neighbours count less, with tau_m
  * the neighbour's optical depth.  On the GPU, where an fp64 division is tens of
  * instructions, asora_column_in and asora_columns_in take them as u_m = s_m prod_{k != m}
- * max(tau_0, tau_k) (unused entries are 0 and count 1 in the products) and the common factor
- * corner_factor / sum_m u_m: one division instead of five (max(tau_0, .) >= 0.6, so the
- * products neither vanish nor overflow for columns below 1e70 cm^-2); measured 4-7% of the
- * whole kernel on an H200.  On the CPU the weights themselves, one division each (the
- * product form measured 7-10% slower there).  The two agree to rounding (~1e-16).
+ * max(tau_0, tau_k) and the common factor corner_factor / sum_m u_m: one division instead of
+ * five (max(tau_0, .) >= 0.6, so the products neither vanish nor overflow for columns below
+ * 1e70 cm^-2); measured 4-7% of the whole kernel on an H200.  An unused entry (s_m = 0, its
+ * column 0) has u_m = 0 and counts tau_0 in the others' products, a factor common to every
+ * u_m that the normalisation takes out again, to rounding (no select per entry: 4-13% of
+ * the kernel at R = 10-30 on an H200, benchmarks/RESULTS.md).  On the CPU the weights
+ * themselves, one division each (the product form measured 7-10% slower there).  The two
+ * agree to rounding (~1e-16).
  */
 IONF_HD IONF_INLINE double asora_blend(const struct asora_stencil *st, const double *tau,
                                        double *u) {
   double t[4];
   for (int m = 0; m < 4; ++m)
-    t[m] = !(st->s[m] > 0.0) ? 1.0
-                             : (tau[m] > ASORA_TAU_WEIGHT_FLOOR ? tau[m] : ASORA_TAU_WEIGHT_FLOOR);
+    t[m] = tau[m] > ASORA_TAU_WEIGHT_FLOOR ? tau[m] : ASORA_TAU_WEIGHT_FLOOR;
   const double t01 = t[0] * t[1], t23 = t[2] * t[3];
   u[0] = st->s[0] * (t[1] * t23);
   u[1] = st->s[1] * (t[0] * t23);
@@ -538,7 +540,7 @@ IONF_HD IONF_INLINE long long asora_shell_faces_index(const struct asora_shell_f
 /** The GPU keeps the lanes of whole domains as a table up to this photon radius [cells]
     (gpu/rt/asora/asora_lanes.cu, asora_lanes_build: 4 bytes a cell of the sphere, 17 MB at 100). */
 #define ASORA_LANE_TABLE_R_MAX 100.0
-/** ... and each lane's place (struct asora_cell_place, 32 bytes a cell of the sphere: 18 MB
+/** ... and each lane's place (struct asora_cell_place, 64 bytes a cell of the sphere: 36 MB
     at 50) up to this radius [cells]. */
 #define ASORA_LANE_PLACES_R_MAX 50.0
 
