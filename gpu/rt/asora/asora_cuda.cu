@@ -42,6 +42,8 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
+
 #define TRACE_THREADS 256
 /* blocks of the block-per-source kernel per SM (the register cap: 4 -> 64 registers) */
 #ifndef ASORA_TRACE_MIN_BLOCKS
@@ -591,6 +593,23 @@ static int all_whole(const struct asora_cuda *ac, double r_max_cells) {
   return whole;
 }
 
+/* f(std::integral_constant<int, NS>(), std::integral_constant<int, CUT>()) for the run's
+   species (NS 1 or 3) and raytracing.transmission_cutoff (CUT 0 or 1): the one place where
+   the launches turn those two run-time choices into their kernels' template arguments. */
+template <typename F> static void with_species_cut(int n_species, int cut, F f) {
+  typedef std::integral_constant<int, 0> zero;
+  typedef std::integral_constant<int, 1> one;
+  typedef std::integral_constant<int, 3> three;
+  if (n_species == 3 && cut)
+    f(three(), one());
+  else if (n_species == 3)
+    f(three(), zero());
+  else if (cut)
+    f(one(), one());
+  else
+    f(one(), zero());
+}
+
 /* One batch of sources: a block per source when they fill the GPU, else shell by shell
    (cube shells 0..h_max: none of this pass's domains goes further). */
 /* The block-per-source kernel of the batch's species and cutoff, THREADS a block. */
@@ -602,24 +621,16 @@ static void launch_trace(const struct asora_cuda *ac, const struct trace_kernel_
     long long most = (long long)MIN_BLOCKS * ac->sm_count; /* resident at once */
     if (ac->batch < most) most = ac->batch;
     if (most < a->count) blocks = (unsigned)most;
-    if (ac->s.n_species == 3 && cut)
-      asora_whole_kernel<THREADS, MIN_BLOCKS, 3, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
-    else if (ac->s.n_species == 3)
-      asora_whole_kernel<THREADS, MIN_BLOCKS, 3, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
-    else if (cut)
-      asora_whole_kernel<THREADS, MIN_BLOCKS, 1, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
-    else
-      asora_whole_kernel<THREADS, MIN_BLOCKS, 1, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
+    with_species_cut(ac->s.n_species, cut, [&](auto ns, auto ct) {
+      asora_whole_kernel<THREADS, MIN_BLOCKS, decltype(ns)::value, decltype(ct)::value>
+          <<<blocks, THREADS, 0, ac->stream>>>(*a);
+    });
     return;
   }
-  if (ac->s.n_species == 3 && cut)
-    asora_trace_kernel<THREADS, MIN_BLOCKS, 3, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
-  else if (ac->s.n_species == 3)
-    asora_trace_kernel<THREADS, MIN_BLOCKS, 3, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
-  else if (cut)
-    asora_trace_kernel<THREADS, MIN_BLOCKS, 1, 1><<<blocks, THREADS, 0, ac->stream>>>(*a);
-  else
-    asora_trace_kernel<THREADS, MIN_BLOCKS, 1, 0><<<blocks, THREADS, 0, ac->stream>>>(*a);
+  with_species_cut(ac->s.n_species, cut, [&](auto ns, auto ct) {
+    asora_trace_kernel<THREADS, MIN_BLOCKS, decltype(ns)::value, decltype(ct)::value>
+        <<<blocks, THREADS, 0, ac->stream>>>(*a);
+  });
 }
 
 static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a, int h_max) {
@@ -644,14 +655,10 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a,
   if (per_source < 1) per_source = 1;
   dim3 grid((unsigned)per_source, (unsigned)a->count);
   for (int h = 0; h <= h_max; ++h) {
-    if (ac->s.n_species == 3 && cut)
-      asora_shell_kernel<3, 1><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
-    else if (ac->s.n_species == 3)
-      asora_shell_kernel<3, 0><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
-    else if (cut)
-      asora_shell_kernel<1, 1><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
-    else
-      asora_shell_kernel<1, 0><<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    with_species_cut(ac->s.n_species, cut, [&](auto ns, auto ct) {
+      asora_shell_kernel<decltype(ns)::value, decltype(ct)::value>
+          <<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
+    });
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
   }
   return IONF_OK;
