@@ -454,6 +454,25 @@ static int asora_small_blocks(const struct asora_cuda *ac, int h_max) {
   return ac->s.n_species == 1 && h_max <= TRACE_SMALL_H_MAX;
 }
 
+/* Whether every source's domain is whole for photon radius r_max_cells (the lane table's
+   [-H, H]^3, H = ceil(r_max_cells)): a periodic grid the box holds whole (every source's
+   domain is then the same) at least 2H + 1 cells a side and fewer than 2^32 cells
+   (asora_whole_cell). */
+static int all_whole(const struct asora_cuda *ac, double r_max_cells) {
+  const struct grid *g = &ac->s.grid;
+  if (!g->periodic || !(r_max_cells > 0.0) || (double)g->n * g->n * g->n >= 4294967296.0)
+    return 0;
+  for (int a = 0; a < 3; ++a)
+    if (g->box.extent[a] != g->n || g->box.lo[a] != 0) return 0;
+  const int origin[3] = {0, 0, 0};
+  struct asora_domain dom;
+  asora_domain_make(origin, g->n, g->periodic, &g->box, r_max_cells, &dom);
+  const int h = (int)ceil(r_max_cells);
+  int whole = dom.r2_max_cells == r_max_cells * r_max_cells;
+  for (int a = 0; a < 3; ++a) whole = whole && dom.lo[a] == -h && dom.hi[a] == h;
+  return whole;
+}
+
 /* Sources in flight: enough blocks to fill the GPU several times over, as many
    as half the free memory holds (counting `reusable` bytes of buffers that would
    be freed), never more than there are sources. */
@@ -463,8 +482,12 @@ static long long choose_batch(const struct asora_cuda *ac, long long bytes_per_s
   cudaMemGetInfo(&free_b, &total_b);
   long long by_memory =
       (long long)(0.5 * ((double)free_b + (double)reusable) / (double)bytes_per_source);
-  /* two waves of the resident blocks; four of the small blocks */
+  /* two waves of the resident blocks; four of the small blocks; where every pass's domains
+     will be whole (asora_whole_kernel: its blocks take the sources one by one), one buffer
+     per block it keeps resident, 8 (small blocks) or 4 an SM */
   long long want = (asora_small_blocks(ac, ac->h_max) ? 32LL : 8LL) * ac->sm_count;
+  if (ac->s.r_max_cells <= ASORA_LANE_PLACES_R_MAX && all_whole(ac, ac->s.r_max_cells))
+    want = 8LL * ac->sm_count;
   long long batch = want < by_memory ? want : by_memory;
   if (batch > ac->src.count) batch = ac->src.count;
   return batch < 1 ? 1 : batch;
@@ -573,24 +596,6 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
            "%lld source(s) in flight, %.2f MB of column buffer each (%.2f GB)", ac->batch,
            8.0 * (double)stride / 1e6, (double)used / 1e9);
   return IONF_OK;
-}
-
-/* Whether every source's domain is whole for photon radius r_max_cells (the lane table's
-   [-H, H]^3, H = ceil(r_max_cells)): a periodic grid the box holds whole (every source's
-   domain is then the same) at least 2H + 1 cells a side and fewer than 2^32 cells
-   (asora_whole_cell). */
-static int all_whole(const struct asora_cuda *ac, double r_max_cells) {
-  const struct grid *g = &ac->s.grid;
-  if (!g->periodic || !(r_max_cells > 0.0) || (double)g->n * g->n * g->n >= 4294967296.0)
-    return 0;
-  for (int a = 0; a < 3; ++a)
-    if (g->box.extent[a] != g->n || g->box.lo[a] != 0) return 0;
-  const int origin[3] = {0, 0, 0};
-  struct asora_domain dom;
-  asora_domain_make(origin, g->n, g->periodic, &g->box, r_max_cells, &dom);
-  int whole = dom.r2_max_cells == r_max_cells * r_max_cells;
-  for (int a = 0; a < 3; ++a) whole = whole && dom.lo[a] == -ac->lanes.h && dom.hi[a] == ac->lanes.h;
-  return whole;
 }
 
 /* f(std::integral_constant<int, NS>(), std::integral_constant<int, CUT>()) for the run's
