@@ -340,8 +340,9 @@ IONF_HD IONF_INLINE void asora_cell_place_make(const struct asora_domain *dom, i
  * Box cell of the source at offset (di, dj, dk) of a whole domain (asora_cell_box's cell
  * there): the box is the whole periodic grid and has fewer than 2^32 cells (the GPU's
  * condition for whole domains), so the index takes 32 bits.  (asora_wrap's early return
- * for a coordinate inside the grid, a branch most warps take together, measured 3-17%
- * faster on an H200 than wrapping every coordinate by selects: benchmarks/RESULTS.md.)
+ * for a coordinate inside the grid, a branch most warps take together, measured 0.5-17%
+ * faster in bench_raytrace on an H200 than wrapping every coordinate by selects, though
+ * the eor run took ~1 s of 37 longer: benchmarks/RESULTS.md.)
  */
 IONF_HD IONF_INLINE unsigned asora_whole_cell(const struct asora_source_view *v, int di, int dj,
                                               int dk) {
