@@ -58,11 +58,7 @@ struct asora_source_view {
   struct bands_view bands;        /*!< three species (helium): the band tables */
 };
 
-/* Box cell c's absorber densities n_abs[s] of the ns species (from the pass's fields when
-   v->n_abs_cm3, else from n_H and x) and what the cell step needs of its ion fractions
-   x_ion (only x_HII, for helium's X-ray electrons when their split is not given; 0
-   otherwise with the pass's fields). */
-/* The same from the pass's fields (v->n_abs_cm3 set: ns loads, not ns + 1). */
+/* asora_cell_absorbers from the pass's fields (v->n_abs_cm3 set: ns loads, not ns + 1). */
 IONF_HD IONF_INLINE void asora_cell_absorbers_given(const struct asora_source_view *v,
                                                     const int ns, long long c, long long cells,
                                                     double *x_ion, double *n_abs) {
@@ -74,6 +70,10 @@ IONF_HD IONF_INLINE void asora_cell_absorbers_given(const struct asora_source_vi
     x_ion[SPECIES_HI] = v->x_ion_av[SPECIES_HI * cells + c];
 }
 
+/* Box cell c's absorber densities n_abs[s] of the ns species (from the pass's fields when
+   v->n_abs_cm3, else from n_H and x) and what the cell step needs of its ion fractions
+   x_ion (only x_HII, for helium's X-ray electrons when their split is not given; 0
+   otherwise with the pass's fields). */
 IONF_HD IONF_INLINE void asora_cell_absorbers(const struct asora_source_view *v, const int ns,
                                               long long c, long long cells, double *x_ion,
                                               double *n_abs) {
