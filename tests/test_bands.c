@@ -69,9 +69,20 @@ static double exact(struct exact *p) {
   return sum / norm;
 }
 
+/* Column c of 300 spread log-uniformly (HI 1e14-1e20, HeI and HeII 1e13-1e19 cm^-2), the
+   same for every spectrum and quadrature. */
+#define RANDOM_COLUMNS 300
+static void random_column(int c, double col[3]) {
+  unsigned seed = 12345u + 7919u * (unsigned)c;
+  for (int s = 0; s < 3; ++s) {
+    for (int k = 0; k < 3; ++k) seed = seed * 1103515245u + 12345u;
+    col[s] = pow(10.0, (s == 0 ? 14.0 : 13.0) + 6.0 * (double)(seed >> 8) / 16777216.0);
+  }
+}
+
 /* worst relative errors of one spectrum; returns 0 when the tables cannot be built */
 static int check_spectrum(const char *name, struct bands_setup *setup, double tol_survive,
-                          double tol_absorb, double tol_heat) {
+                          double tol_random, double tol_absorb, double tol_heat) {
   struct bands b;
   if (bands_build(setup, &b) != IONF_OK) {
     fprintf(stderr, "FAIL: %s: %s\n", name, ionf_error_message());
@@ -147,6 +158,23 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
       w_cons = ec > w_cons || ec != ec ? ec : w_cons;
     }
   }
+  /* surviving photons at the random columns where more than 1e-6 survive (as check_whole) */
+  double w_rand = 0.0;
+  for (int c = 0; c < RANDOM_COLUMNS; ++c) {
+    struct exact p = {setup, {0.0, 0.0, 0.0}, {0}, 0};
+    random_column(c, p.col);
+    double surv = 0.0;
+    for (int k = 0; k < v.n_bins; ++k) {
+      double tau = 0.0;
+      for (int s = 0; s < 3; ++s) tau += v.sigma_cm2[3 * k + s] * p.col[s];
+      surv += bands_thick(&v, k, tau);
+    }
+    const double ex = exact(&p);
+    if (ex > 1e-6) w_rand = test_worst(w_rand, fabs(surv / ex - 1.0));
+  }
+  printf("%s (%d+%d+%d sub-bins): surviving at %d random columns %.2e\n", name, setup->n_sub[0],
+         setup->n_sub[1], setup->n_sub[2], RANDOM_COLUMNS, w_rand);
+  EXPECT(w_rand <= tol_random, "%s: surviving photons at random columns off by %.3g", name, w_rand);
   /* the thin-cell form is the limit of the thick one: the rate is continuous where
      bands_rates switches (dtau = PHOTO_TAU_THIN_LIMIT), at optical depths in every interval
      kind (the first, inside octaves, the last) */
@@ -175,21 +203,141 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
   return 1;
 }
 
+/* The whole-band tables (bands_whole_k.h, setup->whole) against the same direct
+   integration: surviving photons, photons and heat each absorber takes (errors relative to
+   what it takes, as check_spectrum), photon conservation per band, the thin/thick switch. */
+static void check_whole(const char *name, struct bands_setup *setup, double tol_survive,
+                        double tol_random, double tol_absorb, double tol_heat) {
+  struct bands b;
+  setup->whole = 1;
+  if (bands_build(setup, &b) != IONF_OK) {
+    fprintf(stderr, "FAIL: %s (whole bands): %s\n", name, ionf_error_message());
+    ++test_failures;
+    setup->whole = 0;
+    return;
+  }
+  setup->whole = 0;
+  const struct bands_view v = bands_view_of(&b);
+  const struct bands_whole *w = &b.whole;
+  EXPECT(v.n_bins == 0 && v.whole.n_bands == w->n_bands &&
+             w->n_bands == (setup->e_max_ev > 100.1 ? 4 : 3),
+         "%s: %d bands", name, w->n_bands);
+  double total = 0.0;
+  for (int k = 0; k < w->n_bands; ++k) total += w->photons[k];
+  EXPECT(fabs(total - 1.0) < 1e-9, "%s: the bands hold %.12f of the photons", name, total);
+  const double cols[][3] = {{1e16, 1e15, 1e14},  {1e17, 1e16, 1e16}, {1e18, 1e17, 1e17},
+                            {1e14, 1e18, 1e18},  {1e19, 1e18, 1e16}, {0.0, 0.0, 3e18},
+                            {3e17, 0.0, 0.0}};
+  const double dcols[][3] = {{1e15, 1e14, 1e13}, {3e16, 1e15, 3e16}, {1e18, 1e17, 1e17}};
+  double w_surv = 0.0, w_abs = 0.0, w_heat = 0.0, w_cons = 0.0;
+  for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
+    struct exact p = {setup, {cols[c][0], cols[c][1], cols[c][2]}, {0}, 0};
+    double surv = 0.0, tau_in[BANDS_WHOLE_MAX][2];
+    for (int k = 0; k < w->n_bands; ++k) {
+      for (int a = 0; a < 2; ++a) {
+        tau_in[k][a] = 0.0;
+        for (int s = 0; s < 3; ++s) tau_in[k][a] += w->k[k][a][s] * p.col[s];
+      }
+      surv += w->photons[k] * exp(-bands_whole_eval(w->table + w->offset[k], w->axes[k], tau_in[k]).lambda);
+    }
+    double ex = exact(&p), e = fabs(surv / ex - 1.0);
+    w_surv = e > w_surv || e != e ? e : w_surv;
+    for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
+      memcpy(p.dcol, dcols[d], sizeof p.dcol);
+      double gamma[3] = {0}, heat[3] = {0};
+      bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, gamma, heat, NULL);
+      double absorbed_all = 0.0, lost = 0.0;
+      for (int s = 0; s < 3; ++s) {
+        if (p.dcol[s] <= 0.0) continue;
+        absorbed_all += gamma[s] * p.dcol[s];
+        p.what = 1 + s;
+        double ea = exact(&p);
+        p.what = 4 + s;
+        double eh = exact(&p);
+        p.what = 0;
+        double ra = fabs(gamma[s] * p.dcol[s] - ea), rh = fabs(heat[s] * p.dcol[s] - eh);
+        if (ea > 1e-4 * ex) w_abs = ra / ea > w_abs || ra != ra ? ra / ea : w_abs;
+        if (eh > 0.0 && ea > 1e-4 * ex) w_heat = rh / eh > w_heat || rh != rh ? rh / eh : w_heat;
+      }
+      for (int k = 0; k < w->n_bands; ++k) { /* what the bands lose between in and out */
+        double tau_out[2];
+        for (int a = 0; a < 2; ++a) {
+          tau_out[a] = tau_in[k][a];
+          for (int s = 0; s < 3; ++s) tau_out[a] += w->k[k][a][s] * p.dcol[s];
+        }
+        const double *t = w->table + w->offset[k];
+        lost += w->photons[k] * (exp(-bands_whole_eval(t, w->axes[k], tau_in[k]).lambda) -
+                                 exp(-bands_whole_eval(t, w->axes[k], tau_out).lambda));
+      }
+      double ec = fabs(absorbed_all - lost) / lost;
+      w_cons = ec > w_cons || ec != ec ? ec : w_cons;
+    }
+  }
+  /* between the nodes: surviving photons at the random columns where more than 1e-6 survive */
+  double w_rand = 0.0;
+  for (int c = 0; c < RANDOM_COLUMNS; ++c) {
+    struct exact p = {setup, {0.0, 0.0, 0.0}, {0}, 0};
+    random_column(c, p.col);
+    double surv = 0.0;
+    for (int k = 0; k < w->n_bands; ++k) {
+      double tau[2] = {0.0, 0.0};
+      for (int a = 0; a < 2; ++a)
+        for (int s = 0; s < 3; ++s) tau[a] += w->k[k][a][s] * p.col[s];
+      surv += w->photons[k] * exp(-bands_whole_eval(w->table + w->offset[k], w->axes[k], tau).lambda);
+    }
+    const double ex = exact(&p);
+    if (ex > 1e-6) w_rand = test_worst(w_rand, fabs(surv / ex - 1.0));
+  }
+  double w_cont = 0.0;
+  for (double tau0 = 1e-5; tau0 < 2000.0; tau0 *= 1.7) {
+    double g_thin[3] = {0}, g_thick[3] = {0};
+    const double s0 = w->k[0][0][0];
+    const double col[3] = {tau0 / s0, 0.0, 0.0};
+    const double lo[3] = {0.999 * PHOTO_TAU_THIN_LIMIT / s0, 0.0, 0.0};
+    const double hi[3] = {1.001 * PHOTO_TAU_THIN_LIMIT / s0, 0.0, 0.0};
+    bands_rates(&v, 1.0, col, lo, 1.0, 1.0, g_thin, NULL, NULL);
+    bands_rates(&v, 1.0, col, hi, 1.0, 1.0, g_thick, NULL, NULL);
+    double e = test_rel_diff(g_thin[0], g_thick[0], 1e-300);
+    if (g_thin[0] > 1e-100 * s0) w_cont = test_worst(w_cont, e);
+  }
+  printf("%s (whole bands; HeII fit %.2e, %.2e): surviving %.2e (300 columns: %.2e), absorbed "
+         "%.2e, heat %.2e, conservation %.2e, thin/thick %.2e\n",
+         name, b.whole.heii_fit_error[2], b.whole.heii_fit_error[3], w_surv, w_rand, w_abs, w_heat,
+         w_cons, w_cont);
+  EXPECT(w_surv <= tol_survive, "%s (whole bands): surviving photons off by %.3g", name, w_surv);
+  EXPECT(w_rand <= tol_random, "%s (whole bands): surviving photons at random columns off by %.3g",
+         name, w_rand);
+  EXPECT(w_abs <= tol_absorb, "%s (whole bands): absorbed photons off by %.3g", name, w_abs);
+  EXPECT(w_heat <= tol_heat, "%s (whole bands): heat off by %.3g", name, w_heat);
+  /* measured 1.3e-12 at worst: the tables' difference exp(-Lambda_in) - exp(-Lambda_out)
+     here against the cell's exp(-Lambda_in) expm1(Lambda_in - Lambda_out); 5x */
+  EXPECT(w_cons <= 6.5e-12, "%s (whole bands): photons not conserved: %.3g", name, w_cons);
+  EXPECT(w_cont <= 3.5e-7, "%s (whole bands): the rate jumps by %.3g at the thin form", name, w_cont);
+  bands_free(&b);
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   struct bands_setup bb = {.type = BANDS_BLACKBODY, .t_eff_k = 1e5, .e_max_ev = 10.0 * IONF_E_HEII_EV,
                            .n_sub = {1, 26, 20}, .heating = 1};
-  /* tolerances: the measured worst errors (surviving, absorbed, heat) times 1.5:
-     1+26+20: 1.08e-3, 3.49e-3, 2.89e-3 (black body); 1.10e-3, 3.99e-3, 2.62e-3 (power law) */
-  check_spectrum("black body 1e5 K", &bb, 1.6e-3, 5.2e-3, 4.3e-3);
+  /* tolerances: the measured worst errors (surviving, at the random columns, absorbed,
+     heat) times 1.5: 1+26+20: 1.08e-3, 1.80e-3, 3.49e-3, 2.89e-3 (black body); 1.10e-3,
+     2.11e-3, 3.99e-3, 2.62e-3 (power law) */
+  check_spectrum("black body 1e5 K", &bb, 1.6e-3, 2.7e-3, 5.2e-3, 4.3e-3);
   struct bands_setup pl = {.type = BANDS_POWERLAW, .powerlaw_index = 1.5, .e_max_ev = 2000.0,
                            .n_sub = {1, 26, 20}, .heating = 1};
-  check_spectrum("power law 1.5", &pl, 1.65e-3, 6.0e-3, 3.9e-3);
-  /* 1+8+8: 6.01e-3, 1.51e-2, 9.20e-3 (black body); 1.77e-3, 1.20e-2, 6.54e-3 (power law) */
+  check_spectrum("power law 1.5", &pl, 1.65e-3, 3.2e-3, 6.0e-3, 3.9e-3);
+  /* 1+8+8: 6.01e-3, 1.32e-2, 1.51e-2, 9.20e-3 (black body); 1.77e-3, 3.40e-3, 1.20e-2, 6.54e-3
+     (power law) */
   memcpy(bb.n_sub, (int[3]){1, 8, 8}, sizeof bb.n_sub);
-  check_spectrum("black body 1e5 K", &bb, 9.0e-3, 2.3e-2, 1.4e-2);
+  check_spectrum("black body 1e5 K", &bb, 9.0e-3, 2.0e-2, 2.3e-2, 1.4e-2);
   memcpy(pl.n_sub, (int[3]){1, 8, 8}, sizeof pl.n_sub);
-  check_spectrum("power law 1.5", &pl, 2.7e-3, 1.8e-2, 9.8e-3);
+  check_spectrum("power law 1.5", &pl, 2.7e-3, 5.1e-3, 1.8e-2, 9.8e-3);
+  /* whole bands, tolerances the measured worst errors times 1.5: 7.81e-5, 1.71e-3, 1.89e-3,
+     3.25e-3 (black body); 1.03e-4, 2.72e-3, 1.89e-3, 4.10e-3 (power law): as 1+26+20
+     sub-bins' at the random columns, below them in the photons and heat each absorber takes */
+  check_whole("black body 1e5 K", &bb, 1.2e-4, 2.6e-3, 2.8e-3, 4.9e-3);
+  check_whole("power law 1.5", &pl, 1.6e-4, 4.1e-3, 2.8e-3, 6.2e-3);
   /* a tabulated spectrum: a power law of index 1.5 tabulated at 60 energies (log-log is
      exact for a power law), so the tables equal the power law's to quadrature accuracy */
   double e_tab[60], p_tab[60];

@@ -127,6 +127,14 @@ int main(void) {
   expect_load("table without file", "iliev1", no_file, 1, IONF_ERR_CONFIG, "file", 0);
   const char *bins[] = {he[0], "spectrum={type: blackbody, T_eff: 1e5, sub_bins: [1, 2]}"};
   expect_load("two sub-bin counts", "iliev1", bins, 2, IONF_ERR_CONFIG, "sub_bins", 0);
+  const char *quad[] = {he[0], "spectrum={type: blackbody, T_eff: 1e5, quadrature: whole_band}"};
+  expect_load("quadrature whole_band", "iliev1", quad, 2, IONF_ERR_CONFIG, "quadrature", 0);
+  const char *whole[] = {he[0], "spectrum={type: blackbody, T_eff: 1e5, quadrature: whole_bands}"};
+  EXPECT(config_load(NULL, "iliev1", (char *const *)whole, 2, &cfg) == IONF_OK && cfg.band_whole == 1 &&
+             config_views_bands(&cfg, NULL).whole == 1 &&
+             strstr(cfg.effective_yaml, "quadrature: whole_bands") != NULL,
+         "quadrature: whole_bands: %s", ionf_error_message());
+  config_free(&cfg);
   const char *low[] = {he[0], "spectrum={type: blackbody, T_eff: 1e5, E_max: 40}"};
   expect_load("E_max below He II", "iliev1", low, 2, IONF_ERR_CONFIG, "E_max", 0);
   const char *planes[] = {he[0], he[1], "sources=[{plane: x_low, flux: 1e5}]"};

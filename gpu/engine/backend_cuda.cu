@@ -41,7 +41,8 @@ struct cuda_backend {
   cudaStream_t stream;
   double *d_tables[IONF_MAX_SPECIES][4]; /* thick, thin, heat_thick, heat_thin */
   double *d_inv_tau;                      /* 1 / tau_i (photo_table_locate_fast) */
-  double *d_bands[3];           /* with helium: sigma, the photon and energy tables */
+  double *d_bands[5];           /* with helium: sigma, the photon and energy tables; the
+                                   whole-band photon and energy tables */
   double *pinned[3];            /* host fields page-locked for fast copies */
   int n_pinned;
   struct nccl_sum *nccl;        /* device all-reduce over the ranks, when available */
@@ -141,12 +142,13 @@ static ionf_err copy_bands(struct backend *be, const struct bands *b) {
   memset(&be->bands, 0, sizeof be->bands);
   if (!b) return IONF_OK;
   be->bands = bands_view_of(b);
-  const double *host[3] = {b->sigma_cm2, b->table, b->e_table};
-  const size_t bytes[3] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins,
+  const double *host[5] = {b->sigma_cm2, b->table, b->e_table, b->whole.table, b->whole.e_table};
+  const size_t bytes[5] = {sizeof(double) * BANDS_N_ABSORBERS * (size_t)b->n_bins,
                            sizeof(double) * bands_table_doubles(b),
-                           sizeof(double) * bands_table_doubles(b)};
-  for (int q = 0; q < 3; ++q) {
-    if (!host[q]) continue; /* no energy table without heating */
+                           sizeof(double) * bands_table_doubles(b),
+                           sizeof(double) * b->whole.doubles, sizeof(double) * b->whole.doubles};
+  for (int q = 0; q < 5; ++q) {
+    if (!host[q] || !bytes[q]) continue; /* no energy table without heating; one kind of table */
     IONF_CALL(cuda_util_alloc((void **)&cb->d_bands[q], bytes[q], "the band tables"));
     CUDA_CHECK(cudaMemcpy(cb->d_bands[q], host[q], bytes[q], cudaMemcpyHostToDevice),
                "copy of the band tables");
@@ -154,6 +156,8 @@ static ionf_err copy_bands(struct backend *be, const struct bands *b) {
   be->bands.sigma_cm2 = cb->d_bands[0];
   be->bands.table = cb->d_bands[1];
   be->bands.e_table = cb->d_bands[2];
+  be->bands.whole.table = cb->d_bands[3];
+  be->bands.whole.e_table = cb->d_bands[4];
   return IONF_OK;
 }
 
@@ -340,7 +344,7 @@ static void cuda_destroy(struct backend *be) {
       for (int q = 0; q < 4; ++q)
         if (cb->d_tables[sp][q]) cudaFree(cb->d_tables[sp][q]);
     if (cb->d_inv_tau) cudaFree(cb->d_inv_tau);
-    for (int q = 0; q < 3; ++q)
+    for (int q = 0; q < 5; ++q)
       if (cb->d_bands[q]) cudaFree(cb->d_bands[q]);
     nccl_sum_destroy(cb->nccl);
     if (cb->halo_scratch) cudaFree(cb->halo_scratch);

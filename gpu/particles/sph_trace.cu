@@ -86,7 +86,8 @@ struct trace_state {
   /* per call */
   struct dbuf x_hii, n_hi, gamma_s, heat_s, gamma_out, heat_out;
   struct dbuf dirs, table, src_pos, src_ndot, photo[5]; /* photo[4]: 1 / tau_i */
-  struct dbuf absorbers, band[3];  /* with helium: per sorted slot; the band tables */
+  struct dbuf absorbers, band[5];  /* with helium: per sorted slot; the band tables (sub-bins:
+                                      0-2, whole bands: 3-4) */
   int64_t dirs_nside;            /* the directions on the device: nside and share */
   int64_t dirs_first, dirs_stride;
   int table_ready;
@@ -152,7 +153,7 @@ extern "C" void sph_trace_cuda_release(void) {
                         &g->x_hii,    &g->n_hi,      &g->gamma_s,  &g->heat_s,   &g->gamma_out,
                         &g->heat_out, &g->dirs,      &g->table,    &g->src_pos,  &g->src_ndot,
                         &g->photo[0], &g->photo[1],  &g->photo[2], &g->photo[3], &g->photo[4], &g->bad_x,
-                        &g->absorbers, &g->band[0],  &g->band[1],  &g->band[2]};
+                        &g->absorbers, &g->band[0],  &g->band[1],  &g->band[2], &g->band[3], &g->band[4]};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) dbuf_free(all[k]);
   sph_trace_thread_rays_free(&g->thread_rays);
   sph_trace_warp_rays_free(&g->warp_rays);
@@ -299,6 +300,15 @@ static ionf_err upload_bands(const struct sph_trace_input *in, struct bands_view
     bv->e_table = (const double *)g->band[2].p;
   }
   bv->sigma_cm2 = (const double *)g->band[0].p;
+  if (bv->whole.n_bands) { /* the whole-band tables */
+    const size_t wb = sizeof(double) * (size_t)bv->whole.doubles;
+    IONF_CALL(upload(&g->band[3], bv->whole.table, wb, "whole-band tables"));
+    bv->whole.table = (const double *)g->band[3].p;
+    if (bv->whole.e_table) {
+      IONF_CALL(upload(&g->band[4], bv->whole.e_table, wb, "whole-band tables"));
+      bv->whole.e_table = (const double *)g->band[4].p;
+    }
+  }
   return IONF_OK;
 }
 

@@ -280,6 +280,7 @@ struct ionf_config {
   double spectrum_e_max_ev;     /*!< powerlaw, blackbody with helium: the spectrum's end [eV] */
   char spectrum_file[IONF_PATH_MAX]; /*!< table: the two-column text or HDF5 file */
   int band_sub_bins[3];         /*!< helium's band tables: sub-bins of the three bands */
+  int band_whole;               /*!< spectrum.quadrature: whole_bands (1) or sub_bins (0) */
   int secondary_ionization;     /*!< X-ray photoelectrons ionize and heat (secondary_k.h) */
   double sigma0_cm2;            /*!< HI cross-section at threshold [cm^2] */
   double sigma_power_law_index; /*!< sigma(nu) = sigma0 (nu/nu0)^-index */

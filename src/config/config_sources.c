@@ -182,7 +182,8 @@ ionf_err config_sources(struct config_ctx *ctx, const struct param_node *root,
    spectra), optional so that a hydrogen run's effective config stays as it was:
    index (powerlaw, L_nu ~ nu^-index), E_max [eV] (powerlaw, blackbody; default 10 x
    54.416 eV), file (table), sub_bins [n1, n2, n3] (default C2-Ray's 1, 26, 20),
-   secondary_ionization (default true: the X-ray photoelectrons' energy split). */
+   secondary_ionization (default true: the X-ray photoelectrons' energy split), quadrature
+   (sub_bins, the default: C2-Ray's; whole_bands: rt/bands_whole_k.h). */
 static ionf_err config_sources_spectrum_bands(struct config_section *s, struct ionf_config *cfg) {
   struct config_ctx *ctx = s->ctx;
   struct param_node *n;
@@ -228,6 +229,13 @@ static ionf_err config_sources_spectrum_bands(struct config_section *s, struct i
   }
   IONF_CALL(config_take(s, "secondary_ionization", NULL, &n));
   if (n) IONF_CALL(config_bool(ctx, s->path, n, &cfg->secondary_ionization));
+  IONF_CALL(config_take(s, "quadrature", NULL, &n));
+  if (n) {
+    static const char *const kinds[] = {"sub_bins", "whole_bands"};
+    int which = 0;
+    IONF_CALL(config_enum(ctx, s->path, n, kinds, CONFIG_N(kinds), &which));
+    cfg->band_whole = which == 1;
+  }
   return IONF_OK;
 }
 
@@ -235,7 +243,8 @@ ionf_err config_sources_spectrum(struct config_ctx *ctx, const struct param_node
                                  struct ionf_config *cfg) {
   static const char *const keys[] = {"type",    "T_eff",       "sigma_0",    "power_law_index",
                                      "num_tau", "min_log_tau", "max_log_tau", "index",
-                                     "E_max",   "file",        "sub_bins", "secondary_ionization"};
+                                     "E_max",   "file",        "sub_bins", "secondary_ionization",
+                                     "quadrature"};
   static const char *const types[] = {"grey", "blackbody", "powerlaw", "table"};
   struct config_section s;
   struct param_node *n, *lo, *hi;

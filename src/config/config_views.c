@@ -54,7 +54,8 @@ struct bands_setup config_views_bands(const struct ionf_config *cfg, const struc
                           .n_sub = {cfg->band_sub_bins[0], cfg->band_sub_bins[1],
                                     cfg->band_sub_bins[2]},
                           .heating = !cfg->isothermal,
-                          .secondary = cfg->secondary_ionization};
+                          .secondary = cfg->secondary_ionization,
+                          .whole = cfg->band_whole};
   /* a table ends where it ends */
   if (table && table->n > 0 && cfg->spectrum == SPECTRUM_TABLE)
     b.e_max_ev = table->energy_ev[table->n - 1];

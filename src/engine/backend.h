@@ -108,7 +108,7 @@ struct backend {
   void *impl;                     /*!< implementation-private state */
   struct fields work;             /*!< the working copies (after setup), in the backend's memory */
   struct photo_table_view tables; /*!< the rate tables, in the backend's memory */
-  struct bands_view bands;        /*!< with helium: the band tables there (n_bins 0: none) */
+  struct bands_view bands;        /*!< with helium: the band tables there (bands_view_built) */
   void *stream;                   /*!< CUDA: the cudaStream_t of every kernel of the run */
   int device;                     /*!< CUDA device; -1 on the CPU */
   char description[480];          /*!< for the start-up log (device name, threads) */

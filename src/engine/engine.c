@@ -27,7 +27,7 @@ ionf_err engine_setup_compute(struct engine *e, enum backend_kind fields_on) {
   struct backend_setup setup;
   setup.host = &e->fields;
   setup.tables = &e->tables;
-  setup.bands = e->bands.n_bins > 0 ? &e->bands : NULL;
+  setup.bands = bands_built(&e->bands) ? &e->bands : NULL;
   setup.want_device_sum =
       on_gpu && (cfg->reduction == REDUCTION_AUTO || cfg->reduction == REDUCTION_NCCL);
   IONF_CALL(e->backend->ops.setup(e->backend, &setup));

@@ -66,7 +66,7 @@ struct engine {
   double source_imbalance;       /*!< largest rank's tracing cost / mean (1 = balanced) */
   double ndot_total_per_s;       /*!< photons per second of all point sources */
   struct photo_tables tables;
-  struct bands bands;            /*!< with helium: the band tables (n_bins 0: none) */
+  struct bands bands;            /*!< with helium: the band tables (bands_built) */
   struct chem_params chem;       /*!< the config's chemistry */
   struct chem_params chem_now;   /*!< this step's (Monte Carlo's case A, T_CMB(z), H(z)) */
   struct chem_he_params chem_he_now; /*!< with helium: this step's H + He parameters */

@@ -90,7 +90,7 @@ static ionf_err check_input(const struct sph_trace_input *in, const struct sph_t
   IONF_CHECK(in->n_species == 0 || in->n_species == 1 || in->n_species == 3, IONF_ERR_INTERNAL,
              "sph_trace: %d species (1, or 3 with helium)", in->n_species);
   if (in->n_species == 3) {
-    IONF_CHECK(in->species_stride >= p->count && in->bands.n_bins > 0 && in->bands.sigma_cm2 &&
+    IONF_CHECK(in->species_stride >= p->count && bands_view_built(&in->bands) &&
                    in->abundance_he >= 0.0,
                IONF_ERR_INTERNAL, "sph_trace: helium without band tables, abundance or stride");
     IONF_CHECK(!in->heating || in->bands.heating || !in->tables.heating, IONF_ERR_INTERNAL,

@@ -23,8 +23,7 @@ struct bands_integrand {
   int weight_energy;      /* 1: times E [erg] */
 };
 
-/* Photons per unit energy, unnormalised, in E [eV]. */
-static double bands_photons(const struct bands_setup *s, double e_ev) {
+double bands_photons_at(const struct bands_setup *s, double e_ev) {
   if (s->type == BANDS_POWERLAW) return pow(e_ev / IONF_E_HI_EV, -s->powerlaw_index - 1.0);
   if (s->type == BANDS_TABLE) return sed_photons_at(s->table, e_ev);
   double x = e_ev / (IONF_K_B_EV_PER_K * s->t_eff_k);
@@ -35,7 +34,7 @@ static double bands_photons(const struct bands_setup *s, double e_ev) {
 static double bands_f(double e_ev, void *vp) {
   const struct bands_integrand *p = vp;
   double shape = pow(e_ev / p->e_b, -p->index);
-  double w = bands_photons(p->setup, e_ev) * exp(-p->tau * shape);
+  double w = bands_photons_at(p->setup, e_ev) * exp(-p->tau * shape);
   if (p->weight_sigma) w *= shape;
   if (p->weight_energy) w *= e_ev * IONF_EV_ERG;
   return w;
@@ -98,31 +97,26 @@ size_t bands_table_doubles(const struct bands *b) {
   return (size_t)b->n_bins * BANDS_NODES * BANDS_NODE_VALUES;
 }
 
-ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
-  memset(b, 0, sizeof *b);
-  IONF_CALL(bands_check(setup));
-  b->heating = setup->heating || setup->secondary;
-  b->secondary = setup->secondary;
+/* The sub-bins' arrays and layout (bands_layout). */
+static ionf_err bands_sub_alloc(const struct bands_setup *setup, struct bands *b) {
   const int nb = setup->n_sub[0] + setup->n_sub[1] + setup->n_sub[2];
   b->sigma_cm2 = ionf_malloc(sizeof(double) * BANDS_N_ABSORBERS * (size_t)nb, "band cross-sections");
   const size_t n_table = (size_t)nb * BANDS_NODES * BANDS_NODE_VALUES;
   b->table = calloc(n_table, sizeof(double));
   if (b->heating) b->e_table = calloc(n_table, sizeof(double));
-  if (!b->sigma_cm2 || !b->table || (b->heating && !b->e_table)) {
-    bands_free(b);
+  if (!b->sigma_cm2 || !b->table || (b->heating && !b->e_table))
     return ionf_error_set(IONF_ERR_MEM, "no memory for the band tables");
-  }
   bands_layout(setup, b);
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  gsl_integration_workspace *ws = gsl_integration_workspace_alloc(BANDS_WORKSPACE);
-  ionf_err rc = ws ? IONF_OK : ionf_error_set(IONF_ERR_MEM, "no quadrature workspace");
+  return IONF_OK;
+}
+
+/* The sub-bins' tables, normalised by the spectrum's photons `norm`. */
+static ionf_err bands_sub_tables(const struct bands_setup *setup, struct bands *b,
+                                 gsl_integration_workspace *ws, double norm) {
   struct bands_integrand p = {setup, IONF_E_HI_EV, 0.0, 0.0, 0, 0};
-  double norm = 0.0;
-  if (rc == IONF_OK) rc = bands_integrate(ws, &p, IONF_E_HI_EV, setup->e_max_ev, &norm);
-  if (rc == IONF_OK && !(norm > 0.0))
-    rc = ionf_error_set(IONF_ERR_CONFIG, "the spectrum emits no photons above 13.598 eV");
+  ionf_err rc = IONF_OK;
   /* the last node stays 0: nothing survives tau = BANDS_TAU_MAX (bands_k.h) */
-  for (int k = 0; k < nb && rc == IONF_OK; ++k) {
+  for (int k = 0; k < b->n_bins && rc == IONF_OK; ++k) {
     p.e_b = sqrt(b->e_lo_ev[k] * b->e_hi_ev[k]);
     p.index = b->index[k];
     for (int i = 0; i + 1 < BANDS_NODES && rc == IONF_OK; ++i) {
@@ -139,6 +133,26 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
       }
     }
   }
+  return rc;
+}
+
+ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
+  memset(b, 0, sizeof *b);
+  IONF_CALL(bands_check(setup));
+  b->heating = setup->heating || setup->secondary;
+  b->secondary = setup->secondary;
+  ionf_err rc = setup->whole ? IONF_OK : bands_sub_alloc(setup, b);
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  gsl_integration_workspace *ws = gsl_integration_workspace_alloc(BANDS_WORKSPACE);
+  if (rc == IONF_OK && !ws) rc = ionf_error_set(IONF_ERR_MEM, "no quadrature workspace");
+  struct bands_integrand p = {setup, IONF_E_HI_EV, 0.0, 0.0, 0, 0};
+  double norm = 0.0;
+  if (rc == IONF_OK) rc = bands_integrate(ws, &p, IONF_E_HI_EV, setup->e_max_ev, &norm);
+  if (rc == IONF_OK && !(norm > 0.0))
+    rc = ionf_error_set(IONF_ERR_CONFIG, "the spectrum emits no photons above 13.598 eV");
+  if (rc == IONF_OK)
+    rc = setup->whole ? bands_whole_build(setup, norm, b->heating, &b->whole)
+                      : bands_sub_tables(setup, b, ws, norm);
   if (ws) gsl_integration_workspace_free(ws);
   gsl_set_error_handler(old);
   if (rc != IONF_OK) bands_free(b);
@@ -146,6 +160,7 @@ ionf_err bands_build(const struct bands_setup *setup, struct bands *b) {
 }
 
 void bands_free(struct bands *b) {
+  bands_whole_free(&b->whole);
   free(b->sigma_cm2);
   free(b->table);
   free(b->e_table);
@@ -165,5 +180,9 @@ struct bands_view bands_view_of(const struct bands *b) {
   v.first_xray_bin = b->n_bins;
   for (int k = b->n_bins - 1; k >= 0 && sqrt(b->e_lo_ev[k] * b->e_hi_ev[k]) >= SECONDARY_MIN_EV; --k)
     v.first_xray_bin = k;
+  v.whole = bands_whole_view_of(&b->whole);
+  if (v.whole.n_bands) /* the band from 100 eV (SECONDARY_MIN_EV) up, if there is one */
+    v.first_xray_bin = b->whole.e_lo_ev[v.whole.n_bands - 1] >= SECONDARY_MIN_EV ? v.whole.n_bands - 1
+                                                                               : v.whole.n_bands;
   return v;
 }

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "rt/bands_k.h"
+#include "rt/bands_whole.h"
 #include "rt/sed.h"
 
 /** The sources' spectrum for helium runs. */
@@ -22,6 +23,8 @@ struct bands_setup {
   int heating;           /*!< build the energy tables */
   int secondary;         /*!< X-ray photoelectrons: secondary ionization and heating (needs
                               the energy tables, built then even without heating) */
+  int whole;             /*!< whole-band tables (bands_whole_k.h) instead of sub-bins;
+                              n_sub is then not used */
 };
 
 struct bands {
@@ -33,16 +36,23 @@ struct bands {
   double *sigma_cm2;             /*!< [bin][absorber] */
   double *table;                 /*!< [bin][BANDS_NODES][BANDS_NODE_VALUES]: thick, thin */
   double *e_table;               /*!< the same: e_thick, e_thin (NULL without heating) */
+  struct bands_whole whole;      /*!< with setup.whole (n_bins is then 0) */
 };
+
+/** Photons per unit energy of the setup's spectrum at e_ev [eV], unnormalised. */
+double bands_photons_at(const struct bands_setup *s, double e_ev);
 
 /**
  * Sub-bin edges log-spaced in each band; in each sub-bin the power law of the band's
  * own absorber (HI, HeI, HeII: Verner et al. 1996, atomic_k.h) between its edges;
  * tables at bands_k.h's nodes by GSL adaptive quadrature (relative 1e-10) of the spectrum normalised to one
- * photon per second from 13.598 eV to e_max_ev.  Errors: IONF_ERR_CONFIG naming the
+ * photon per second from 13.598 eV to e_max_ev; with setup->whole the whole-band tables
+ * (bands_whole.h) instead.  Errors: IONF_ERR_CONFIG naming the
  * bad value (sub-bins, e_max, T_eff, index), IONF_ERR_MEM.
  */
 IONF_NODISCARD ionf_err bands_build(const struct bands_setup *setup, struct bands *b);
+/** Whether b holds tables (sub-bins or whole bands): a helium run's. */
+static inline int bands_built(const struct bands *b) { return b->n_bins > 0 || b->whole.n_bands > 0; }
 /** Doubles in b->table (and in b->e_table when it exists). */
 size_t bands_table_doubles(const struct bands *b);
 void bands_free(struct bands *b);

@@ -46,6 +46,7 @@
 #include "chem/secondary_k.h"
 #include "core/constants.h"
 #include "core/ionf_hd.h"
+#include "rt/bands_whole_k.h"
 #include "rt/photo_k.h"
 
 #define BANDS_N_ABSORBERS 3 /* HI, HeI, HeII (atomic_k.h's order) */
@@ -74,7 +75,14 @@ struct bands_view {
   int first_xray_bin;          /*!< sub-bins from here have their middle above 100 eV */
   int secondary;               /*!< split the X-ray sub-bins' electrons (bands_secondary) */
   double threshold_erg[BANDS_N_ABSORBERS];
+  struct bands_whole_view whole; /*!< whole-band tables instead of sub-bins (n_bands > 0;
+                                      first_xray_bin then counts bands) */
 };
+
+/** Whether the view holds tables (sub-bins or whole bands). */
+IONF_HD IONF_INLINE int bands_view_built(const struct bands_view *v) {
+  return (v->n_bins > 0 && v->sigma_cm2) || (v->whole.n_bands > 0 && v->whole.table);
+}
 
 /** Optical depth of table node i (0 <= i < BANDS_NODES). */
 IONF_HD IONF_INLINE double bands_node_tau(int i) {
@@ -183,23 +191,31 @@ IONF_HD IONF_INLINE double bands_thin(const struct bands_view *v, int b, double 
 }
 
 /**
- * Photoionization rates gamma[s] [1/s] and (when v->heating and heat is not NULL)
+ * Photoionization rates gamma[s] [1/s] and (when v->heating and want_heat)
  * photo-heating per absorber atom heat[s] [erg/s] that one source of ndot_per_s
  * photons/s gives a cell entered after the columns col_in_cm2[s] and crossed over
  * ds_cm with columns dcol_cm2[s] (= n_s ds) of each absorber, in a shell of
- * volume_cm3.  Adds to gamma[] and heat[] (the caller sums over sources).  When xray
- * is not NULL, the photoelectron energy of the X-ray sub-bins (first_xray_bin on) goes
+ * volume_cm3.  Adds to gamma[] and heat[] (the caller sums over sources).  With
+ * want_xray, the photoelectron energy of the X-ray sub-bins (first_xray_bin on) goes
  * to xray[s] [erg/s per absorber atom] instead of heat[s], for secondary_k.h's split.
+ * heat and xray are written only when wanted, and flags (not NULL pointers chosen at run
+ * time) say so: the GPU then keeps the caller's arrays in registers.
  */
-IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per_s,
-                                     const double col_in_cm2[BANDS_N_ABSORBERS],
-                                     const double dcol_cm2[BANDS_N_ABSORBERS], double ds_cm,
-                                     double volume_cm3, double gamma[BANDS_N_ABSORBERS],
-                                     double heat[BANDS_N_ABSORBERS],
-                                     double xray[BANDS_N_ABSORBERS]) {
+IONF_HD IONF_INLINE void bands_rates_into(const struct bands_view *v, double ndot_per_s,
+                                          const double col_in_cm2[BANDS_N_ABSORBERS],
+                                          const double dcol_cm2[BANDS_N_ABSORBERS], double ds_cm,
+                                          double volume_cm3, double gamma[BANDS_N_ABSORBERS],
+                                          double heat[BANDS_N_ABSORBERS],
+                                          double xray[BANDS_N_ABSORBERS], int want_heat,
+                                          int want_xray) {
   const double scale = ndot_per_s * ds_cm / volume_cm3;
-  /* the electrons' energy: for heat, or for the X-ray split (then heat may be NULL) */
-  const int heating = v->heating && (heat || xray);
+  if (v->whole.n_bands > 0) {
+    bands_whole_rates(&v->whole, scale, col_in_cm2, dcol_cm2, v->first_xray_bin,
+                      v->threshold_erg, gamma, heat, xray, want_heat, want_xray);
+    return;
+  }
+  /* the electrons' energy: for heat, or for the X-ray split (then heat may be unwanted) */
+  const int heating = v->heating && (want_heat || want_xray);
   for (int b = 0; b < v->n_bins; ++b) {
     const double *sig = v->sigma_cm2 + BANDS_N_ABSORBERS * b;
     double tau_in = 0.0, dtau = 0.0;
@@ -212,8 +228,8 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
     /* where this sub-bin's electron energy goes: xray[] or heat[] (nowhere: not looked
        up); chosen per entry, not by a pointer chosen at run time, which would put both
        (the caller's register arrays) in local memory on the GPU */
-    const int to_xray = xray && b >= v->first_xray_bin;
-    const int energy = heating && (to_xray || heat);
+    const int to_xray = want_xray && b >= v->first_xray_bin;
+    const int energy = heating && (to_xray || want_heat);
     const long long at = (long long)b * (BANDS_NODES * BANDS_NODE_VALUES);
     const double *t = v->table + at, *te = energy ? v->e_table + at : t;
     struct bands_pos pout = bands_locate(tau_out);
@@ -239,19 +255,33 @@ IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per
   }
 }
 
+/** bands_rates_into with heat and xray wanted where they are not NULL. */
+IONF_HD IONF_INLINE void bands_rates(const struct bands_view *v, double ndot_per_s,
+                                     const double col_in_cm2[BANDS_N_ABSORBERS],
+                                     const double dcol_cm2[BANDS_N_ABSORBERS], double ds_cm,
+                                     double volume_cm3, double gamma[BANDS_N_ABSORBERS],
+                                     double heat[BANDS_N_ABSORBERS],
+                                     double xray[BANDS_N_ABSORBERS]) {
+  double spare[BANDS_N_ABSORBERS]; /* never written */
+  bands_rates_into(v, ndot_per_s, col_in_cm2, dcol_cm2, ds_cm, volume_cm3, gamma,
+                   heat ? heat : spare, xray ? xray : spare, heat != 0, xray != 0);
+}
+
 /**
- * bands_secondary with the split already known: `split` (when not NULL) holds
+ * bands_secondary with the split already known (the heat added when want_heat): `split`
+ * (when not NULL) holds
  * secondary_split_at of every cell's x_e as three arrays of `stride` values (heat,
  * ion_hi, ion_hei), this cell's at split[0]; else it is computed from x_e.  The GPU's
  * tracer computes the split once per cell and pass (a fast electron's share depends on
  * the cell alone, not on the source), instead of six pow() per cell and source; the
  * values and the results are the same bits.
  */
-IONF_HD IONF_INLINE void bands_secondary_split(double x_e, const double *split, long long stride,
-                                               const double n_abs[BANDS_N_ABSORBERS],
-                                               const double xray[BANDS_N_ABSORBERS],
-                                               double gamma[BANDS_N_ABSORBERS],
-                                               double heat[BANDS_N_ABSORBERS]) {
+IONF_HD IONF_INLINE void bands_secondary_split_into(double x_e, const double *split,
+                                                    long long stride,
+                                                    const double n_abs[BANDS_N_ABSORBERS],
+                                                    const double xray[BANDS_N_ABSORBERS],
+                                                    double gamma[BANDS_N_ABSORBERS],
+                                                    double heat[BANDS_N_ABSORBERS], int want_heat) {
   double deposit = 0.0; /* erg s^-1 cm^-3 */
   for (int s = 0; s < BANDS_N_ABSORBERS; ++s) deposit += n_abs[s] * xray[s];
   if (!(deposit > 0.0)) return;
@@ -263,10 +293,21 @@ IONF_HD IONF_INLINE void bands_secondary_split(double x_e, const double *split, 
   } else {
     f = secondary_split_at(x_e);
   }
-  if (heat)
+  if (want_heat)
     for (int s = 0; s < BANDS_N_ABSORBERS; ++s) heat[s] += f.heat * xray[s];
   if (n_abs[0] > 0.0) gamma[0] += f.ion_hi * deposit / (IONF_E_HI_EV * IONF_EV_ERG * n_abs[0]);
   if (n_abs[1] > 0.0) gamma[1] += f.ion_hei * deposit / (IONF_E_HEI_EV * IONF_EV_ERG * n_abs[1]);
+}
+
+/** bands_secondary_split_into with the heat wanted where heat is not NULL. */
+IONF_HD IONF_INLINE void bands_secondary_split(double x_e, const double *split, long long stride,
+                                               const double n_abs[BANDS_N_ABSORBERS],
+                                               const double xray[BANDS_N_ABSORBERS],
+                                               double gamma[BANDS_N_ABSORBERS],
+                                               double heat[BANDS_N_ABSORBERS]) {
+  double spare[BANDS_N_ABSORBERS]; /* never written */
+  bands_secondary_split_into(x_e, split, stride, n_abs, xray, gamma, heat ? heat : spare,
+                             heat != 0);
 }
 
 /**

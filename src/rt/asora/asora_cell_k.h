@@ -196,13 +196,17 @@ IONF_HD IONF_INLINE void asora_cell_rates(const struct asora_source_view *v, con
       lit = lit || col_in[s] <= asora_opaque_cm2(v, cut, s);
     }
     if (lit) {
-      double xray[BANDS_N_ABSORBERS] = {0.0, 0.0, 0.0};
-      double *heat_or_null = v->bands.heating ? heat : (double *)0;
-      bands_rates(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma, heat_or_null,
-                  v->bands.secondary ? xray : (double *)0);
+      /* every destination an array here, flags saying which are wanted (the GPU then keeps
+         them in registers; heat is NULL only on the host without heating) */
+      double xray[BANDS_N_ABSORBERS] = {0.0, 0.0, 0.0}, spare[BANDS_N_ABSORBERS];
+      const int want_heat = v->bands.heating && heat;
+      double *h = heat ? heat : spare;
+      bands_rates_into(&v->bands, v->ndot_per_s, col_in, dcol, ds_cm, volume, gamma, h, xray,
+                       want_heat, v->bands.secondary);
       if (v->bands.secondary)
-        bands_secondary_split(x_ion[SPECIES_HI], v->split ? v->split + c : (const double *)0,
-                              cells, n_abs, xray, gamma, heat_or_null);
+        bands_secondary_split_into(x_ion[SPECIES_HI],
+                                   v->split ? v->split + c : (const double *)0, cells, n_abs,
+                                   xray, gamma, h, want_heat);
     }
     return;
   }
