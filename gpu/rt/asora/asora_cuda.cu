@@ -28,6 +28,8 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
+#include "gpu/rt/asora/asora_kinds.h" /* C++: templates */
+
 extern "C" {
 #include "gpu/core/cuda_util.h"
 #include "gpu/rt/asora/asora_geometry.h"
@@ -42,12 +44,15 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-#include <type_traits>
 
 #define TRACE_THREADS 256
 /* blocks of the block-per-source kernel per SM (the register cap: 4 -> 64 registers) */
 #ifndef ASORA_TRACE_MIN_BLOCKS
 #define ASORA_TRACE_MIN_BLOCKS 4
+#endif
+/* the same for helium with whole-band tables (more registers for the bicubic tables) */
+#ifndef ASORA_TRACE_WB_MIN_BLOCKS
+#define ASORA_TRACE_WB_MIN_BLOCKS 2
 #endif
 /* rows of a cube shell a block lays out in shared memory (6 (2h + 1) for shell h: up to
    R = 42 cells); shells with more rows, or no photon radius, go face by face */
@@ -97,7 +102,10 @@ struct trace_kernel_args {
   int lane_count;
 };
 
-/* What tracing source s needs, from the kernel arguments. */
+/* What tracing source s needs, from the kernel arguments; with helium the band tables of
+   the kernel's kind alone (WB: whole bands, else sub-bins), so that the other kind's code
+   is compiled out (bands_rates tests their counts). */
+template <int WB>
 __device__ static void source_view(const struct trace_kernel_args *a, long long s,
                                    struct asora_source_view *v) {
   v->n_h_cm3 = a->n_h_cm3;
@@ -118,6 +126,10 @@ __device__ static void source_view(const struct trace_kernel_args *a, long long 
   asora_domain_make(v->src, a->n, a->periodic, &a->box, a->r_max_cells, &v->dom);
   v->tables = a->tables;
   v->bands = a->bands;
+  if (WB)
+    v->bands.n_bins = 0;
+  else
+    v->bands.whole.n_bands = 0;
 }
 
 /* The margin of add_rates's exit test (relative): far above the few double roundings of
@@ -191,12 +203,12 @@ __device__ static int shell_rows(const struct asora_cube_shell &cs, double r2_ma
   return total;
 }
 
-template <int THREADS, int MIN_BLOCKS, int NS, int CUT>
+template <int THREADS, int MIN_BLOCKS, int NS, int CUT, int WB>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_trace_kernel(struct trace_kernel_args a) {
   if (blockIdx.x >= a.count) return;
   struct asora_source_view v;
-  source_view(&a, a.first + blockIdx.x, &v);
+  source_view<WB>(&a, a.first + blockIdx.x, &v);
   double *buffers = a.columns + (long long)blockIdx.x * a.column_stride;
   const long long half = a.column_stride / 2;
   const long long cells = grid_box_cells(&a.box); /* species stride of gamma and heat */
@@ -307,7 +319,7 @@ template <typename T> __device__ static T *opaque(T *p) {
  * own column buffers) takes the pass's sources one after another from a counter, in their
  * (Morton) order, so the whole pass is one launch with no waves' tails.
  */
-template <int THREADS, int MIN_BLOCKS, int NS, int CUT>
+template <int THREADS, int MIN_BLOCKS, int NS, int CUT, int WB>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     asora_whole_kernel(struct trace_kernel_args a) {
   double *buffers = a.columns + (long long)blockIdx.x * a.column_stride;
@@ -324,7 +336,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     __syncthreads(); /* the source taken (and lit cleared) before anyone reads them */
     if (source >= a.count) break;
     struct asora_source_view v;
-    source_view(&a, a.first + source, &v);
+    source_view<WB>(&a, a.first + source, &v);
     for (int h = 0; h <= a.lane_h; ++h) {
       if (CUT && threadIdx.x == 0) lit[(h + 1) % 3] = 0;
       const struct asora_columns cols = {NULL, NULL, NULL, opaque(buffers + (h & 1) * half),
@@ -363,11 +375,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
  * (blockIdx.y = source), one launch per shell; the launch boundary orders the
  * shells.  Same per-cell maths, same results as the block-per-source kernel.
  */
-template <int NS, int CUT>
+template <int NS, int CUT, int WB>
 __global__ void __launch_bounds__(TRACE_THREADS)
     asora_shell_kernel(struct trace_kernel_args a, int h) {
   struct asora_source_view v;
-  source_view(&a, a.first + blockIdx.y, &v);
+  source_view<WB>(&a, a.first + blockIdx.y, &v);
   if (h > asora_domain_h_max(&v.dom)) return;
   __shared__ struct asora_cube_shell cs;              /* shell h */
   __shared__ struct asora_shell_faces faces, prev;    /* the columns of h and h - 1 */
@@ -598,56 +610,42 @@ static ionf_err cuda_set_sources(struct tracer *t, const struct tracer_sources *
   return IONF_OK;
 }
 
-/* f(std::integral_constant<int, NS>(), std::integral_constant<int, CUT>()) for the run's
-   species (NS 1 or 3) and raytracing.transmission_cutoff (CUT 0 or 1): the one place where
-   the launches turn those two run-time choices into their kernels' template arguments. */
-template <typename F> static void with_species_cut(int n_species, int cut, F f) {
-  typedef std::integral_constant<int, 0> zero;
-  typedef std::integral_constant<int, 1> one;
-  typedef std::integral_constant<int, 3> three;
-  if (n_species == 3 && cut)
-    f(three(), one());
-  else if (n_species == 3)
-    f(three(), zero());
-  else if (cut)
-    f(one(), one());
-  else
-    f(one(), zero());
-}
-
-/* One batch of sources: a block per source when they fill the GPU, else shell by shell
-   (cube shells 0..h_max: none of this pass's domains goes further). */
-/* The block-per-source kernel of the batch's species and cutoff, THREADS a block. */
-template <int THREADS, int MIN_BLOCKS>
-static void launch_trace(const struct asora_cuda *ac, const struct trace_kernel_args *a, int cut) {
+/* The block-per-source kernel of the batch's kind (NS, CUT, WB), THREADS a block. */
+template <int THREADS, int MIN_BLOCKS, int NS, int CUT, int WB>
+static void launch_trace(const struct asora_cuda *ac, const struct trace_kernel_args *a) {
   unsigned blocks = (unsigned)a->count;
   if (a->places) { /* every domain whole: asora_whole_kernel, a block per column buffer in
                       flight, taking the pass's a->count sources one by one */
     long long most = (long long)MIN_BLOCKS * ac->sm_count; /* resident at once */
     if (ac->batch < most) most = ac->batch;
     if (most < a->count) blocks = (unsigned)most;
-    with_species_cut(ac->s.n_species, cut, [&](auto ns, auto ct) {
-      asora_whole_kernel<THREADS, MIN_BLOCKS, decltype(ns)::value, decltype(ct)::value>
-          <<<blocks, THREADS, 0, ac->stream>>>(*a);
-    });
+    asora_whole_kernel<THREADS, MIN_BLOCKS, NS, CUT, WB><<<blocks, THREADS, 0, ac->stream>>>(*a);
     return;
   }
-  with_species_cut(ac->s.n_species, cut, [&](auto ns, auto ct) {
-    asora_trace_kernel<THREADS, MIN_BLOCKS, decltype(ns)::value, decltype(ct)::value>
-        <<<blocks, THREADS, 0, ac->stream>>>(*a);
-  });
+  asora_trace_kernel<THREADS, MIN_BLOCKS, NS, CUT, WB><<<blocks, THREADS, 0, ac->stream>>>(*a);
 }
 
+/* One batch of sources: a block per source when they fill the GPU, else shell by shell
+   (cube shells 0..h_max: none of this pass's domains goes further). */
 static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a, int h_max) {
   const int cut = photo_tables_cut_any(&ac->s.tables); /* raytracing.transmission_cutoff */
+  const int whole = ac->s.bands.whole.n_bands > 0;
   if (a->count >= 2LL * ac->sm_count) {
     /* 256 threads capped at 64 registers: 4 blocks (32 warps) per SM; measured
        7-12% faster than 3 blocks of 76 registers; hydrogen at small photon radii: 128
-       threads, 8 blocks per SM (fewer idle lanes in the small shells; benchmarks/RESULTS.md) */
-    if (asora_small_blocks(ac, h_max))
-      launch_trace<TRACE_SMALL_THREADS, 8>(ac, a, cut);
-    else
-      launch_trace<TRACE_THREADS, ASORA_TRACE_MIN_BLOCKS>(ac, a, cut);
+       threads, 8 blocks per SM (fewer idle lanes in the small shells; benchmarks/RESULTS.md);
+       helium's whole bands: ASORA_TRACE_WB_MIN_BLOCKS */
+    const int small = asora_small_blocks(ac, h_max);
+    with_species_cut(ac->s.n_species, whole, cut, [&](auto ns, auto ct, auto wb) {
+      constexpr int NS = decltype(ns)::value, CUT = decltype(ct)::value, WB = decltype(wb)::value;
+      if constexpr (NS == 1) {
+        if (small) {
+          launch_trace<TRACE_SMALL_THREADS, 8, NS, CUT, WB>(ac, a);
+          return;
+        }
+      }
+      launch_trace<TRACE_THREADS, WB ? ASORA_TRACE_WB_MIN_BLOCKS : ASORA_TRACE_MIN_BLOCKS, NS, CUT, WB>(ac, a);
+    });
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
     return IONF_OK;
   }
@@ -660,8 +658,8 @@ static ionf_err launch_batch(struct asora_cuda *ac, struct trace_kernel_args *a,
   if (per_source < 1) per_source = 1;
   dim3 grid((unsigned)per_source, (unsigned)a->count);
   for (int h = 0; h <= h_max; ++h) {
-    with_species_cut(ac->s.n_species, cut, [&](auto ns, auto ct) {
-      asora_shell_kernel<decltype(ns)::value, decltype(ct)::value>
+    with_species_cut(ac->s.n_species, whole, cut, [&](auto ns, auto ct, auto wb) {
+      asora_shell_kernel<decltype(ns)::value, decltype(ct)::value, decltype(wb)::value>
           <<<grid, TRACE_THREADS, 0, ac->stream>>>(*a, h);
     });
     CUDA_CHECK(cudaGetLastError(), "launch of the ray-tracing kernel");
