@@ -21,8 +21,9 @@ mkdir -p "$work"
 for cfg in "${cfgs[@]}"; do
   read -r p_n p_r p_src p_species <<< "$cfg"
   tag=$(echo "$cfg" | tr ' :,' '___')
-  # the third batch launch of the block-per-source kernel (warm caches, full GPU)
-  ncu --clock-control none -k regex:"asora_(trace|whole)_kernel" --launch-skip 2 --launch-count 1 \
+  # the third batch launch of the block-per-source kernel (warm caches, full GPU); SKIP=1
+  # for the persistent asora_whole_kernel (one launch a pass: the warm-up's, then this one)
+  ncu --clock-control none -k regex:"asora_(trace|whole)_kernel" --launch-skip "${SKIP:-2}" --launch-count 1 \
     --set full --import-source yes -f -o "$work/prof_$tag" "$bin" cuda $p_n $p_r $p_src 0 1 ${p_species:-h} > "$work/ncu_$tag.log" 2>&1
   echo "ncu $cfg: exit $?"
   ncu --import "$work/prof_$tag.ncu-rep" --page details > "$work/details_$tag.txt" 2>&1

@@ -40,7 +40,8 @@ if [ "$what" = tests ]; then
     for cfg in "24 6 40 8 1" "24 5 400 300 1" "20 0 3 0 1" \
                "24 6 40 8 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3" \
                "24 5 400 300 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3" \
-               "20 0 3 0 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3"; do
+               "20 0 3 0 1 h material.n_H=0.1 raytracing.transmission_cutoff=1e-3" \
+               "24 6 40 8 1 he spectrum.quadrature=whole_bands" "24 5 400 300 1 he spectrum.quadrature=whole_bands"; do
       compute-sanitizer --tool $tool --error-exitcode 1 ./bench_raytrace cuda $cfg > "$out/san.log" 2>&1
       echo "compute-sanitizer $tool bench_raytrace cuda $cfg: exit $? ($(tail -1 "$out/san.log"))"
     done
@@ -53,13 +54,17 @@ if [ "$what" = tests ]; then
   echo "compute-sanitizer memcheck (no leak check) test_mc_gpu: exit $? ($(tail -1 "$out/san_mc_noleak.log"))"
   cd "$root"
   # whole runs on the GPU against the CPU (max relative difference of x_HII at the end)
-  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium helium_particles dice_cutoff; do
+  for p in iliev2 iliev3 dice iliev1_particles iliev2_particles helium helium_particles dice_cutoff \
+           helium_whole helium_whole_particles; do
+    # helium_whole*: spectrum.quadrature whole_bands (rt/bands_whole_k.h)
+    q=""
+    case $p in helium_whole*) q=", quadrature: whole_bands" ;; esac
     case $p in
-      helium_particles) set=(--set particles.generate.count_1d=16 --set 'material.abundance_He=0.08'
-                   --set 'material.isothermal=false' --set 'spectrum={type: blackbody, T_eff: 1e5}'
+      helium*particles) set=(--set particles.generate.count_1d=16 --set 'material.abundance_He=0.08'
+                   --set 'material.isothermal=false' --set "spectrum={type: blackbody, T_eff: 1e5$q}"
                    --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
-      helium) set=(--set grid.N=32 --set 'material.abundance_He=0.08' --set 'material.isothermal=false'
-                   --set 'spectrum={type: blackbody, T_eff: 1e5}' --set 'time.t_end=30 Myr'
+      helium*) set=(--set grid.N=32 --set 'material.abundance_He=0.08' --set 'material.isothermal=false'
+                   --set "spectrum={type: blackbody, T_eff: 1e5$q}" --set 'time.t_end=30 Myr'
                    --set 'time.outputs=[30 Myr]') ;;
       iliev3) set=(--set grid.N=32 --set 'time.t_end=0.5 Myr' --set 'time.outputs=[0.5 Myr]') ;;
       dice*) set=(--set grid.N=32 --set 'time.t_end=3 Myr' --set 'time.outputs=[3 Myr]'
@@ -68,9 +73,9 @@ if [ "$what" = tests ]; then
       *) set=(--set grid.N=32 --set 'time.t_end=30 Myr' --set 'time.outputs=[30 Myr]') ;;
     esac
     ex=$p
-    [ $p = helium ] && ex=iliev1
+    [ $p = helium ] || [ $p = helium_whole ] && ex=iliev1
     [ $p = dice_cutoff ] && ex=dice && set+=(--set raytracing.transmission_cutoff=1e-6)
-    [ $p = helium_particles ] && ex=iliev1_particles
+    [ $p = helium_particles ] || [ $p = helium_whole_particles ] && ex=iliev1_particles
     $new/ionfront example $ex > /tmp/agree_$p.yaml
     for b in cpu cuda; do
       OMP_NUM_THREADS=8 $new/ionfront run /tmp/agree_$p.yaml --quiet --backend $b "${set[@]}" \

@@ -26,7 +26,7 @@ if [ -n "$old" ]; then
   mkdir -p .devold
   for b in ionfront bench_raytrace bench_sph_trace; do [ ! -f "$old/$b" ] || cp "$old/$b" .devold/; done
 fi
-# only what the calls run: the binaries, the test registration, the libraries
-find .devbuild -name '*.o' -o -name '*.a' | xargs rm -f
-tar -cJf .devpack.tar.xz .devbuild .devlibs $([ -d .devold ] && echo .devold)
+# only what the calls run: the binaries, the test registration, the libraries (the objects
+# stay here for the next build)
+tar -cJf .devpack.tar.xz --exclude='*.o' --exclude='*.a' .devbuild .devlibs $([ -d .devold ] && echo .devold)
 ls -la .devpack.tar.xz
