@@ -80,6 +80,74 @@ static void random_column(int c, double col[3]) {
   }
 }
 
+/* Columns in and through a cell: HI-dominated, He-dominated, mixed; from thin to a few
+   optical depths at 54 eV. */
+static const double cols[][3] = {{1e16, 1e15, 1e14}, {1e17, 1e16, 1e16}, {1e18, 1e17, 1e17},
+                                 {1e14, 1e18, 1e18}, {1e19, 1e18, 1e16}, {0.0, 0.0, 3e18},
+                                 {3e17, 0.0, 0.0}};
+static const double dcols[][3] = {{1e15, 1e14, 1e13}, {3e16, 1e15, 3e16}, {1e18, 1e17, 1e17}};
+
+/* Band k's effective optical depths of the columns col (whole bands). */
+static void whole_taus(const struct bands_whole *w, int k, const double col[3], double tau[2]) {
+  for (int a = 0; a < 2; ++a) {
+    tau[a] = 0.0;
+    for (int s = 0; s < 3; ++s) tau[a] += w->k[k][a][s] * col[s];
+  }
+}
+
+/* The photons surviving the columns col: the sub-bins' tables (w NULL) or the whole bands'. */
+static double surviving(const struct bands_view *v, const struct bands_whole *w, const double col[3]) {
+  double surv = 0.0;
+  for (int k = 0; k < (w ? w->n_bands : v->n_bins); ++k) {
+    if (w) {
+      double tau[2];
+      whole_taus(w, k, col, tau);
+      surv += w->photons[k] * exp(-bands_whole_eval(w->table + w->offset[k], w->axes[k], tau).lambda);
+    } else {
+      double tau = 0.0;
+      for (int s = 0; s < 3; ++s) tau += v->sigma_cm2[3 * k + s] * col[s];
+      surv += bands_thick(v, k, tau);
+    }
+  }
+  return surv;
+}
+
+/* The worst relative error of `surviving` at the random columns where more than 1e-6 of
+   the photons survive. */
+static double random_worst(const struct bands_setup *setup, const struct bands_view *v,
+                           const struct bands_whole *w) {
+  double worst = 0.0;
+  for (int c = 0; c < RANDOM_COLUMNS; ++c) {
+    struct exact p = {setup, {0.0, 0.0, 0.0}, {0}, 0};
+    random_column(c, p.col);
+    const double ex = exact(&p);
+    if (ex > 1e-6) worst = test_worst(worst, fabs(surviving(v, w, p.col) / ex - 1.0));
+  }
+  return worst;
+}
+
+/* The photons and heat each absorber of p's cell takes (gamma, heat per unit column, a
+   source of one photon) against direct integration: the worst relative errors into *w_abs
+   and *w_heat, where the absorber takes more than 1e-4 of the surviving ex (one that takes
+   1e-6 of it may be off by more without changing anything); returns what all take. */
+static double absorber_worst(struct exact *p, double ex, const double gamma[3],
+                             const double heat[3], double *w_abs, double *w_heat) {
+  double absorbed_all = 0.0;
+  for (int s = 0; s < 3; ++s) {
+    if (p->dcol[s] <= 0.0) continue;
+    absorbed_all += gamma[s] * p->dcol[s];
+    p->what = 1 + s;
+    const double ea = exact(p);
+    p->what = 4 + s;
+    const double eh = exact(p);
+    p->what = 0;
+    const double ra = fabs(gamma[s] * p->dcol[s] - ea), rh = fabs(heat[s] * p->dcol[s] - eh);
+    if (ea > 1e-4 * ex) *w_abs = ra / ea > *w_abs || ra != ra ? ra / ea : *w_abs;
+    if (eh > 0.0 && ea > 1e-4 * ex) *w_heat = rh / eh > *w_heat || rh != rh ? rh / eh : *w_heat;
+  }
+  return absorbed_all;
+}
+
 /* worst relative errors of one spectrum; returns 0 when the tables cannot be built */
 static int check_spectrum(const char *name, struct bands_setup *setup, double tol_survive,
                           double tol_random, double tol_absorb, double tol_heat) {
@@ -97,21 +165,10 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
   double total = 0.0;
   for (int k = 0; k < v.n_bins; ++k) total += bands_thick(&v, k, 0.0);
   EXPECT(fabs(total - 1.0) < 1e-9, "%s: sub-bins hold %.12f of the photons", name, total);
-  /* columns: HI-dominated, He-dominated, mixed; from thin to a few optical depths at 54 eV */
-  const double cols[][3] = {{1e16, 1e15, 1e14},  {1e17, 1e16, 1e16}, {1e18, 1e17, 1e17},
-                            {1e14, 1e18, 1e18},  {1e19, 1e18, 1e16}, {0.0, 0.0, 3e18},
-                            {3e17, 0.0, 0.0}};
-  const double dcols[][3] = {{1e15, 1e14, 1e13}, {3e16, 1e15, 3e16}, {1e18, 1e17, 1e17}};
   double w_surv = 0.0, w_abs = 0.0, w_heat = 0.0, w_cons = 0.0;
   for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
     struct exact p = {setup, {cols[c][0], cols[c][1], cols[c][2]}, {0}, 0};
-    double band_surv = 0.0;
-    for (int k = 0; k < v.n_bins; ++k) {
-      double tau = 0.0;
-      for (int s = 0; s < 3; ++s) tau += v.sigma_cm2[3 * k + s] * p.col[s];
-      band_surv += bands_thick(&v, k, tau);
-    }
-    double ex = exact(&p), e = fabs(band_surv / ex - 1.0);
+    double ex = exact(&p), e = fabs(surviving(&v, NULL, p.col) / ex - 1.0);
     w_surv = e > w_surv || e != e ? e : w_surv;
     for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
       memcpy(p.dcol, dcols[d], sizeof p.dcol);
@@ -123,21 +180,7 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
         EXPECT(g2[s] == gamma[s] && fabs(soft[s] + xray[s] - heat[s]) <= 1e-13 * fabs(heat[s]) &&
                    (v.first_xray_bin < v.n_bins || xray[s] == 0.0),
                "%s: X-ray split of absorber %d: %g + %g vs %g", name, s, soft[s], xray[s], heat[s]);
-      double absorbed_all = 0.0;
-      for (int s = 0; s < 3; ++s) {
-        if (p.dcol[s] <= 0.0) continue;
-        absorbed_all += gamma[s] * p.dcol[s];
-        p.what = 1 + s;
-        double ea = exact(&p);
-        p.what = 4 + s;
-        double eh = exact(&p);
-        /* errors relative to the cell's whole absorption: a species that takes 1e-6 of
-           it may be off by more without changing anything */
-        p.what = 0;
-        double ra = fabs(gamma[s] * p.dcol[s] - ea), rh = fabs(heat[s] * p.dcol[s] - eh);
-        if (ea > 1e-4 * ex) w_abs = ra / ea > w_abs || ra != ra ? ra / ea : w_abs;
-        if (eh > 0.0 && ea > 1e-4 * ex) w_heat = rh / eh > w_heat || rh != rh ? rh / eh : w_heat;
-      }
+      const double absorbed_all = absorber_worst(&p, ex, gamma, heat, &w_abs, &w_heat);
       /* photon conservation: what the absorbers take is what the tables lose between the
          sub-bin's optical depths in and out (tau_out = tau_in + dtau, as the tracer forms it) */
       double lost = 0.0;
@@ -158,20 +201,7 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
       w_cons = ec > w_cons || ec != ec ? ec : w_cons;
     }
   }
-  /* surviving photons at the random columns where more than 1e-6 survive (as check_whole) */
-  double w_rand = 0.0;
-  for (int c = 0; c < RANDOM_COLUMNS; ++c) {
-    struct exact p = {setup, {0.0, 0.0, 0.0}, {0}, 0};
-    random_column(c, p.col);
-    double surv = 0.0;
-    for (int k = 0; k < v.n_bins; ++k) {
-      double tau = 0.0;
-      for (int s = 0; s < 3; ++s) tau += v.sigma_cm2[3 * k + s] * p.col[s];
-      surv += bands_thick(&v, k, tau);
-    }
-    const double ex = exact(&p);
-    if (ex > 1e-6) w_rand = test_worst(w_rand, fabs(surv / ex - 1.0));
-  }
+  const double w_rand = random_worst(setup, &v, NULL);
   printf("%s (%d+%d+%d sub-bins): surviving at %d random columns %.2e\n", name, setup->n_sub[0],
          setup->n_sub[1], setup->n_sub[2], RANDOM_COLUMNS, w_rand);
   EXPECT(w_rand <= tol_random, "%s: surviving photons at random columns off by %.3g", name, w_rand);
@@ -225,69 +255,31 @@ static void check_whole(const char *name, struct bands_setup *setup, double tol_
   double total = 0.0;
   for (int k = 0; k < w->n_bands; ++k) total += w->photons[k];
   EXPECT(fabs(total - 1.0) < 1e-9, "%s: the bands hold %.12f of the photons", name, total);
-  const double cols[][3] = {{1e16, 1e15, 1e14},  {1e17, 1e16, 1e16}, {1e18, 1e17, 1e17},
-                            {1e14, 1e18, 1e18},  {1e19, 1e18, 1e16}, {0.0, 0.0, 3e18},
-                            {3e17, 0.0, 0.0}};
-  const double dcols[][3] = {{1e15, 1e14, 1e13}, {3e16, 1e15, 3e16}, {1e18, 1e17, 1e17}};
   double w_surv = 0.0, w_abs = 0.0, w_heat = 0.0, w_cons = 0.0;
   for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
     struct exact p = {setup, {cols[c][0], cols[c][1], cols[c][2]}, {0}, 0};
-    double surv = 0.0, tau_in[BANDS_WHOLE_MAX][2];
-    for (int k = 0; k < w->n_bands; ++k) {
-      for (int a = 0; a < 2; ++a) {
-        tau_in[k][a] = 0.0;
-        for (int s = 0; s < 3; ++s) tau_in[k][a] += w->k[k][a][s] * p.col[s];
-      }
-      surv += w->photons[k] * exp(-bands_whole_eval(w->table + w->offset[k], w->axes[k], tau_in[k]).lambda);
-    }
-    double ex = exact(&p), e = fabs(surv / ex - 1.0);
+    double ex = exact(&p), e = fabs(surviving(&v, w, p.col) / ex - 1.0);
     w_surv = e > w_surv || e != e ? e : w_surv;
     for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
       memcpy(p.dcol, dcols[d], sizeof p.dcol);
       double gamma[3] = {0}, heat[3] = {0};
       bands_rates(&v, 1.0, p.col, p.dcol, 1.0, 1.0, gamma, heat, NULL);
-      double absorbed_all = 0.0, lost = 0.0;
-      for (int s = 0; s < 3; ++s) {
-        if (p.dcol[s] <= 0.0) continue;
-        absorbed_all += gamma[s] * p.dcol[s];
-        p.what = 1 + s;
-        double ea = exact(&p);
-        p.what = 4 + s;
-        double eh = exact(&p);
-        p.what = 0;
-        double ra = fabs(gamma[s] * p.dcol[s] - ea), rh = fabs(heat[s] * p.dcol[s] - eh);
-        if (ea > 1e-4 * ex) w_abs = ra / ea > w_abs || ra != ra ? ra / ea : w_abs;
-        if (eh > 0.0 && ea > 1e-4 * ex) w_heat = rh / eh > w_heat || rh != rh ? rh / eh : w_heat;
-      }
+      const double absorbed_all = absorber_worst(&p, ex, gamma, heat, &w_abs, &w_heat);
+      double lost = 0.0;
       for (int k = 0; k < w->n_bands; ++k) { /* what the bands lose between in and out */
-        double tau_out[2];
-        for (int a = 0; a < 2; ++a) {
-          tau_out[a] = tau_in[k][a];
-          for (int s = 0; s < 3; ++s) tau_out[a] += w->k[k][a][s] * p.dcol[s];
-        }
+        double tau_in[2], tau_d[2];
+        whole_taus(w, k, p.col, tau_in);
+        whole_taus(w, k, p.dcol, tau_d);
+        const double tau_out[2] = {tau_in[0] + tau_d[0], tau_in[1] + tau_d[1]};
         const double *t = w->table + w->offset[k];
-        lost += w->photons[k] * (exp(-bands_whole_eval(t, w->axes[k], tau_in[k]).lambda) -
+        lost += w->photons[k] * (exp(-bands_whole_eval(t, w->axes[k], tau_in).lambda) -
                                  exp(-bands_whole_eval(t, w->axes[k], tau_out).lambda));
       }
       double ec = fabs(absorbed_all - lost) / lost;
       w_cons = ec > w_cons || ec != ec ? ec : w_cons;
     }
   }
-  /* between the nodes: surviving photons at the random columns where more than 1e-6 survive */
-  double w_rand = 0.0;
-  for (int c = 0; c < RANDOM_COLUMNS; ++c) {
-    struct exact p = {setup, {0.0, 0.0, 0.0}, {0}, 0};
-    random_column(c, p.col);
-    double surv = 0.0;
-    for (int k = 0; k < w->n_bands; ++k) {
-      double tau[2] = {0.0, 0.0};
-      for (int a = 0; a < 2; ++a)
-        for (int s = 0; s < 3; ++s) tau[a] += w->k[k][a][s] * p.col[s];
-      surv += w->photons[k] * exp(-bands_whole_eval(w->table + w->offset[k], w->axes[k], tau).lambda);
-    }
-    const double ex = exact(&p);
-    if (ex > 1e-6) w_rand = test_worst(w_rand, fabs(surv / ex - 1.0));
-  }
+  const double w_rand = random_worst(setup, &v, w); /* between the nodes too */
   double w_cont = 0.0;
   for (double tau0 = 1e-5; tau0 < 2000.0; tau0 *= 1.7) {
     double g_thin[3] = {0}, g_thick[3] = {0};
