@@ -88,42 +88,46 @@ static void bands_whole_band(const struct bands_setup *setup, int b, struct band
   }
 }
 
+/* The sums over the points of v, v beta_0, v beta_1 and v beta_0 beta_1 into sum[4], v the
+   points' photons (energy when `energy`) times ex0 ex1 (their exp(-tau_a (beta_a -
+   beta_min_a))) or, when ex0 is NULL, times exp(-(tau . beta - least)). */
+static void bands_whole_sums(const struct bands_whole_quad *q, const double *ex0,
+                             const double *ex1, const double tau[2], double least, int energy,
+                             double sum[4]) {
+  sum[0] = sum[1] = sum[2] = sum[3] = 0.0;
+  for (int i = 0; i < BANDS_WHOLE_POINTS; ++i) {
+    const double w = q->pw[i] * (energy ? q->e_erg[i] : 1.0);
+    const double v = ex0 ? w * ex0[i] * ex1[i]
+                         : w * exp(-(tau[0] * q->beta[0][i] + tau[1] * q->beta[1][i] - least));
+    sum[0] += v;
+    sum[1] += v * q->beta[0][i];
+    sum[2] += v * q->beta[1][i];
+    sum[3] += v * q->beta[0][i] * q->beta[1][i];
+  }
+}
+
 /* The photons (energy when `energy`) surviving optical depths (tau_0, tau_1): Lambda =
    -ln(surviving / surviving at 0) and its derivatives, into node[BANDS_WHOLE_VALUES]; ex[a]
    the points' exp(-tau_a (beta_a - beta_min_a)). */
 static void bands_whole_node(const struct bands_whole_quad *q, const double *ex0,
                              const double *ex1, const double tau[2], int energy, double total,
                              double *node) {
-  double s = 0.0, s0 = 0.0, s1 = 0.0, s01 = 0.0;
-  for (int i = 0; i < BANDS_WHOLE_POINTS; ++i) {
-    const double v = q->pw[i] * (energy ? q->e_erg[i] : 1.0) * ex0[i] * ex1[i];
-    s += v;
-    s0 += v * q->beta[0][i];
-    s1 += v * q->beta[1][i];
-    s01 += v * q->beta[0][i] * q->beta[1][i];
-  }
+  double sum[4];
+  bands_whole_sums(q, ex0, ex1, tau, 0.0, energy, sum);
   double shift = tau[0] * q->beta_min[0] + tau[1] * q->beta_min[1];
-  if (!(s > 1e-250 * total)) { /* underflow: the exponents shifted by their least */
+  if (!(sum[0] > 1e-250 * total)) { /* underflow: the exponents shifted by their least */
     double least = INFINITY;
     for (int i = 0; i < BANDS_WHOLE_POINTS; ++i) {
       double x = tau[0] * q->beta[0][i] + tau[1] * q->beta[1][i];
       if (q->pw[i] > 0.0 && x < least) least = x;
     }
-    s = s0 = s1 = s01 = 0.0;
-    for (int i = 0; i < BANDS_WHOLE_POINTS; ++i) {
-      const double v = q->pw[i] * (energy ? q->e_erg[i] : 1.0) *
-                       exp(-(tau[0] * q->beta[0][i] + tau[1] * q->beta[1][i] - least));
-      s += v;
-      s0 += v * q->beta[0][i];
-      s1 += v * q->beta[1][i];
-      s01 += v * q->beta[0][i] * q->beta[1][i];
-    }
+    bands_whole_sums(q, NULL, NULL, tau, least, energy, sum);
     shift = least;
   }
-  node[0] = shift - log(s / total);
-  node[1] = s0 / s;
-  node[2] = s1 / s;
-  node[3] = node[1] * node[2] - s01 / s;
+  node[0] = shift - log(sum[0] / total);
+  node[1] = sum[1] / sum[0];
+  node[2] = sum[2] / sum[0];
+  node[3] = node[1] * node[2] - sum[3] / sum[0];
 }
 
 /* Band b's tables from its quadrature. */
