@@ -163,6 +163,31 @@ static ionf_err bands_whole_tables(struct bands_whole *w, int b, const struct ba
   return IONF_OK;
 }
 
+/* Lambda at node i of band b's photon (e == 0) or energy table along axis a (the other
+   tau 0). */
+static double bands_whole_axis_lambda(const struct bands_whole *w, int b, int e, int a, int i) {
+  const double *t = (e ? w->e_table : w->table) + w->offset[b];
+  const long long node = w->axes[b] == 1 ? i : (a == 0 ? (long long)i * BANDS_WHOLE_NODES : i);
+  return t[node * BANDS_WHOLE_VALUES];
+}
+
+/* Band b's dark_a (BANDS_WHOLE_H_DARK): the first node tau_a from which on every node along
+   axis a (the other tau 0) has Lambda >= BANDS_WHOLE_DARK_LAMBDA in the photon and (when
+   built) energy tables; Lambda grows with either tau (k >= 0), so the band is dark beyond
+   it whatever the other tau.  BANDS_WHOLE_TAU_MAX (the tables' end) where no node is;
+   also axis 1 of a one-axis band. */
+static double bands_whole_dark(const struct bands_whole *w, int b, int a) {
+  double dark = BANDS_WHOLE_TAU_MAX;
+  if (a >= w->axes[b]) return dark;
+  for (int i = BANDS_WHOLE_NODES - 1; i >= 0; --i) {
+    int all = bands_whole_axis_lambda(w, b, 0, a, i) >= BANDS_WHOLE_DARK_LAMBDA;
+    if (w->e_table) all = all && bands_whole_axis_lambda(w, b, 1, a, i) >= BANDS_WHOLE_DARK_LAMBDA;
+    if (!all) break;
+    dark = bands_whole_node_tau(i);
+  }
+  return dark;
+}
+
 ionf_err bands_whole_build(const struct bands_setup *setup, double norm_photons, int heating,
                            struct bands_whole *w) {
   memset(w, 0, sizeof *w);
@@ -198,6 +223,7 @@ ionf_err bands_whole_build(const struct bands_setup *setup, double norm_photons,
       h[t][BANDS_WHOLE_H_ENERGY] = w->energy_erg[b];
       h[t][BANDS_WHOLE_H_AXES] = w->axes[b];
       h[t][BANDS_WHOLE_H_OFFSET] = (double)w->offset[b];
+      for (int a = 0; a < 2; ++a) h[t][BANDS_WHOLE_H_DARK + a] = bands_whole_dark(w, b, a);
     }
   }
   free(q);

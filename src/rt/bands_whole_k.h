@@ -18,7 +18,10 @@
  * frequency integrals done when the tables are built; between nodes the bicubic Hermite
  * interpolant of those values, so Lambda and its gradient come from one interpolant.
  * Columns beyond the last node (tau_a = 2^24: 8.6e26 cm^-2 of HI at 100 eV) pass none
- * of the band's photons, as the sub-bins' beyond theirs.
+ * of the band's photons, as the sub-bins' beyond theirs.  A band is skipped where it is
+ * dark (Lambda_in above BANDS_WHOLE_DARK_LAMBDA along either axis: exp(-Lambda) is 0 in
+ * double precision there), which changes no result: in neutral gas the soft bands go dark
+ * within a few cells of a source and only the hard ones are traced on.
  *
  * A cell takes the band's photons Ndot T_b [exp(-Lambda_in) - exp(-Lambda_out)]
  * (photon-conserving per band) and shares them among the absorbers in proportion to
@@ -61,6 +64,12 @@
 #define BANDS_WHOLE_H_ENERGY 7   /* its energy per source photon [erg] */
 #define BANDS_WHOLE_H_AXES 8     /* 1 (the first band) or 2 */
 #define BANDS_WHOLE_H_OFFSET 9   /* the band's first node (doubles from the table's start) */
+#define BANDS_WHOLE_H_DARK 10    /* dark_a at 10 + a: from tau_a = dark_a on, whatever the
+                                    other tau, the band is dark (bands_whole_dark) */
+/* Lambda from which a band is dark: exp(-Lambda) (and so all the band gives a cell) is 0 in
+   double precision from Lambda = 745.2 on; the tables' nodes are exact to quadrature error
+   and the interpolant between two nodes above this stays far above 745.2 */
+#define BANDS_WHOLE_DARK_LAMBDA 800.0
 
 /** Read-only view of the whole-band tables (host or device pointers). */
 struct bands_whole_view {
@@ -297,8 +306,8 @@ IONF_HD IONF_INLINE void bands_whole_rates(const struct bands_whole_view *w, dou
       tau_in[a] = ti;
       tau_out[a] = ti + dt;
     }
-    if (!(tau_in[0] < BANDS_WHOLE_TAU_MAX && tau_in[1] < BANDS_WHOLE_TAU_MAX))
-      continue; /* nothing of this band arrives */
+    if (!(tau_in[0] < h[BANDS_WHOLE_H_DARK] && tau_in[1] < h[BANDS_WHOLE_H_DARK + 1]))
+      continue; /* nothing of this band arrives: every result as if it were traced */
     double take[BANDS_WHOLE_ABSORBERS];
     bands_whole_take(k, axes, w->table + offset, h[BANDS_WHOLE_H_PHOTONS], tau_in, tau_out,
                      dcol_cm2, take);
