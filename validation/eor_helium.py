@@ -60,7 +60,7 @@ except ImportError as exc:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (obtain_run, read_csv, rel, run_ionfront,  # noqa: E402
-                   run_provenance, skip_missing_modules)
+                   run_provenance, skip_missing_modules, trapezoid)
 from vutil import parse_validation_args  # noqa: E402
 
 NAME = "eor_helium"
@@ -234,7 +234,7 @@ def photon_share_ratio(t_eff, abundance_he, e_max=544.16):
     s_he = np.where(e >= 24.587,
                     verner_cm2(e, 1.361e1, 9.492e2, 1.469, 3.188, 2.039, 4.434e-1, 2.136), 0.0)
     n = e * e / np.expm1(e / (8.617333262e-5 * t_eff))
-    f_he = np.trapz(n * abundance_he * s_he / (abundance_he * s_he + s_h), e) / np.trapz(n, e)
+    f_he = trapezoid(n * abundance_he * s_he / (abundance_he * s_he + s_h), e) / trapezoid(n, e)
     return (f_he / abundance_he) / (1.0 - f_he)
 
 

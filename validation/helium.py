@@ -40,7 +40,7 @@ except ImportError as exc:
     IMPORT_ERROR = exc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vutil import KPC_CM, MYR_S, rel, run_ionfront, skip_missing_modules  # noqa: E402
+from vutil import KPC_CM, MYR_S, rel, run_ionfront, skip_missing_modules, trapezoid  # noqa: E402
 from vutil import parse_validation_args  # noqa: E402
 
 NAME = "helium"
@@ -77,9 +77,9 @@ def photons_above(e_lo):
     kt = K_B_EV * T_EFF
     e = np.linspace(E_HI, E_MAX, 200001)
     n = e * e / np.expm1(e / kt)
-    total = np.trapz(n, e)
+    total = trapezoid(n, e)
     sel = e >= e_lo
-    return np.trapz(n[sel], e[sel]) / total
+    return trapezoid(n[sel], e[sel]) / total
 
 
 def stroemgren_kpc():

@@ -38,6 +38,13 @@ def same_time(a, b):
     return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1.0)
 
 
+def trapezoid(y, x):
+    """The trapezoid rule: numpy 2's np.trapezoid, or np.trapz where numpy is older
+    (Debian 12's 1.24 has no trapezoid; numpy 2.4 and later no trapz)."""
+    rule = getattr(np, "trapezoid", None) or np.trapz
+    return rule(y, x)
+
+
 def fmt(v, spec):
     return "—" if v is None or not np.isfinite(v) else format(v, spec)
 
