@@ -95,33 +95,15 @@ static void whole_taus(const struct bands_whole *w, int k, const double col[3], 
   }
 }
 
-/* The photons surviving the columns col: the sub-bins' tables (w NULL) or the whole bands'. */
-static double surviving(const struct bands_view *v, const struct bands_whole *w, const double col[3]) {
-  double surv = 0.0;
-  for (int k = 0; k < (w ? w->n_bands : v->n_bins); ++k) {
-    if (w) {
-      double tau[2];
-      whole_taus(w, k, col, tau);
-      surv += w->photons[k] * exp(-bands_whole_eval(w->table + w->offset[k], w->axes[k], tau).lambda);
-    } else {
-      double tau = 0.0;
-      for (int s = 0; s < 3; ++s) tau += v->sigma_cm2[3 * k + s] * col[s];
-      surv += bands_thick(v, k, tau);
-    }
-  }
-  return surv;
-}
-
-/* The worst relative error of `surviving` at the random columns where more than 1e-6 of
+/* The worst relative error of bands_surviving at the random columns where more than 1e-6 of
    the photons survive. */
-static double random_worst(const struct bands_setup *setup, const struct bands_view *v,
-                           const struct bands_whole *w) {
+static double random_worst(const struct bands_setup *setup, const struct bands_view *v) {
   double worst = 0.0;
   for (int c = 0; c < RANDOM_COLUMNS; ++c) {
     struct exact p = {setup, {0.0, 0.0, 0.0}, {0}, 0};
     random_column(c, p.col);
     const double ex = exact(&p);
-    if (ex > 1e-6) worst = test_worst(worst, fabs(surviving(v, w, p.col) / ex - 1.0));
+    if (ex > 1e-6) worst = test_worst(worst, fabs(bands_surviving(v, p.col) / ex - 1.0));
   }
   return worst;
 }
@@ -168,7 +150,7 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
   double w_surv = 0.0, w_abs = 0.0, w_heat = 0.0, w_cons = 0.0;
   for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
     struct exact p = {setup, {cols[c][0], cols[c][1], cols[c][2]}, {0}, 0};
-    double ex = exact(&p), e = fabs(surviving(&v, NULL, p.col) / ex - 1.0);
+    double ex = exact(&p), e = fabs(bands_surviving(&v, p.col) / ex - 1.0);
     w_surv = e > w_surv || e != e ? e : w_surv;
     for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
       memcpy(p.dcol, dcols[d], sizeof p.dcol);
@@ -201,7 +183,7 @@ static int check_spectrum(const char *name, struct bands_setup *setup, double to
       w_cons = ec > w_cons || ec != ec ? ec : w_cons;
     }
   }
-  const double w_rand = random_worst(setup, &v, NULL);
+  const double w_rand = random_worst(setup, &v);
   printf("%s (%d+%d+%d sub-bins): surviving at %d random columns %.2e\n", name, setup->n_sub[0],
          setup->n_sub[1], setup->n_sub[2], RANDOM_COLUMNS, w_rand);
   EXPECT(w_rand <= tol_random, "%s: surviving photons at random columns off by %.3g", name, w_rand);
@@ -290,7 +272,7 @@ static void check_whole(const char *name, struct bands_setup *setup, double tol_
   double w_surv = 0.0, w_abs = 0.0, w_heat = 0.0, w_cons = 0.0;
   for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
     struct exact p = {setup, {cols[c][0], cols[c][1], cols[c][2]}, {0}, 0};
-    double ex = exact(&p), e = fabs(surviving(&v, w, p.col) / ex - 1.0);
+    double ex = exact(&p), e = fabs(bands_surviving(&v, p.col) / ex - 1.0);
     w_surv = e > w_surv || e != e ? e : w_surv;
     for (size_t d = 0; d < sizeof dcols / sizeof dcols[0]; ++d) {
       memcpy(p.dcol, dcols[d], sizeof p.dcol);
@@ -311,7 +293,7 @@ static void check_whole(const char *name, struct bands_setup *setup, double tol_
       w_cons = ec > w_cons || ec != ec ? ec : w_cons;
     }
   }
-  const double w_rand = random_worst(setup, &v, w); /* between the nodes too */
+  const double w_rand = random_worst(setup, &v); /* between the nodes too */
   double w_cont = 0.0;
   for (double tau0 = 1e-5; tau0 < 2000.0; tau0 *= 1.7) {
     double g_thin[3] = {0}, g_thick[3] = {0};

@@ -190,6 +190,29 @@ IONF_HD IONF_INLINE double bands_thin(const struct bands_view *v, int b, double 
                             bands_locate(tau));
 }
 
+/** The fraction of a source's photons that survive the columns col_cm2 of HI, HeI and HeII:
+    the sub-bins' thick_b summed, or with whole bands their photons times exp(-Lambda). */
+IONF_HD IONF_INLINE double bands_surviving(const struct bands_view *v,
+                                           const double col_cm2[BANDS_N_ABSORBERS]) {
+  double surv = 0.0;
+  for (int b = 0; b < v->whole.n_bands; ++b) {
+    const double *h = v->whole.table + BANDS_WHOLE_HEADER * b, *k = h + BANDS_WHOLE_H_K;
+    double tau[2] = {0.0, 0.0};
+    for (int a = 0; a < 2; ++a)
+      for (int s = 0; s < BANDS_N_ABSORBERS; ++s) tau[a] += k[3 * a + s] * col_cm2[s];
+    const double *t = v->whole.table + (long long)h[BANDS_WHOLE_H_OFFSET];
+    const struct bands_whole_value at = bands_whole_eval(t, (int)h[BANDS_WHOLE_H_AXES], tau);
+    surv += h[BANDS_WHOLE_H_PHOTONS] * exp(-at.lambda);
+  }
+  for (int b = 0; b < v->n_bins; ++b) {
+    double tau = 0.0;
+    for (int s = 0; s < BANDS_N_ABSORBERS; ++s)
+      tau += v->sigma_cm2[BANDS_N_ABSORBERS * b + s] * col_cm2[s];
+    surv += bands_thick(v, b, tau);
+  }
+  return surv;
+}
+
 /**
  * Photoionization rates gamma[s] [1/s] and (when v->heating and want_heat)
  * photo-heating per absorber atom heat[s] [erg/s] that one source of ndot_per_s
