@@ -214,6 +214,8 @@ ionf_err bands_whole_build(const struct bands_setup *setup, double norm_photons,
   }
   for (int b = 0; b < BANDS_WHOLE_MAX && rc == IONF_OK; ++b) { /* the headers */
     double *h[2] = {w->table + BANDS_WHOLE_HEADER * b, w->e_table ? w->e_table + BANDS_WHOLE_HEADER * b : NULL};
+    double dark[2] = {0.0, 0.0}; /* once for both tables */
+    for (int a = 0; a < 2 && b < w->n_bands; ++a) dark[a] = bands_whole_dark(w, b, a);
     for (int t = 0; t < 2; ++t) {
       if (!h[t]) continue;
       memset(h[t], 0, sizeof(double) * BANDS_WHOLE_HEADER);
@@ -223,7 +225,7 @@ ionf_err bands_whole_build(const struct bands_setup *setup, double norm_photons,
       h[t][BANDS_WHOLE_H_ENERGY] = w->energy_erg[b];
       h[t][BANDS_WHOLE_H_AXES] = w->axes[b];
       h[t][BANDS_WHOLE_H_OFFSET] = (double)w->offset[b];
-      for (int a = 0; a < 2; ++a) h[t][BANDS_WHOLE_H_DARK + a] = bands_whole_dark(w, b, a);
+      for (int a = 0; a < 2; ++a) h[t][BANDS_WHOLE_H_DARK + a] = dark[a];
     }
   }
   free(q);
