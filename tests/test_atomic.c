@@ -72,6 +72,22 @@ int main(void) {
          "dielectronic at 1.5e5 K: %g vs radiative %g", atomic_alpha_heii_dielectronic(1.5e5),
          atomic_alpha_heii(1.5e5, 0));
 
+  /* He III's on-the-spot photon data (Friedrich et al. 2012's fits): recombinations to n = 2
+     at most case B (which holds them) at every T, the power law where it is below; the
+     two-photon fraction in (0, 1], 0.285 at 1e4 K */
+  for (double t = 1.0; t < 1e9; t *= 2.0) {
+    const double n2 = atomic_alpha_heiii_n2(t), b = atomic_alpha_heiii(t, 1),
+                 law = 3.4e-13 * pow(t / 1e4, -0.6), v = atomic_heiii_two_photon_fraction(t);
+    EXPECT(n2 <= b && n2 > 0.0 && (law > b || n2 == law), "alpha_2(HeIII, %g K) = %g, case B %g",
+           t, n2, b);
+    EXPECT(v > 0.0 && v <= 1.0, "two-photon fraction at %g K: %g", t, v);
+  }
+  EXPECT(atomic_alpha_heiii_n2(1e5) < atomic_alpha_heiii(1e5, 1) &&
+             atomic_alpha_heiii_n2(4e6) == atomic_alpha_heiii(4e6, 1),
+         "alpha_2(HeIII) should be the power law at 1e5 K and capped at 4e6 K");
+  expect_rel("two-photon fraction of He III's case B at 1e4 K", atomic_heiii_two_photon_fraction(1e4),
+             0.285, 1e-15);
+
   /* collisional ionization of HI: Hui & Gnedin's fit against C2-Ray's formula, two
      independent fits to the same cross-section (measured 9.5% to 12% apart from 1e4 to
      1e5 K; tolerance 20%) */

@@ -87,6 +87,29 @@ IONF_HD IONF_INLINE double atomic_alpha_heii_dielectronic(double t_k) {
   return 1.9e-3 * pow(t_k, -1.5) * exp(-4.7e5 / t_k) * (1.0 + 0.3 * exp(-9.4e4 / t_k));
 }
 
+/**
+ * Radiative recombination HeIII -> HeII straight to n = 2 [cm^3 s^-1]: each gives a
+ * Balmer-continuum photon above 13.6 eV.  3.4e-13 (T/1e4 K)^-0.6, C2-Ray's helium
+ * version's extrapolation of Osterbrock's case B minus case C (Friedrich et al. 2012),
+ * kept at or below case B (which holds every recombination to n >= 2): above ~1.1e6 K
+ * the power law would pass it.
+ */
+IONF_HD IONF_INLINE double atomic_alpha_heiii_n2(double t_k) {
+  const double n2 = 3.4e-13 * pow(t_k / 1.0e4, -0.6), b = atomic_alpha_heiii(t_k, 1);
+  return n2 < b ? n2 : b;
+}
+
+/**
+ * The fraction of HeIII -> HeII case-B recombinations whose cascade ends in the 2S level
+ * and so in two-photon decay (the rest end in 2P and give the 40.8 eV Lyman alpha):
+ * 0.285 (T/1e4 K)^0.119, C2-Ray's helium version's fit to Hummer & Seaton 1964's table 5
+ * (Friedrich et al. 2012), at most 1.
+ */
+IONF_HD IONF_INLINE double atomic_heiii_two_photon_fraction(double t_k) {
+  const double v = 0.285 * pow(t_k / 1.0e4, 0.119);
+  return v < 1.0 ? v : 1.0;
+}
+
 /** Collisional ionization coefficient [cm^3 s^-1] of HI, HeI or HeII (Hui & Gnedin 1997). */
 IONF_HD IONF_INLINE double atomic_collisional(int ion, double t_k) {
   double t_ion, a, b, c, d, e;

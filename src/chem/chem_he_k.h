@@ -31,9 +31,19 @@
  * photon above 13.6 eV (He I 21.2 and 19.8 eV lines, the two-photon continuum) in a
  * fraction p = 0.96 of them (Osterbrock & Ferland 2006, Sec. 2.4, the low-density
  * limit); below 24.6 eV only HI absorbs them, so each ionizes hydrogen on the spot.
- * Not included (say so in the documentation): the He II Lyman alpha (40.8 eV),
- * two-photon and Balmer-continuum photons of He III recombinations to excited states,
- * which Friedrich et al. also give to hydrogen.
+ * Case B's He III -> He II recombinations (Friedrich et al. 2012, Sec. 3.1.2, as C2-Ray's
+ * helium version): every one passes through He II's n = 2.
+ *   - Those straight to n = 2 (atomic_alpha_heiii_n2) give a Balmer-continuum photon
+ *     above 13.6 eV (below 24.6 eV at these temperatures): hydrogen takes it.
+ *   - A fraction v(T) (atomic_heiii_two_photon_fraction) leaves n = 2 by two-photon
+ *     decay: l = 1.425 photons above 13.6 eV, m = 0.737 of them above 24.6 eV (Flower &
+ *     Perinotto 1980); hydrogen takes those below 24.6 eV, and those above are shared
+ *     between HI and HeI as the 24.6 eV photons are.
+ *   - The rest give He II's Lyman alpha (40.8 eV).  A fraction f = 10 x_HI, kept in
+ *     [0.01, 1], ionizes HI or HeI on the spot (C2-Ray's estimate: in ionized gas most
+ *     scatter until destroyed or lost), shared by n sigma at 40.8 eV.
+ * He III's recombinations stay real recombinations: these photons ionize other atoms.
+ * Their energy above the thresholds, like that of every on-the-spot photon, heats nothing.
  */
 #ifndef IONF_CHEM_HE_K_H
 #define IONF_CHEM_HE_K_H
@@ -49,6 +59,11 @@
 #define CHEM_HE_MAX_ITERATIONS 400
 #define CHEM_HE_HEI_CASCADE_P 0.96 /* He I excited-state recombinations that end in a photon
                                       ionizing HI (Osterbrock & Ferland 2006) */
+#define CHEM_HE_TWO_PHOTON_ABOVE_HI 1.425  /* He II two-photon decay: photons above 13.6 eV */
+#define CHEM_HE_TWO_PHOTON_ABOVE_HEI 0.737 /* ... of which above 24.6 eV (Flower & Perinotto 1980) */
+#define CHEM_HE_HEII_LYA_EV 40.812         /* He II Lyman alpha: 3/4 of 54.416 eV */
+#define CHEM_HE_LYA_ABSORBED_PER_XHI 10.0  /* its fraction ionizing on the spot: 10 x_HI, */
+#define CHEM_HE_LYA_ABSORBED_MIN 0.01      /* ... in [0.01, 1] (C2-Ray's helium version) */
 
 /** What the update needs besides the cell's state and rates. */
 struct chem_he_params {
@@ -77,6 +92,9 @@ struct chem_he_coefficients {
   double alpha_hii, alpha_heii, alpha_heiii;  /*!< of the chosen case; HeII with dielectronic */
   double ground_heii, ground_heiii;           /*!< case A - case B: ground-state recombinations */
   double excited_heii;                        /*!< case B: He II -> He I to excited states */
+  double excited_heiii;                       /*!< case B: He III -> He II to excited states */
+  double n2_heiii;                            /*!< case B: He III -> He II straight to n = 2 */
+  double two_photon_heiii;                    /*!< fraction of excited_heiii ending in 2S */
   double col_hi, col_hei, col_heii;
 };
 
@@ -96,6 +114,9 @@ IONF_HD IONF_INLINE struct chem_he_coefficients chem_he_coefficients_at(const st
   c.ground_heii = p->case_b && heii_a > heii_b ? heii_a - heii_b : 0.0;
   c.ground_heiii = p->case_b && heiii_a > heiii_b ? heiii_a - heiii_b : 0.0;
   c.excited_heii = p->case_b ? heii_b : 0.0;
+  c.excited_heiii = p->case_b ? heiii_b : 0.0;
+  c.n2_heiii = p->case_b ? atomic_alpha_heiii_n2(t_k) : 0.0;
+  c.two_photon_heiii = atomic_heiii_two_photon_fraction(t_k);
   c.col_hi = p->collisional ? atomic_collisional(ATOMIC_HI, t_k) : 0.0;
   c.col_hei = p->collisional ? atomic_collisional(ATOMIC_HEI, t_k) : 0.0;
   c.col_heii = p->collisional ? atomic_collisional(ATOMIC_HEII, t_k) : 0.0;
@@ -117,6 +138,8 @@ IONF_HD IONF_INLINE struct chem_he_coefficients chem_he_coefficients_clumped(
   c.ground_heii *= clumping;
   c.ground_heiii *= clumping;
   c.excited_heii *= clumping;
+  c.excited_heiii *= clumping;
+  c.n2_heiii *= clumping;
   return c;
 }
 
@@ -230,6 +253,8 @@ IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update_clumped(
   const double s_hi_54 = atomic_sigma_cm2(ATOMIC_HI, IONF_E_HEII_EV);
   const double s_hei_54 = atomic_sigma_cm2(ATOMIC_HEI, IONF_E_HEII_EV);
   const double s_heii_54 = atomic_sigma_cm2(ATOMIC_HEII, IONF_E_HEII_EV);
+  const double s_hi_41 = atomic_sigma_cm2(ATOMIC_HI, CHEM_HE_HEII_LYA_EV);
+  const double s_hei_41 = atomic_sigma_cm2(ATOMIC_HEI, CHEM_HE_HEII_LYA_EV);
   const double a_he = p->abundance_he;
   struct chem_he_result r;
   r.av = guess;
@@ -251,14 +276,32 @@ IONF_HD IONF_INLINE struct chem_he_result chem_he_cell_update_clumped(
     const double q54 = n_e * c.ground_heiii * a_he * r.av.x_heiii;
     /* He I's cascade photons (13.6 - 24.6 eV): hydrogen takes them all */
     const double q_cascade = CHEM_HE_HEI_CASCADE_P * n_e * c.excited_heii * a_he * r.av.x_heii;
-    const double src_h = f24_h * q24 + f54_h * q54 + q_cascade;
+    /* He III's case-B recombinations: Balmer continuum to H; two-photon and Lyman alpha
+       photons to H and He I (per H nucleus per second) */
+    const double t41 = n_hi * s_hi_41 + n_hei * s_hei_41;
+    const double f41_h = t41 > 0.0 ? n_hi * s_hi_41 / t41 : 0.0;
+    double lya = CHEM_HE_LYA_ABSORBED_PER_XHI * n_hi;
+    lya = lya < CHEM_HE_LYA_ABSORBED_MIN ? CHEM_HE_LYA_ABSORBED_MIN : lya > 1.0 ? 1.0 : lya;
+    const double q_heiii = n_e * c.excited_heiii * a_he * r.av.x_heiii;
+    const double v2 = c.two_photon_heiii, lya_v = (1.0 - v2) * lya;
+    const double q_heiii_h =
+        q_heiii * (v2 * (CHEM_HE_TWO_PHOTON_ABOVE_HI - CHEM_HE_TWO_PHOTON_ABOVE_HEI +
+                         CHEM_HE_TWO_PHOTON_ABOVE_HEI * f24_h) +
+                   lya_v * f41_h) +
+        n_e * c.n2_heiii * a_he * r.av.x_heiii;
+    const double q_heiii_he0 =
+        q_heiii * (v2 * CHEM_HE_TWO_PHOTON_ABOVE_HEI * (1.0 - f24_h) + lya_v * (1.0 - f41_h));
+    const double src_h = f24_h * q24 + f54_h * q54 + q_cascade + q_heiii_h;
     /* helium: what other absorbers take is a real recombination; 54 eV photons taken by
-       HeI ionize it (a source of HeII, as a rate per HeI atom) */
+       HeI ionize it, as do He III's excited-state photons it takes (a source of HeII, as a
+       rate per HeI atom) */
     const double r1 = n_e * (c.alpha_heii + f24_h * c.ground_heii);
     const double r2 = n_e * (c.alpha_heiii + (1.0 - (t54 > 0.0 ? n_heii * s_heii_54 / t54 : 0.0)) * c.ground_heiii);
     const double y0_av = 1.0 - r.av.x_heii - r.av.x_heiii;
     const double a0 = g.gamma_hei + n_e * c.col_hei +
-                      (y0_av > CHEM_HE_X_FLOOR && a_he > 0.0 ? f54_he0 * q54 / (a_he * y0_av) : 0.0);
+                      (y0_av > CHEM_HE_X_FLOOR && a_he > 0.0
+                           ? (f54_he0 * q54 + q_heiii_he0) / (a_he * y0_av)
+                           : 0.0);
     const double a1 = g.gamma_heii + n_e * c.col_heii;
     double x_av = r.av.x_hii;
     double x_end = chem_he_hydrogen(s0.x_hii, g.gamma_hi + n_e * c.col_hi, src_h, n_e * c.alpha_hii,
