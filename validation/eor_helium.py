@@ -46,6 +46,7 @@ checks 5 and 6.  Run with /usr/bin/python3.
 import datetime
 import glob
 import os
+import subprocess
 import sys
 
 try:
@@ -61,7 +62,7 @@ except ImportError as exc:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vutil import (obtain_run, read_csv, rel, run_ionfront,  # noqa: E402
                    run_provenance, skip_missing_modules, trapezoid)
-from vutil import parse_validation_args  # noqa: E402
+from vutil import REPO, parse_validation_args  # noqa: E402
 
 NAME = "eor_helium"
 REFERENCE = "eor_reference"     # the hydrogen-only eor, in RUN_DIR/eor_reference
@@ -113,14 +114,20 @@ def drop_stale_inputs(run_dir, n):
             os.remove(f)
 
 
-def run_problem(ionfront, n, dt, run_dir):
+RUNS = ("main", "reference", "soft")   # what --only-run names
+
+
+def run_problem(ionfront, n, dt, run_dir, only=RUNS):
+    """The three runs (or those named in `only`) into run_dir, run_dir/eor_reference and
+    run_dir/soft_5e4K."""
     sets = [f"grid.N={n}", f"time.dt={dt}", "output.xdmf=false", "output.vtkhdf=false"]
-    for d in (run_dir, os.path.join(run_dir, REFERENCE), os.path.join(run_dir, SOFT)):
-        drop_stale_inputs(d, n)
-    run_ionfront(ionfront, NAME, sets, run_dir)
-    run_ionfront(ionfront, "eor", sets + ["output.dTb=false"], os.path.join(run_dir, REFERENCE))
-    run_ionfront(ionfront, NAME, sets + [f"spectrum.T_eff={SOFT_T_EFF:g}"],
-                 os.path.join(run_dir, SOFT))
+    runs = {"main": (NAME, sets, run_dir),
+            "reference": ("eor", sets + ["output.dTb=false"], os.path.join(run_dir, REFERENCE)),
+            "soft": (NAME, sets + [f"spectrum.T_eff={SOFT_T_EFF:g}"], os.path.join(run_dir, SOFT))}
+    for key in RUNS:
+        if key in only:
+            drop_stale_inputs(runs[key][2], n)
+            run_ionfront(ionfront, *runs[key])
 
 
 def snapshot_paths(run_dir):
@@ -562,17 +569,43 @@ def check_and_report(run):
 
 
 def parse_args(argv):
-    return parse_validation_args(
+    # --only-run: make some of the runs and stop (no analysis), so that they can run side
+    # by side, each on its own GPU; then analyse all three with --use-existing RUN_DIR
+    argv = list(sys.argv[1:] if argv is None else argv)
+    only = []
+    while "--only-run" in argv:
+        i = argv.index("--only-run")
+        if i + 1 >= len(argv) or argv[i + 1] not in RUNS:
+            sys.exit(f"{NAME}.py: --only-run takes one of {', '.join(RUNS)}")
+        only.append(argv[i + 1])
+        del argv[i:i + 2]
+    args = parse_validation_args(
         argv, NAME,
         "The eor_helium built-in (the eor run with helium and temperature): runs it and the "
         "hydrogen-only eor, draws the ionization and temperature histories, checks what the "
-        "physics fixes.", full=FULL, quick=QUICK)
+        "physics fixes.  --only-run main|reference|soft (repeatable): make only those runs "
+        "into --run-dir and stop; analyse them all later with --use-existing.",
+        full=FULL, quick=QUICK)
+    if only and args.use_existing:
+        sys.exit(f"{NAME}.py: --only-run makes runs; --use-existing analyses them: not both")
+    args.only_run = only
+    return args
 
 
 def main(argv=None):
     if IMPORT_ERROR is not None:
         return skip_missing_modules(f"{NAME}.py", IMPORT_ERROR)
     args = parse_args(argv)
+    if args.only_run:
+        run_dir = os.path.abspath(args.run_dir or os.path.join(REPO, "build", f"validation_{NAME}"))
+        try:
+            run_problem(os.path.abspath(args.ionfront), args.N, args.dt, run_dir, args.only_run)
+        except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
+            print(f"{NAME}.py: error: {e}", file=sys.stderr)
+            return 1
+        print(f"made the {', '.join(args.only_run)} run(s) in {rel(run_dir)}; analyse with "
+              f"--use-existing once all three are there")
+        return 0
     run = obtain_run(args, NAME, run_problem, Run)
     if run is None:
         return 1
