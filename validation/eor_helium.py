@@ -25,11 +25,14 @@ physics fixes, each of which could fail:
      TRACK_TOL of 1.  It runs ahead: at the first snapshot with x_HII >= 5 x_initial,
      helium's ionized fraction has grown faster than hydrogen's by the ratio the
      photons' sharing in neutral gas gives (A sigma_HeI : sigma_HI, Verner et al. 1996
-     fits, over the 1e5 K black body: 3.87 per atom), within SHARE_TOL;
-  3. the photo-heated gas (cells with x_HII > 0.9) lies between 1e4 and 3e4 K, every
-     cell at every redshift; the gas no photon reached (x_HII < UNTOUCHED_X) stays
-     below 1e3 K, its coldest cell at the adiabatic temperature (within ADIABATIC_TOL)
-     while at least 10% of the cells are untouched;
+     fits, over the 1e5 K black body: 3.87 per atom), within SHARE_TOL, while the
+     bubbles are smaller than a cell (SHARE_RESOLVED_MAX); in resolved bubbles, where
+     both are ionized together, between 1 and that share;
+  3. the freshly photo-heated gas (x_HII above 0.9 since the last snapshot) lies between
+     1e4 and 3e4 K (1st and 99th percentiles), and all photo-heated gas below 3e4 K; the
+     gas with x_HII < UNTOUCHED_X stays below 1e3 K, and every cell photons never
+     reached (Gamma_HI = 0 at every snapshot so far) at the adiabatic temperature
+     (within ADIABATIC_TOL);
   4. no free photons: photons emitted so far >= electrons freed (hydrogen's and
      helium's, x_HeII + 2 x_HeIII per He atom) at every redshift (1e-3);
   5. hydrogen's history with helium stays close to the hydrogen-only eor's: the
@@ -70,13 +73,15 @@ SOFT = "soft_5e4K"              # eor_helium with eor's 5e4 K black bodies, in R
 SOFT_T_EFF = 5.0e4
 MPC_CM = 3.0856775814913673e24
 Z_START, T_START = 20.0, 9.0    # the problem's material.temperature at its first redshift
-T_ION_RANGE = (1.0e4, 3.0e4)    # K: photo-heated gas (cells with x_HII > 0.9) ...
-HOT_PERCENTILES = (1, 99)       # ... these percentiles of it (its coldest cells, ionized
-                                # early, at mean density, with helium doubly ionized, cool
-                                # toward 1e4 K by z = 7: 11.9, 11.1, 10.3e3 K at 16, 24, 28^3)
-T_COLD = 1.0e3                  # K: gas no photon reached stays below this
+T_ION_RANGE = (1.0e4, 3.0e4)    # K: freshly photo-heated gas (x_HII above 0.9 since the
+HOT_PERCENTILES = (1, 99)       # last snapshot): these percentiles of it within the range;
+                                # of all photo-heated gas the 99th below its top.  Gas ionized
+                                # early cools below 1e4 K where it is underdense (128^3, z = 7:
+                                # 1st percentile 8430 K; 10.9e3 K at 16^3, 10.3e3 K at 28^3):
+                                # the lower bound holds for fresh gas only
+T_COLD = 1.0e3                  # K: gas with x_HII < UNTOUCHED_X stays below this
 NEUTRAL_X = 0.1                 # x_HII below this: a neutral cell (the temperature plot)
-UNTOUCHED_X = 1.0e-3            # x_HII below this (5x the relic 2e-4): no photon reached
+UNTOUCHED_X = 1.0e-3            # x_HII below this (5x the relic 2e-4): barely touched
 FULL, QUICK = (28, "25 Myr"), (16, "25 Myr")   # (N, dt); 28^3: ~6 min on 2 busy cores
 # Tolerances: measured (2026-11-27, dt = 25 Myr; 16^3 / 24^3 / 28^3) and the margin taken;
 # "now": 28^3 again after the band tables' rework and He I's cascade photons.
@@ -87,13 +92,22 @@ TRACK_TOL = 0.01       # 1 - mean(x_HeII + x_HeIII) where x_HII > 0.9: 0.0054 / 
 SHARE_START = 5.0      # the photon-share check at the first x_HII_m >= 5 x_initial (z = 13.46)
 SHARE_TOL = 0.1        # helium's head start against the photon share: -0.4% / -1.2% / -2.2%
                        # (now -2.7%; -2.6% at 32^3: it falls as bubbles are resolved); 3.7x
-ADIABATIC_TOL = 0.02   # the coldest untouched cell against adiabatic cooling: 0.49% / 0.76% /
-ADIABATIC_MIN_SHARE = 0.1  # 0.82%, while >= 10% of the cells are untouched; 2.4x
+SHARE_RESOLVED_MAX = 0.1  # the share holds while the photons are absorbed in mostly neutral
+                       # cells: at most this part of the ionized helium in cells where
+                       # x_HeII + x_HeIII > 0.5 (16^3: 0.0%; 64^3: 26%, head start 3.12,
+                       # -19%; 128^3: 2.06, -47%).  Beyond it (resolved bubbles) helium
+                       # and hydrogen are ionized together inside them, and the head start
+                       # need only lie between 1 - SHARE_TOL and the share (1 + SHARE_TOL)
+ADIABATIC_TOL = 0.02   # every cell photons never reached (Gamma_HI = 0 at this and every
+                       # earlier snapshot) against adiabatic cooling: 16^3 0.33%.  (Before:
+                       # the coldest cell with x_HII < 1e-3, 0.49% / 0.76% / 0.82%, but at
+                       # 128^3 the hard photons warm all of those, +6.5% at z = 8.1)
 HISTORY_TOL = 0.1      # |x_HII - x_HII of eor| by mass: 0.059 / 0.064 / 0.055 (now 0.065); 1.5x
 BUDGET_TOL = 1e-3      # photons emitted / electrons freed: at least 1.004 / 1.006 / 1.008
                        # (now 1.005)
-SOFT_TRACK_TOL = 0.01  # |x_HeII + x_HeIII - x_HII| by mass, 5e4 K sources: 0.0060 / - / 0.0036
-                       # (now 0.0044); 1.7x
+SOFT_TRACK_TOL = 0.02  # |x_HeII + x_HeIII - x_HII| by mass, 5e4 K sources: 0.0060 / - / 0.0036
+                       # (now 0.0044), and 0.0108 at 128^3 (it grows as the fronts are
+                       # resolved: was 0.01 from the reduced sizes alone); 1.85x
 SOFT_HEIII_MAX = 0.02  # x_HeIII by mass, 5e4 K sources: at most 0.0085 / - / 0.0096; 2x
 
 
@@ -148,6 +162,7 @@ class Run:
     def __init__(self, run_dir):
         self.dir = run_dir
         self.snaps = []
+        prev_x, reached = None, None
         for p in snapshot_paths(run_dir):
             with h5py.File(p, "r") as f:
                 if "x_HeIII" not in f["Grid"] or "T" not in f["Grid"]:
@@ -161,8 +176,18 @@ class Run:
                          n_sources=int(f.attrs.get("n_sources", -1)))
                 g = f["Grid"]
                 x, y1, y2, t, n_h = (g[k][...] for k in ("x_HII", "x_HeII", "x_HeIII", "T", "n_H"))
-            s.update(self.measure(x, y1, y2, t, n_h, s["z_density"]))
+                if "Gamma_HI" not in g:
+                    raise RuntimeError(f"{p}: no /Grid/Gamma_HI")
+                gamma = g["Gamma_HI"][...]
+            # photons reached a cell if its Gamma_HI was > 0 at this or an earlier snapshot;
+            # a cell is freshly photo-heated if x_HII rose above 0.9 since the last snapshot
+            reached = gamma > 0.0 if reached is None else reached | (gamma > 0.0)
+            fresh = x > 0.9 if prev_x is None else (x > 0.9) & (prev_x <= 0.9)
+            s.update(self.measure(x, y1, y2, t, n_h, s["z_density"], fresh, reached))
+            s["t_never_dev"] = (float(np.abs(t[~reached] / float(adiabatic_t(s["z"])) - 1.0).max())
+                                if (~reached).any() else float("nan"))
             self.snaps.append(s)
+            prev_x = x
         self.box_mpc = self.box_cm / MPC_CM
         self.log = read_csv(os.path.join(run_dir, "log.csv"))
         self.abundance_he = config_value(self.config, "material", "abundance_He")
@@ -172,7 +197,7 @@ class Run:
         self.reference = read_history(os.path.join(run_dir, REFERENCE))
         self.soft = read_history(os.path.join(run_dir, SOFT))
 
-    def measure(self, x, y1, y2, t, n_h, z_density):
+    def measure(self, x, y1, y2, t, n_h, z_density, fresh, reached):
         m = {}
         for key, a in (("x", x), ("y1", y1), ("y2", y2)):
             m[key + "_v"], m[key + "_m"] = float(a.mean()), weighted(a, n_h)
@@ -192,6 +217,16 @@ class Run:
         m["T_hot_p"] = ([float(v) for v in np.percentile(t[hot], HOT_PERCENTILES)] if hot.any()
                         else [nan, nan])
         m["he_hot"] = float((y1 + y2)[hot].mean()) if hot.any() else nan
+        m["fresh_cells"] = int(fresh.sum())
+        m["T_fresh_p"] = ([float(v) for v in np.percentile(t[fresh], HOT_PERCENTILES)]
+                          if fresh.any() else [nan, nan])
+        m["never_cells"] = int((~reached).sum())
+        # the helium ionized in cells where it is more than half ionized, and the atoms
+        # there (the photon share of check 2 holds while helium in the absorbing cells is
+        # still mostly neutral)
+        he, bubble = y1 + y2, y1 + y2 > 0.5
+        m["he_nh_bubble"], m["nh_bubble"] = float((he * n_h)[bubble].sum()), float(n_h[bubble].sum())
+        m["he_nh"], m["nh"] = float((he * n_h).sum()), float(n_h.sum())
         m["untouched_cells"] = int(untouched.sum())
         m["T_untouched"] = float(t[untouched].mean()) if untouched.any() else nan
         m["T_untouched_max"] = float(t[untouched].max()) if untouched.any() else nan
@@ -406,13 +441,20 @@ def check_main_run(run, md, failures, worst):
                 failures.append(f"z = {z:.3f}: in the cells with x_HII > 0.9 helium is ionized "
                                 f"only to {s['he_hot']:.4f} (x_HeII + x_HeIII; limit "
                                 f"1 - {TRACK_TOL})")
-            # 3. temperatures: the photo-heated gas
+            # 3. temperatures: the photo-heated gas (all of it below the range's top)
             worst["t_hot"] = [min(worst["t_hot"][0], s["T_hot_min"]),
                               max(worst["t_hot"][1], s["T_hot_max"])]
             lo, hi = s["T_hot_p"]
             worst["t_hot_p"] = [min(worst["t_hot_p"][0], lo), max(worst["t_hot_p"][1], hi)]
+            if not hi <= T_ION_RANGE[1]:
+                failures.append(f"z = {z:.3f}: photo-heated cells (x_HII > 0.9): percentile "
+                                f"{HOT_PERCENTILES[1]} at {hi:.4g} K, above {T_ION_RANGE[1]:g} K")
+        if s["fresh_cells"]:
+            # ... and the freshly photo-heated gas within it
+            lo, hi = s["T_fresh_p"]
+            worst["t_fresh_p"] = [min(worst["t_fresh_p"][0], lo), max(worst["t_fresh_p"][1], hi)]
             if not (T_ION_RANGE[0] <= lo and hi <= T_ION_RANGE[1]):
-                failures.append(f"z = {z:.3f}: photo-heated cells (x_HII > 0.9): percentiles "
+                failures.append(f"z = {z:.3f}: freshly photo-heated cells: percentiles "
                                 f"{HOT_PERCENTILES} at {lo:.4g} and {hi:.4g} K, not within "
                                 f"{T_ION_RANGE[0]:g}-{T_ION_RANGE[1]:g} K")
         # 3. temperatures: the gas no photon reached
@@ -421,12 +463,14 @@ def check_main_run(run, md, failures, worst):
             if not s["T_untouched_max"] < T_COLD:
                 failures.append(f"z = {z:.3f}: a cell with x_HII < {UNTOUCHED_X:g} at "
                                 f"{s['T_untouched_max']:.4g} K (limit {T_COLD:g} K)")
-        if s["untouched_cells"] >= ADIABATIC_MIN_SHARE * run.n ** 3:
-            d = s["T_untouched_min"] / float(adiabatic_t(z)) - 1.0
-            worst["adiabatic"] = max(worst["adiabatic"], abs(d))
-            if not abs(d) <= ADIABATIC_TOL:
-                failures.append(f"z = {z:.3f}: the coldest gas at {s['T_untouched_min']:.4g} K, "
-                                f"adiabatic cooling gives {float(adiabatic_t(z)):.4g} K ({d:+.2%})")
+        if s["never_cells"]:
+            d = s["t_never_dev"]
+            worst["adiabatic"] = max(worst["adiabatic"], d)
+            worst["never"] = (z, s["never_cells"])
+            if not d <= ADIABATIC_TOL:
+                failures.append(f"z = {z:.3f}: gas photons never reached ({s['never_cells']} "
+                                f"cells) up to {d:.2%} off adiabatic cooling "
+                                f"({float(adiabatic_t(z)):.4g} K)")
         # 4. no free photons
         if np.isfinite(ratio):
             worst["budget"] = min(worst["budget"], ratio)
@@ -440,11 +484,21 @@ def check_main_run(run, md, failures, worst):
     else:
         want = photon_share_ratio(run.t_eff, run.abundance_he)
         got = (first["he_m"] - run.y0) / (first["x_m"] - run.x0)
-        worst["share"] = (first["z"], got, want)
-        if not abs(got / want - 1.0) <= SHARE_TOL:
+        resolved = ((first["he_nh_bubble"] - run.y0 * first["nh_bubble"]) /
+                    (first["he_nh"] - run.y0 * first["nh"]))
+        worst["share"] = (first["z"], got, want, resolved)
+        if resolved <= SHARE_RESOLVED_MAX:
+            if not abs(got / want - 1.0) <= SHARE_TOL:
+                failures.append(f"z = {first['z']:.3f}: helium ionized {got:.3f} x faster per "
+                                f"atom than hydrogen; the photon share predicts {want:.3f} "
+                                f"(tolerance {SHARE_TOL:.0%}; {resolved:.1%} of the ionized "
+                                f"helium in cells where it is over half ionized)")
+        elif not (1.0 - SHARE_TOL <= got <= want * (1.0 + SHARE_TOL)):
             failures.append(f"z = {first['z']:.3f}: helium ionized {got:.3f} x faster per atom "
-                            f"than hydrogen; the photon share predicts {want:.3f} (tolerance "
-                            f"{SHARE_TOL:.0%})")
+                            f"than hydrogen, in resolved bubbles ({resolved:.0%} of the ionized "
+                            f"helium in cells where it is over half ionized): not between "
+                            f"{1 - SHARE_TOL:g} and the photon share {want:.3f} "
+                            f"(+{SHARE_TOL:.0%})")
 
 
 def check_comparisons(run, md, failures, worst):
@@ -514,20 +568,31 @@ def report_checks(run, md, worst):
            f"{worst['he_below']:.2e} (limit {HE_BELOW_TOL:g}); in cells with x_HII > 0.9, "
            f"1 - mean(x_HeII + x_HeIII) = {worst['he_hot']:.4f} (limit {TRACK_TOL:g})."]
     if worst["share"]:
-        z, got, want = worst["share"]
+        z, got, want, resolved = worst["share"]
+        rule = (f"{got / want - 1:+.1%}, tolerance {SHARE_TOL:.0%}; {resolved:.1%} of the "
+                f"ionized helium in cells where it is over half ionized"
+                if resolved <= SHARE_RESOLVED_MAX else
+                f"{resolved:.0%} of the ionized helium in cells where it is over half ionized: "
+                f"resolved bubbles, so only between {1 - SHARE_TOL:g} and the share + "
+                f"{SHARE_TOL:.0%}")
         md.append(f"   Its head start: at z = {z:.2f} (the first snapshot with x_HII >= "
                   f"{SHARE_START:g} x_initial) helium's ionized fraction grew {got:.3f} x "
                   f"hydrogen's; sharing each photon by A sigma_HeI : sigma_HI in neutral gas "
-                  f"predicts {want:.3f} ({got / want - 1:+.1%}, tolerance {SHARE_TOL:.0%}).")
+                  f"predicts {want:.3f} ({rule}).")
     (t_lo, t_hi), (p_lo, p_hi) = worst["t_hot"], worst["t_hot_p"]
-    md += [f"3. Photo-heated cells (x_HII > 0.9): percentiles {HOT_PERCENTILES[0]:g} and "
-           f"{HOT_PERCENTILES[1]:g} at {p_lo:.4g} K and {p_hi:.4g} K at worst (must lie in "
-           f"{T_ION_RANGE[0]:g}-{T_ION_RANGE[1]:g} K; every cell: {t_lo:.4g}-{t_hi:.4g} K); "
-           "cells no photon reached "
-           f"(x_HII < {UNTOUCHED_X:g}): at most {worst['t_cold']:.4g} K (limit {T_COLD:g} K), the "
-           f"coldest within {worst['adiabatic']:.2%} of adiabatic cooling from {T_START:g} K at "
-           f"z = {Z_START:g} (limit {ADIABATIC_TOL:.0%}, while >= {ADIABATIC_MIN_SHARE:.0%} of "
-           "the cells are untouched).",
+    f_lo, f_hi = worst["t_fresh_p"]
+    never = (f"every cell photons never reached (Gamma_HI = 0 so far; the last such snapshot "
+             f"z = {worst['never'][0]:.2f}, {worst['never'][1]} cells) within "
+             f"{worst['adiabatic']:.2%} of adiabatic cooling from {T_START:g} K at z = "
+             f"{Z_START:g} (limit {ADIABATIC_TOL:.0%})" if worst["never"] else
+             "no cell photons never reached")
+    md += [f"3. Freshly photo-heated cells (x_HII above 0.9 since the last snapshot): "
+           f"percentiles {HOT_PERCENTILES[0]:g} and {HOT_PERCENTILES[1]:g} at {f_lo:.4g} K and "
+           f"{f_hi:.4g} K at worst (must lie in {T_ION_RANGE[0]:g}-{T_ION_RANGE[1]:g} K); all "
+           f"photo-heated cells (x_HII > 0.9): percentiles at {p_lo:.4g} K and {p_hi:.4g} K at "
+           f"worst (the 99th at most {T_ION_RANGE[1]:g} K; every cell: {t_lo:.4g}-{t_hi:.4g} K); "
+           f"cells with x_HII < {UNTOUCHED_X:g}: at most {worst['t_cold']:.4g} K (limit "
+           f"{T_COLD:g} K); {never}.",
            f"4. No free photons: photons emitted / electrons freed (H and He) >= "
            f"{worst['budget']:.3f} (limit {1 - BUDGET_TOL:g})."]
     md.append(f"5. Hydrogen's history against the hydrogen-only eor: max |Δx_HII| (mass) = "
@@ -557,7 +622,7 @@ def check_and_report(run):
                f"{prov['wall_s']:.0f} s)" + (f"; {prov['version']}" if prov["version"] else "")
                + (f"; {where_it_ran(d)}" if where_it_ran(d) else "")]
     worst = {"lag": -np.inf, "he_below": -np.inf, "he_hot": 0.0, "t_hot": [np.inf, -np.inf],
-             "t_hot_p": [np.inf, -np.inf],
+             "t_hot_p": [np.inf, -np.inf], "t_fresh_p": [np.inf, -np.inf], "never": None,
              "t_cold": -np.inf, "adiabatic": 0.0, "budget": np.inf, "history": 0.0,
              "share": None, "soft_track": 0.0, "soft_heiii": 0.0}
     check_main_run(run, md, failures, worst)
