@@ -183,9 +183,8 @@ class Run:
             # a cell is freshly photo-heated if x_HII rose above 0.9 since the last snapshot
             reached = gamma > 0.0 if reached is None else reached | (gamma > 0.0)
             fresh = x > 0.9 if prev_x is None else (x > 0.9) & (prev_x <= 0.9)
-            s.update(self.measure(x, y1, y2, t, n_h, s["z_density"], fresh, reached))
-            s["t_never_dev"] = (float(np.abs(t[~reached] / float(adiabatic_t(s["z"])) - 1.0).max())
-                                if (~reached).any() else float("nan"))
+            s.update(self.measure(x, y1, y2, t, n_h, s["z_density"], fresh, reached,
+                                  float(adiabatic_t(s["z"]))))
             self.snaps.append(s)
             prev_x = x
         self.box_mpc = self.box_cm / MPC_CM
@@ -197,7 +196,7 @@ class Run:
         self.reference = read_history(os.path.join(run_dir, REFERENCE))
         self.soft = read_history(os.path.join(run_dir, SOFT))
 
-    def measure(self, x, y1, y2, t, n_h, z_density, fresh, reached):
+    def measure(self, x, y1, y2, t, n_h, z_density, fresh, reached, t_adiabatic_k):
         m = {}
         for key, a in (("x", x), ("y1", y1), ("y2", y2)):
             m[key + "_v"], m[key + "_m"] = float(a.mean()), weighted(a, n_h)
@@ -220,7 +219,10 @@ class Run:
         m["fresh_cells"] = int(fresh.sum())
         m["T_fresh_p"] = ([float(v) for v in np.percentile(t[fresh], HOT_PERCENTILES)]
                           if fresh.any() else [nan, nan])
-        m["never_cells"] = int((~reached).sum())
+        never = ~reached
+        m["never_cells"] = int(never.sum())
+        m["t_never_dev"] = (float(np.abs(t[never] / t_adiabatic_k - 1.0).max()) if never.any()
+                            else nan)
         # the helium ionized in cells where it is more than half ionized, and the atoms
         # there (the photon share of check 2 holds while helium in the absorbing cells is
         # still mostly neutral)
@@ -230,7 +232,6 @@ class Run:
         m["untouched_cells"] = int(untouched.sum())
         m["T_untouched"] = float(t[untouched].mean()) if untouched.any() else nan
         m["T_untouched_max"] = float(t[untouched].max()) if untouched.any() else nan
-        m["T_untouched_min"] = float(t[untouched].min()) if untouched.any() else nan
         cell_cm3 = (self.box_cm / (1.0 + z_density) / self.n) ** 3   # proper
         m["atoms_H"] = float(n_h.sum() * cell_cm3)
         m["n_HII"] = float((x * n_h).sum() * cell_cm3)
@@ -371,7 +372,7 @@ def plot_history(run, out_png):
     for key, label, style in (("T_v", "volume-weighted mean", "k-o"),
                               ("T_ion", "ionized cells (x_HII > 0.5)", "r-s"),
                               ("T_neutral", f"neutral cells (x_HII < {NEUTRAL_X:g})", "b-^"),
-                              ("T_untouched", f"no photon reached (x_HII < {UNTOUCHED_X:g})",
+                              ("T_untouched", f"barely touched (x_HII < {UNTOUCHED_X:g})",
                                "c-v"),
                               ("T_mean_density", "cells at mean density (±10%)", "g--d")):
         bx.plot(z, [s[key] for s in run.snaps], style, ms=3, label=label)
@@ -634,26 +635,19 @@ def check_and_report(run):
 
 
 def parse_args(argv):
-    # --only-run: make some of the runs and stop (no analysis), so that they can run side
-    # by side, each on its own GPU; then analyse all three with --use-existing RUN_DIR
-    argv = list(sys.argv[1:] if argv is None else argv)
-    only = []
-    while "--only-run" in argv:
-        i = argv.index("--only-run")
-        if i + 1 >= len(argv) or argv[i + 1] not in RUNS:
-            sys.exit(f"{NAME}.py: --only-run takes one of {', '.join(RUNS)}")
-        only.append(argv[i + 1])
-        del argv[i:i + 2]
+    def only_run(p):
+        # make some of the runs and stop (no analysis), so that they can run side by side,
+        # each on its own GPU; then analyse all three with --use-existing RUN_DIR
+        p.add_argument("--only-run", action="append", choices=RUNS, default=[],
+                       help="make only this run (repeatable) into --run-dir and stop; "
+                            "analyse them all later with --use-existing")
     args = parse_validation_args(
         argv, NAME,
         "The eor_helium built-in (the eor run with helium and temperature): runs it and the "
         "hydrogen-only eor, draws the ionization and temperature histories, checks what the "
-        "physics fixes.  --only-run main|reference|soft (repeatable): make only those runs "
-        "into --run-dir and stop; analyse them all later with --use-existing.",
-        full=FULL, quick=QUICK)
-    if only and args.use_existing:
+        "physics fixes.", full=FULL, quick=QUICK, extra=only_run)
+    if args.only_run and args.use_existing:
         sys.exit(f"{NAME}.py: --only-run makes runs; --use-existing analyses them: not both")
-    args.only_run = only
     return args
 
 

@@ -55,10 +55,11 @@ REFERENCE_DEFAULT = os.path.join(REPO, "..", "shared", "reference", "iliev2006")
 
 
 def parse_validation_args(argv, name, description, full, quick=None, reference=False,
-                          n_note=""):
+                          n_note="", extra=None):
     """The options every validation script takes.  `full` and `quick` are (N, dt)
     (dt None: the built-in problem's own); no `quick`: no --quick option;
-    `reference`: a --reference folder of the comparison project's data."""
+    `reference`: a --reference folder of the comparison project's data; `extra`, if
+    given, adds a script's own options to the parser."""
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--ionfront", default=os.path.join(REPO, "build", "ionfront"),
                    help="the ionfront executable (default: build/ionfront)")
@@ -83,6 +84,8 @@ def parse_validation_args(argv, name, description, full, quick=None, reference=F
     if quick:
         p.add_argument("--quick", action="store_true",
                        help=f"N = {quick[0]}, dt = {quick[1]} (for CI)")
+    if extra:
+        extra(p)
     a = p.parse_args(argv)
     use = quick if quick and a.quick else full
     if a.N is None:
